@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading and writing whole files with errors that map to SPEC §7 exit codes: a file that
+/// cannot be opened is `.missingInput` (66), a failed read or write is `.io` (74).
+public enum FileIO {
+    /// Reads every byte of `path`.
+    ///
+    /// - Throws: ``FencesimError`` `.missingInput` when the file does not exist or cannot be opened,
+    ///   `.io` when reading fails, `.badData` when it is a directory.
+    public static func readAll(_ path: String) throws(FencesimError) -> [UInt8] {
+        let file = try ChunkedFile(path: path)
+        defer { file.close() }
+        var out: [UInt8] = []
+        if let size = file.sizeHint { out.reserveCapacity(size) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try file.read(into: &chunk)
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+
+    /// Whether `path` names an existing regular file or directory.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Whether `path` names a directory.
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Writes `bytes` to `path` atomically: the data goes to a temporary file in the same
+    /// directory, is flushed, and is renamed over `path`, so a reader (or a crash) never sees a
+    /// partial file and a previous good file stays until the new one is complete.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FencesimError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw FencesimError(.io, "cannot create a temporary file next to \(path): \(errnoText())", at: SourceLocation(file: path))
+        }
+        let tempPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
+        var ok = true
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    ok = false
+                    return
+                }
+                offset += n
+            }
+        }
+        let message = errnoText()
+        if ok { ok = fsync(fd) == 0 }
+        // mkstemp creates 0600; give the file the usual permissions for a user-written output.
+        fchmod(fd, 0o644)
+        close(fd)
+        guard ok, rename(tempPath, path) == 0 else {
+            let reason = ok ? errnoText() : message
+            unlink(tempPath)
+            throw FencesimError(.io, "cannot write \(path): \(reason)", at: SourceLocation(file: path))
+        }
+    }
+
+    /// Writes a string as UTF-8, atomically (see ``writeAtomically(_:to:)-([UInt8],_)``).
+    public static func writeAtomically(_ text: String, to path: String) throws(FencesimError) {
+        try writeAtomically(Array(text.utf8), to: path)
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+/// A file read in chunks, for inputs too large to hold (long traces). Not thread-safe.
+public final class ChunkedFile {
+    public let path: String
+    private var fd: Int32
+    /// The file's size when it is a regular file.
+    public let sizeHint: Int?
+
+    /// Opens `path` for reading.
+    public init(path: String) throws(FencesimError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            let reason = String(cString: strerror(code))
+            throw FencesimError(.missingInput, "cannot open: \(reason)", at: SourceLocation(file: path))
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            Glibc.close(fd)
+            throw FencesimError(.badData, "is a directory, not a file", at: SourceLocation(file: path))
+        }
+        self.fd = fd
+        sizeHint = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    }
+
+    /// Reads up to `buffer.count` bytes into the start of `buffer`; returns 0 at the end.
+    public func read(into buffer: inout [UInt8]) throws(FencesimError) -> Int {
+        let count = buffer.count
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, count) }
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw FencesimError(.io, "read failed: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+        }
+    }
+
+    public func close() {
+        if fd >= 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,43 @@
+/// The bytes of an input file with its name, able to turn byte offsets into 1-based lines and
+/// columns.
+///
+/// The table of line starts is built the first time a location is asked for, so files that
+/// parse cleanly never pay for it. Not thread-safe: one reader owns it.
+public final class SourceText {
+    /// The file name used in locations.
+    public let file: String
+    /// The file's bytes.
+    public let bytes: [UInt8]
+    private var lineStarts: [Int]?
+
+    public init(file: String, bytes: [UInt8]) {
+        self.file = file
+        self.bytes = bytes
+    }
+
+    /// The location of the byte at `offset` (0-based); offsets past the end locate the end.
+    public func location(ofOffset offset: Int) -> SourceLocation {
+        let starts = lineStartTable()
+        let clamped = max(0, min(offset, bytes.count))
+        // Last line start <= offset.
+        var lo = 0
+        var hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= clamped { lo = mid } else { hi = mid - 1 }
+        }
+        return SourceLocation(file: file, line: lo + 1, column: clamped - starts[lo] + 1)
+    }
+
+    private func lineStartTable() -> [Int] {
+        if let lineStarts { return lineStarts }
+        var starts = [0]
+        bytes.withUnsafeBufferPointer { buffer in
+            for (i, byte) in buffer.enumerated() where byte == 10 {
+                starts.append(i + 1)
+            }
+        }
+        lineStarts = starts
+        return starts
+    }
+}

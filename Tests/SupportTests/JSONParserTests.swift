@@ -1,0 +1,86 @@
+import Testing
+@testable import Support
+
+@Suite struct JSONParserTests {
+    @Test func parsesEveryValueKind() throws {
+        let node = try JSONParser.parse(#"{"a": [1, -2.5, 1e3, true, false, null, "x\u00e9\n"], "b": {}}"#)
+        let a = try #require(node.member("a")?.elements)
+        #expect(a.count == 7)
+        guard case .int(1) = a[0].value else { Issue.record("1 should be an int"); return }
+        #expect(a[1].number == -2.5)
+        guard case .double(1000) = a[2].value else { Issue.record("1e3 should be a double"); return }
+        #expect(a[3].bool == true)
+        #expect(a[5].isNull)
+        #expect(a[6].string == "xé\n")
+        #expect(node.member("b")?.members?.isEmpty == true)
+    }
+
+    @Test func keepsMemberOrderAndOffsets() throws {
+        let text = "{\n  \"z\": 1,\n  \"a\": 2\n}"
+        let source = SourceText(file: "t.json", bytes: Array(text.utf8))
+        let node = try JSONParser.parse(source)
+        let members = try #require(node.members)
+        #expect(members.map(\.key) == ["z", "a"])
+        #expect(source.location(ofOffset: members[1].keyOffset) == Support.SourceLocation(file: "t.json", line: 3, column: 3))
+    }
+
+    @Test func surrogatePairsDecode() throws {
+        let node = try JSONParser.parse(#""\ud83d\ude00""#)
+        #expect(node.string == "😀")
+    }
+
+    @Test(arguments: [
+        ("{\"a\": 1,}", 1, 9, "expected a quoted member name"),
+        ("[1, 2", 1, 6, "expected ',' or ']'"),
+        ("{\"a\" 1}", 1, 6, "expected ':'"),
+        ("\n\n  [01]", 3, 4, "leading zeros"),
+        ("[NaN]", 1, 2, "NaN and Infinity"),
+        ("\"abc", 1, 1, "unterminated string"),
+        ("[1] x", 1, 5, "after the JSON value"),
+        ("[\"\\q\"]", 1, 3, "invalid escape"),
+        ("[\"\\ud800\"]", 1, 3, "unpaired UTF-16 surrogate"),
+        ("[1e999]", 1, 2, "out of range"),
+        ("", 1, 1, "expected a JSON value"),
+    ])
+    func locatesErrors(text: String, line: Int, column: Int, message: String) {
+        do {
+            _ = try JSONParser.parse(text, file: "bad.json")
+            Issue.record("expected an error for \(text)")
+        } catch {
+            #expect(error.code == .badData)
+            #expect(error.location == Support.SourceLocation(file: "bad.json", line: line, column: column), "\(error)")
+            #expect(error.message.contains(message), "\(error.message)")
+            #expect(error.description.hasPrefix("bad.json:\(line):\(column): error: "))
+        }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        var bytes = Array("[\"a".utf8)
+        bytes += [0xC3, 0x28]
+        bytes += Array("\"]".utf8)
+        #expect(throws: FencesimError.self) { try JSONParser.parse(SourceText(file: "x", bytes: bytes)) }
+    }
+
+    @Test func refusesDeepNestingWithoutCrashing() {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("expected a depth error")
+        } catch {
+            #expect(error.message.contains("nested deeper"))
+        }
+    }
+
+    @Test func writerRoundTrips() throws {
+        let text = #"{"b":[1,2.5,"q\"\\\u0001",null,true],"a":{"x":-3}}"#
+        let node = try JSONParser.parse(text)
+        #expect(JSONWriter.string(node.value) == text)
+    }
+
+    @Test func numbersWrittenShortest() {
+        #expect(JSONWriter.number(0.1) == "0.1")
+        #expect(JSONWriter.number(3) == "3")
+        #expect(JSONWriter.number(-0.000001) == "-1e-06")
+        #expect(JSONWriter.number(.nan) == "null")
+    }
+}
