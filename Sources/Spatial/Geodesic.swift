@@ -1,0 +1,59 @@
+import CPROJ
+
+/// Geodesics on the WGS84 ellipsoid through PROJ's `geod_*` routines (Karney's algorithms,
+/// accurate to nanometres), for speeds, distances travelled and bearings.
+///
+/// A value type holding the ellipsoid's constants; it is `Sendable` because `geod_inverse` and
+/// `geod_direct` only read it.
+public struct Geodesic: Sendable {
+    private var geodesic: geod_geodesic
+
+    /// The WGS84 ellipsoid (a = 6378137 m, f = 1/298.257223563).
+    public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257_223_563)
+
+    /// An ellipsoid with the given equatorial radius (metres) and flattening.
+    public init(equatorialRadius: Double, flattening: Double) {
+        geodesic = geod_geodesic()
+        geod_init(&geodesic, equatorialRadius, flattening)
+    }
+
+    /// The solution of the inverse problem between two points.
+    public struct Inverse: Hashable, Sendable {
+        /// Length of the geodesic in metres.
+        public var distanceMeters: Double
+        /// Azimuth at the first point, degrees clockwise from north in (-180, 180].
+        public var initialAzimuth: Double
+        /// Azimuth at the second point (forward direction), degrees.
+        public var finalAzimuth: Double
+    }
+
+    /// Distance and azimuths from (`latitude1`, `longitude1`) to (`latitude2`, `longitude2`).
+    ///
+    /// See `geod_inverse` in PROJ's geodesic.h.
+    public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Inverse {
+        var s12 = 0.0
+        var azi1 = 0.0
+        var azi2 = 0.0
+        withUnsafePointer(to: geodesic) { g in
+            geod_inverse(g, latitude1, longitude1, latitude2, longitude2, &s12, &azi1, &azi2)
+        }
+        return Inverse(distanceMeters: s12, initialAzimuth: azi1, finalAzimuth: azi2)
+    }
+
+    /// Geodesic distance in metres between two points.
+    public func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+        inverse(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2).distanceMeters
+    }
+
+    /// The point reached from (`latitude`, `longitude`) after `distanceMeters` along `azimuth`
+    /// (degrees clockwise from north). See `geod_direct`.
+    public func direct(latitude: Double, longitude: Double, azimuth: Double, distanceMeters: Double) -> (latitude: Double, longitude: Double, azimuth: Double) {
+        var lat2 = 0.0
+        var lon2 = 0.0
+        var azi2 = 0.0
+        withUnsafePointer(to: geodesic) { g in
+            geod_direct(g, latitude, longitude, azimuth, distanceMeters, &lat2, &lon2, &azi2)
+        }
+        return (lat2, lon2, azi2)
+    }
+}
