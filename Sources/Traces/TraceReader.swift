@@ -1,0 +1,56 @@
+import Support
+
+/// Reads trace files of every supported format and streams their fixes (SPEC §1.1).
+///
+/// One entry point for GPX, CSV, NMEA 0183 and GeoLife PLT, plain or gzip-compressed. Each
+/// accepted fix goes to the caller in file order as soon as it is read; CSV, NMEA and PLT are
+/// read in chunks, so memory does not grow with the trace; GPX is parsed with a streaming (SAX)
+/// XML parser over the file's bytes, never into a document tree.
+///
+/// Strict mode (the default) refuses a trace with any invalid coordinate, unparsable time, time
+/// going backwards or duplicate time: it reads on to the end and throws one error located at the
+/// first problem, with every further problem (up to 50, then a count) in `related`. Nothing is
+/// delivered after the first problem. Lenient mode turns each problem into a located warning,
+/// counts it, and drops the fix. Backward and duplicate times are judged against the previous
+/// accepted timed fix, across the whole file. Implausible jumps are warnings in both modes.
+public enum TraceReader {
+    /// Reads the trace at `path`, calling `onFix` with each accepted fix in file order.
+    ///
+    /// - Parameters:
+    ///   - path: the file, as the user named it (used in every message).
+    ///   - options: format, strictness, accuracy policy and CSV layout.
+    ///   - onFix: receives each fix; an error it throws stops the read and is rethrown.
+    /// - Returns: counts, drops, warnings, time span and extent of what was read.
+    /// - Throws: ``Support/FencesimError``: `.missingInput` when the file cannot be opened,
+    ///   `.badData` for a directory, an empty or binary file, unsupported JSON, malformed
+    ///   content, or (strict) bad fixes; `.io` when reading fails.
+    /// - Complexity: O(n) in the file's size; memory O(1) in the number of fixes for CSV, NMEA
+    ///   and PLT, O(file size) for GPX.
+    public static func read(
+        path: String, options: TraceReadOptions = TraceReadOptions(), onFix: (Fix) throws(FencesimError) -> Void
+    ) throws(FencesimError) -> TraceStatistics {
+        let source = try ByteSource(path: path)
+        let scanner = LineScanner(source: source)
+        let sample = try scanner.peek()
+        let format: TraceFormat
+        if let forced = options.format {
+            if sample.isEmpty {
+                throw FencesimError(.badData, "empty file: there is no trace in it", at: SourceLocation(file: path, line: 1, column: 1))
+            }
+            format = forced
+        } else {
+            format = try TraceFormat.detect(path: path, sample: sample)
+        }
+        switch format {
+        case .csv:
+            return try CSVReader.read(path: path, scanner: scanner, options: options, compressed: source.isCompressed, onFix: onFix)
+        case .nmea:
+            return try NMEAReader.read(path: path, scanner: scanner, options: options, onFix: onFix)
+        case .plt:
+            return try PLTReader.read(path: path, scanner: scanner, options: options, onFix: onFix)
+        case .gpx:
+            let bytes = try scanner.readRemaining()
+            return try GPXReader.read(path: path, bytes: bytes, options: options, onFix: onFix)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Support
+
+/// Renders fixes as GPX 1.1 or CSV text that fencesim's readers read back exactly: times with
+/// milliseconds, coordinates with 7 decimals (about 1 cm), speed, course and accuracy.
+public enum TraceWriter {
+    /// The formats `synth` writes.
+    public enum Format: String, Sendable, CaseIterable {
+        case gpx, csv
+    }
+
+    /// The whole trace as text.
+    public static func render(_ fixes: [Fix], format: Format, name: String = "fencesim trace") -> String {
+        switch format {
+        case .gpx: gpx(fixes, name: name)
+        case .csv: csv(fixes)
+        }
+    }
+
+    static func number(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int64(scaled / scale)
+        let fraction = Int64(scaled - Double(whole) * scale)
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        let fractionText = String(fraction)
+        return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    static func gpx(_ fixes: [Fix], name: String) -> String {
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="fencesim" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><name>\(escape(name))</name><trkseg>
+
+            """
+        for f in fixes {
+            out += "<trkpt lat=\"\(number(f.latitude, 7))\" lon=\"\(number(f.longitude, 7))\">"
+            if let e = f.altitudeMeters { out += "<ele>\(number(e, 2))</ele>" }
+            if let t = f.time { out += "<time>\(t.iso8601(fractionDigits: 3))</time>" }
+            var extensions = ""
+            if let s = f.speedMetersPerSecond { extensions += "<speed>\(number(s, 2))</speed>" }
+            if let c = f.courseDegrees { extensions += "<course>\(number(c, 1))</course>" }
+            if f.accuracySource == .reported { extensions += "<hAcc>\(number(f.accuracyMeters, 1))</hAcc>" }
+            if !extensions.isEmpty { out += "<extensions>\(extensions)</extensions>" }
+            out += "</trkpt>\n"
+        }
+        return out + "</trkseg></trk>\n</gpx>\n"
+    }
+
+    static func csv(_ fixes: [Fix]) -> String {
+        var out = "time,lat,lon,accuracy,speed,course\n"
+        for f in fixes {
+            out += [
+                f.time.map { $0.iso8601(fractionDigits: 3) } ?? "",
+                number(f.latitude, 7), number(f.longitude, 7),
+                f.accuracySource == .reported ? number(f.accuracyMeters, 1) : "",
+                f.speedMetersPerSecond.map { number($0, 2) } ?? "",
+                f.courseDegrees.map { number($0, 1) } ?? "",
+            ].joined(separator: ",") + "\n"
+        }
+        return out
+    }
+}
