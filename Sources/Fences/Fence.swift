@@ -1,0 +1,100 @@
+import Spatial
+import Support
+
+/// A geofence read from a GeoJSON feature (SPEC §1.2).
+///
+/// Geometry is kept in WGS84 longitude/latitude (x = longitude); the engine projects it into its
+/// metric frame. Every property of the feature is kept in `properties`, in file order, for
+/// message templates, filters and reports.
+public struct Fence: Sendable {
+    /// What the fence is, with the measurements that define it.
+    public enum Kind: Hashable, Sendable {
+        /// A polygon or multipolygon (holes respected).
+        case area
+        /// A circle around a point, evaluated by distance, never as a polygon.
+        case circle(radiusMeters: Double)
+        /// A line crossed in either direction (Bluedot GEOLINE).
+        case line
+        /// A Bluedot beacon: check-in within `proximity`, check-out beyond `rangeMeters`.
+        case beacon(rangeMeters: Double, proximity: BeaconProximity)
+
+        /// `area`, `circle`, `line` or `beacon`.
+        public var name: String {
+            switch self {
+            case .area: "area"
+            case .circle: "circle"
+            case .line: "line"
+            case .beacon: "beacon"
+            }
+        }
+    }
+
+    /// 0-based index of the feature in its file (the bench's "fence number").
+    public var index: Int
+    /// The fence's unique id (`properties.id`).
+    public var id: String
+    public var name: String?
+    public var kind: Kind
+    /// The geometry in WGS84 degrees: a point for circles and beacons.
+    public var shape: Shape
+    /// The Bluedot zone the fence belongs to (`properties.zone`), if any.
+    public var zone: String?
+    /// Metres added around the fence (`properties.buffer`); negative shrinks polygons.
+    public var bufferMeters: Double?
+    /// Adobe Places library (`properties.library`).
+    public var library: String?
+    /// Places rank, the SDK's `weight` (`properties.rank` or `properties.weight`); lower wins.
+    public var rank: Int?
+    /// Places metadata object (`properties.metadata`).
+    public var metadata: JSONValue?
+    /// Every property of the feature, in file order.
+    public var properties: [JSONMember]
+    /// Where the feature starts in its file.
+    public var location: SourceLocation
+
+    public init(
+        index: Int, id: String, name: String? = nil, kind: Kind, shape: Shape, zone: String? = nil,
+        bufferMeters: Double? = nil, library: String? = nil, rank: Int? = nil, metadata: JSONValue? = nil,
+        properties: [JSONMember] = [], location: SourceLocation
+    ) {
+        self.index = index
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.shape = shape
+        self.zone = zone
+        self.bufferMeters = bufferMeters
+        self.library = library
+        self.rank = rank
+        self.metadata = metadata
+        self.properties = properties
+        self.location = location
+    }
+
+    /// The property named `key`, if the feature has it.
+    public func property(_ key: String) -> JSONNode? {
+        properties.last(where: { $0.key == key })?.node
+    }
+}
+
+/// A beacon's check-in proximity (Bluedot Point SDK; SPEC §3).
+public enum BeaconProximity: Hashable, Sendable {
+    /// Within 1 m.
+    case immediate
+    /// Within 3 m.
+    case near
+    /// Anywhere within the beacon's full range.
+    case far
+    /// Within the given distance.
+    case meters(Double)
+
+    /// The check-in distance for a beacon of full range `range`.
+    public func distance(range: Double) -> Double {
+        switch self {
+        case .immediate: min(1, range)
+        case .near: min(3, range)
+        case .far: range
+        case .meters(let m): min(m, range)
+        }
+    }
+}

@@ -1,0 +1,425 @@
+import Spatial
+import Support
+
+/// Reads GeoJSON fence files (SPEC §1.2) with every problem located at its line and column.
+///
+/// A FeatureCollection (or a single Feature) of Polygon / MultiPolygon (area fences), Point with
+/// `radius` (circles), Point with `beacon: true` and `range` (beacons), and LineString (line
+/// fences). `properties.id` is required, a string, and unique. A `crs` member naming anything but
+/// WGS84 is refused unless ``FenceReadOptions/reproject`` is set, so that projected coordinates
+/// are never read as degrees. Invalid geometry is refused with GEOS's reason unless
+/// ``FenceReadOptions/makeValid`` is set.
+///
+/// Reading goes on past the first bad feature so that one error lists every problem: the thrown
+/// error is located at the first, with the rest in `related`.
+public enum FenceReader {
+    /// The most problems listed in one error.
+    public static let maximumReportedProblems = 50
+
+    /// Reads the fences of the file at `path`.
+    ///
+    /// - Throws: ``FencesimError`` `.missingInput` when the file cannot be opened, `.badData`
+    ///   (located) for anything wrong in it.
+    public static func read(path: String, options: FenceReadOptions = FenceReadOptions()) throws(FencesimError) -> FenceSet {
+        let bytes = try FileIO.readAll(path)
+        return try parse(SourceText(file: path, bytes: bytes), options: options)
+    }
+
+    /// Reads fences from GeoJSON held in memory.
+    public static func parse(_ source: SourceText, options: FenceReadOptions = FenceReadOptions()) throws(FencesimError) -> FenceSet {
+        var nonWhitespace = false
+        for b in source.bytes where !(b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09) {
+            nonWhitespace = true
+            break
+        }
+        guard nonWhitespace else {
+            throw FencesimError(.badData, "empty file: expected a GeoJSON FeatureCollection", at: SourceLocation(file: source.file, line: 1, column: 1))
+        }
+        let root = try JSONParser.parse(source)
+        let context: GEOSContext
+        do {
+            context = try GEOSContext()
+        } catch {
+            throw FencesimError(.internalError, error.description, cause: error)
+        }
+        var reader = Reader(source: source, options: options, context: context)
+        return try reader.read(root)
+    }
+}
+
+/// The state of one read: collected problems, ids seen, and the GEOS context for validity checks.
+struct Reader {
+    let source: SourceText
+    let options: FenceReadOptions
+    let context: GEOSContext
+    var errors: [Diagnostic] = []
+    var errorCount = 0
+    var warnings: [Diagnostic] = []
+    var firstLocationOfID: [String: SourceLocation] = [:]
+    var transform: CRSTransform?
+
+    init(source: SourceText, options: FenceReadOptions, context: GEOSContext) {
+        self.source = source
+        self.options = options
+        self.context = context
+    }
+
+    func at(_ offset: Int) -> SourceLocation { source.location(ofOffset: offset) }
+
+    mutating func report(_ message: String, _ offset: Int) {
+        errorCount += 1
+        if errors.count < FenceReader.maximumReportedProblems {
+            errors.append(Diagnostic(.error, message, at: at(offset)))
+        }
+    }
+
+    mutating func warning(_ message: String, _ offset: Int, kind: String) {
+        warnings.append(Diagnostic(.warning, message, at: at(offset), kind: kind))
+    }
+
+    mutating func read(_ root: JSONNode) throws(FencesimError) -> FenceSet {
+        guard root.members != nil else {
+            throw FencesimError(.badData, "expected a GeoJSON FeatureCollection object, found \(root.value.typeDescription)", at: at(root.offset))
+        }
+        guard let type = root.member("type")?.string else {
+            throw FencesimError(.badData, "the GeoJSON object has no \"type\" string (expected \"FeatureCollection\")", at: at(root.offset))
+        }
+        var features: [JSONNode]
+        switch type {
+        case "FeatureCollection":
+            guard let list = root.member("features") else {
+                throw FencesimError(.badData, "FeatureCollection has no \"features\" array", at: at(root.offset))
+            }
+            guard let items = list.elements else {
+                throw FencesimError(.badData, "\"features\" must be an array, found \(list.value.typeDescription)", at: at(list.offset))
+            }
+            features = items
+        case "Feature":
+            features = [root]
+        default:
+            throw FencesimError(.badData, "expected a FeatureCollection or a Feature, found \"\(type)\" (a bare geometry has no id: wrap it in a Feature with properties.id)", at: at(root.member("type")?.offset ?? root.offset))
+        }
+        var reprojectedFrom: String?
+        if let crs = root.member("crs"), !crs.isNull {
+            reprojectedFrom = try readCRS(crs)
+        }
+        var fences: [Fence] = []
+        fences.reserveCapacity(features.count)
+        for (index, feature) in features.enumerated() {
+            if let fence = readFeature(feature, index: index) {
+                fences.append(fence)
+            }
+        }
+        if let first = errors.first {
+            var related = Array(errors.dropFirst())
+            if errorCount > errors.count {
+                related.append(Diagnostic(.note, "and \(errorCount - errors.count) more problems", at: SourceLocation(file: source.file)))
+            }
+            throw FencesimError(.badData, first.message, at: first.location, related: related)
+        }
+        let notices = context.takeNotices()
+        for n in notices.prefix(20) {
+            warnings.append(Diagnostic(.warning, "GEOS: \(n)", at: SourceLocation(file: source.file), kind: "geos-notice"))
+        }
+        return FenceSet(file: source.file, fences: fences, warnings: warnings, reprojectedFrom: reprojectedFrom)
+    }
+
+    /// Handles a `crs` member (GeoJSON 2008 §3): WGS84 names pass; others are reprojected when
+    /// allowed, refused otherwise. Returns the source CRS when reprojecting.
+    mutating func readCRS(_ crs: JSONNode) throws(FencesimError) -> String? {
+        let name: String
+        if let n = crs.member("properties")?.member("name")?.string {
+            name = n
+        } else if crs.member("type")?.string == "link" {
+            throw FencesimError(.badData, "the \"crs\" member links to an external definition, which fencesim does not fetch; convert the file to WGS84 longitude/latitude (RFC 7946)", at: at(crs.offset))
+        } else {
+            throw FencesimError(.badData, "the \"crs\" member has no properties.name", at: at(crs.offset))
+        }
+        if CRSTransform.isWGS84(name) { return nil }
+        guard options.reproject else {
+            throw FencesimError(
+                .badData,
+                "the fences are in \(name) (\"crs\" member), not WGS84 longitude/latitude; pass --reproject to transform them with PROJ, or convert the file (RFC 7946 GeoJSON is WGS84)",
+                at: at(crs.offset))
+        }
+        do {
+            transform = try CRSTransform(from: name)
+        } catch {
+            throw FencesimError(.badData, "cannot reproject the fences: \(error.message)", at: at(crs.offset), cause: error)
+        }
+        warning("fences reprojected from \(name) to WGS84 with PROJ", crs.offset, kind: "reprojected")
+        return name
+    }
+
+    mutating func readFeature(_ feature: JSONNode, index: Int) -> Fence? {
+        let featureName = "feature \(index)"
+        guard feature.members != nil else {
+            report("\(featureName) must be an object, found \(feature.value.typeDescription)", feature.offset)
+            return nil
+        }
+        if let t = feature.member("type"), t.string != "Feature" {
+            report("\(featureName) has type \(t.string.map { "\"\($0)\"" } ?? t.value.typeDescription), expected \"Feature\"", t.offset)
+            return nil
+        }
+        // Properties: an object or null.
+        var properties: [JSONMember] = []
+        if let p = feature.member("properties") {
+            if let members = p.members {
+                properties = members
+            } else if !p.isNull {
+                report("\(featureName): \"properties\" must be an object, found \(p.value.typeDescription)", p.offset)
+                return nil
+            }
+        }
+        let props = JSONNode(.object(properties), offset: feature.member("properties")?.offset ?? feature.offset)
+
+        // Id: properties.id, else the Feature's own id member; or what the options choose.
+        let id: String
+        var idOffset = feature.offset
+        if options.idProperty == FenceReadOptions.indexIDs {
+            id = String(index)
+        } else if let key = options.idProperty {
+            guard let node = props.member(key), !node.isNull else {
+                report("\(featureName) has no property \"\(key)\" to use as its id (--id-property)", feature.offset)
+                return nil
+            }
+            switch node.value {
+            case .string(let text) where !text.isEmpty: id = text
+            case .int, .double: id = JSONWriter.string(node.value)
+            default:
+                report("\(featureName): property \"\(key)\" must be a non-empty string or a number to serve as the id, found \(node.value.typeDescription)", node.offset)
+                return nil
+            }
+            idOffset = node.offset
+        } else {
+            guard let idNode = props.member("id") ?? feature.member("id") else {
+                report("\(featureName) has no id: every fence needs a unique string properties.id (or choose one with --id-property NAME, or --id-property @index)", feature.offset)
+                return nil
+            }
+            guard let text = idNode.string, !text.isEmpty else {
+                let hint = idNode.number != nil ? " (write it as a string, e.g. \"\(JSONWriter.string(idNode.value))\")" : ""
+                report("\(featureName): the fence id must be a non-empty string, found \(idNode.value.typeDescription)\(hint)", idNode.offset)
+                return nil
+            }
+            id = text
+            idOffset = idNode.offset
+        }
+        let label = "fence \"\(id)\""
+        if let first = firstLocationOfID[id] {
+            report("duplicate fence id \"\(id)\" (first used at \(first))", idOffset)
+            return nil
+        }
+        firstLocationOfID[id] = at(idOffset)
+
+        guard let geometryNode = feature.member("geometry"), !geometryNode.isNull else {
+            report("\(label) has no geometry", feature.offset)
+            return nil
+        }
+        var shape: Shape
+        do {
+            shape = try Shape(geoJSON: geometryNode, source: source)
+        } catch {
+            errorCount += 1
+            if errors.count < FenceReader.maximumReportedProblems {
+                errors.append(Diagnostic(.error, "\(label): \(error.message)", at: error.location))
+            }
+            return nil
+        }
+        if let transform {
+            shape = shape.mapPositions { transform.toWGS84($0) }
+        }
+        for p in shape.positions {
+            guard p.x.isFinite, p.y.isFinite, (-180...180).contains(p.x), (-90...90).contains(p.y) else {
+                let hint = transform == nil && (abs(p.x) > 360 || abs(p.y) > 360)
+                    ? "; the coordinates look projected: add a \"crs\" member naming their CRS and pass --reproject" : ""
+                report("\(label): position (\(p.x), \(p.y)) is not a WGS84 longitude/latitude (longitude in [-180, 180], latitude in [-90, 90])\(hint)", geometryNode.offset)
+                return nil
+            }
+        }
+
+        var name: String?
+        if let n = props.member("name") {
+            guard let s = n.string else {
+                report("\(label): \"name\" must be a string, found \(n.value.typeDescription)", n.offset)
+                return nil
+            }
+            name = s
+        }
+        var zone: String?
+        if let z = props.member("zone"), !z.isNull {
+            guard let s = z.string, !s.isEmpty else {
+                report("\(label): \"zone\" must be a zone id (a non-empty string), found \(z.value.typeDescription)", z.offset)
+                return nil
+            }
+            zone = s
+        }
+        var buffer: Double?
+        if let b = props.member("buffer"), !b.isNull {
+            guard let v = b.number, v.isFinite else {
+                report("\(label): \"buffer\" must be a number of metres, found \(b.value.typeDescription)", b.offset)
+                return nil
+            }
+            buffer = v
+        }
+        var library: String?
+        if let l = props.member("library"), !l.isNull {
+            guard let s = l.string else {
+                report("\(label): \"library\" must be a string, found \(l.value.typeDescription)", l.offset)
+                return nil
+            }
+            library = s
+        }
+        var rank: Int?
+        let rankNode = props.member("rank")
+        let weightNode = props.member("weight")
+        if let r = rankNode, let w = weightNode, JSONWriter.string(r.value) != JSONWriter.string(w.value) {
+            report("\(label): \"rank\" and \"weight\" are the same setting (the SDK calls rank weight) and disagree", w.offset)
+            return nil
+        }
+        if let r = rankNode ?? weightNode, !r.isNull {
+            guard let v = r.number, v == v.rounded(), abs(v) < 1e9 else {
+                report("\(label): \"\(rankNode != nil ? "rank" : "weight")\" must be a whole number, found \(JSONWriter.string(r.value))", r.offset)
+                return nil
+            }
+            rank = Int(v)
+        }
+        let metadata = props.member("metadata").map(\.value)
+
+        let kind: Fence.Kind
+        switch shape {
+        case .point:
+            if let beacon = props.member("beacon"), beacon.bool == true {
+                guard let rangeNode = props.member("range") else {
+                    report("\(label): a beacon needs \"range\" (its full range in metres)", beacon.offset)
+                    return nil
+                }
+                guard let range = rangeNode.number, range.isFinite, range > 0 else {
+                    report("\(label): beacon \"range\" must be a positive number of metres, found \(JSONWriter.string(rangeNode.value))", rangeNode.offset)
+                    return nil
+                }
+                var proximity = BeaconProximity.far
+                if let p = props.member("proximity") {
+                    switch p.value {
+                    case .string("immediate"): proximity = .immediate
+                    case .string("near"): proximity = .near
+                    case .string("far"): proximity = .far
+                    case .int, .double:
+                        guard let m = p.number, m > 0, m <= range else {
+                            report("\(label): beacon \"proximity\" in metres must be positive and at most the range (\(range) m)", p.offset)
+                            return nil
+                        }
+                        proximity = .meters(m)
+                    default:
+                        report("\(label): beacon \"proximity\" must be \"immediate\", \"near\", \"far\" or metres, found \(JSONWriter.string(p.value))", p.offset)
+                        return nil
+                    }
+                }
+                kind = .beacon(rangeMeters: range, proximity: proximity)
+            } else {
+                let radius: Double
+                let radiusOffset: Int
+                if let radiusNode = props.member("radius") {
+                    guard let r = radiusNode.number, r.isFinite, r > 0 else {
+                        report("\(label): \"radius\" must be a positive number of metres, found \(JSONWriter.string(radiusNode.value))", radiusNode.offset)
+                        return nil
+                    }
+                    radius = r
+                    radiusOffset = radiusNode.offset
+                } else if let r = options.defaultRadiusMeters {
+                    radius = r
+                    radiusOffset = geometryNode.offset
+                } else {
+                    report("\(label): a Point fence needs a \"radius\" in metres (or \"beacon\": true with a \"range\"; --radius sets one for every point without)", geometryNode.offset)
+                    return nil
+                }
+                if let b = buffer, radius + b <= 0 {
+                    report("\(label): buffer \(b) m leaves nothing of radius \(radius) m", props.member("buffer")?.offset ?? radiusOffset)
+                    return nil
+                }
+                kind = .circle(radiusMeters: radius)
+            }
+        case .lineString:
+            if let b = buffer, b < 0 {
+                report("\(label): a line fence cannot have a negative buffer", props.member("buffer")?.offset ?? geometryNode.offset)
+                return nil
+            }
+            kind = .line
+            guard let checked = checkValidity(shape, label: label, node: geometryNode) else { return nil }
+            shape = checked
+        case .collection(let parts) where parts.contains(where: \.isPolygonal):
+            // A GeometryCollection of polygons (as some GIS exports write multi-part areas) is
+            // read as one MultiPolygon; stray lines or points in it are refused, or dropped with a
+            // warning under --make-valid.
+            let stray = parts.filter { !$0.isPolygonal }.map(\.typeName)
+            if !stray.isEmpty {
+                guard options.makeValid else {
+                    report("\(label): the GeometryCollection mixes polygons with \(stray.joined(separator: ", ")); an area fence holds only polygons (--make-valid drops the other parts)", geometryNode.offset)
+                    return nil
+                }
+                warning("\(label): dropped \(stray.joined(separator: ", ")) from a GeometryCollection of polygons (--make-valid)", geometryNode.offset, kind: "make-valid")
+            }
+            kind = .area
+            let merged = Shape.multiPolygon(Reader.polygonalParts(shape))
+            guard let checked = checkValidity(merged, label: label, node: geometryNode) else { return nil }
+            shape = checked
+        case .polygon, .multiPolygon:
+            kind = .area
+            guard let checked = checkValidity(shape, label: label, node: geometryNode) else { return nil }
+            shape = checked
+        default:
+            report("\(label): \(shape.typeName) is not a fence geometry (use Polygon, MultiPolygon, Point with radius, or LineString; a GeometryCollection may hold only polygons)", geometryNode.offset)
+            return nil
+        }
+
+        return Fence(
+            index: index, id: id, name: name, kind: kind, shape: shape, zone: zone, bufferMeters: buffer,
+            library: library, rank: rank, metadata: metadata, properties: properties, location: at(feature.offset))
+    }
+
+    /// GEOS validity: invalid shapes are errors naming the fence and GEOS's reason, or repaired
+    /// with a warning when make-valid is on.
+    mutating func checkValidity(_ shape: Shape, label: String, node: JSONNode) -> Shape? {
+        do {
+            let geometry = try Geometry(shape, context: context)
+            let validity = try geometry.validity()
+            if validity.isValid { return shape }
+            let place = validity.location.map { " at (\($0.x), \($0.y))" } ?? ""
+            let reason = "\(validity.reason ?? "invalid geometry")\(place)"
+            guard options.makeValid, shape.isPolygonal else {
+                let hint = options.makeValid ? "" : " (--make-valid repairs it)"
+                report("\(label): invalid geometry: \(reason)\(hint)", node.offset)
+                return nil
+            }
+            let repaired = try geometry.makeValid()
+            let polygons = Reader.polygonalParts(try repaired.shape)
+            guard !polygons.isEmpty else {
+                report("\(label): invalid geometry: \(reason); make-valid leaves no area", node.offset)
+                return nil
+            }
+            warning("\(label): invalid geometry repaired by make-valid: \(reason)", node.offset, kind: "make-valid")
+            return polygons.count == 1 ? .polygon(polygons[0]) : .multiPolygon(polygons)
+        } catch {
+            report("\(label): invalid geometry: \(error.message)", node.offset)
+            return nil
+        }
+    }
+
+    static func polygonalParts(_ shape: Shape) -> [[[XY]]] {
+        switch shape {
+        case .polygon(let rings): rings.isEmpty ? [] : [rings]
+        case .multiPolygon(let polys): polys
+        case .collection(let shapes): shapes.flatMap(polygonalParts)
+        default: []
+        }
+    }
+}
+
+extension Shape {
+    /// Polygons and multipolygons, the shapes make-valid can repair into areas.
+    fileprivate var isPolygonal: Bool {
+        switch self {
+        case .polygon, .multiPolygon: true
+        default: false
+        }
+    }
+}
