@@ -1,0 +1,190 @@
+import Fences
+import Spatial
+import Support
+
+/// A fence set projected into a metric frame, buffered, prepared and indexed for one worker.
+///
+/// - Important: Owns a GEOS context and a PROJ frame, so it is not thread-safe and not `Sendable`:
+///   each worker compiles its own from the same `Sendable` ``Fences/FenceSet`` and
+///   ``Spatial/FrameDefinition`` (STYLE: one evaluator per worker).
+public final class CompiledFences {
+    public let fenceSet: FenceSet
+    public let frame: MetricFrame
+    public let context: GEOSContext
+    /// Resolved settings of each fence, by fence index.
+    public let settings: [GeotriggerSettings]
+    /// Findings while compiling (fences buffered away, ...).
+    public private(set) var warnings: [Diagnostic] = []
+
+    enum Shape {
+        case circle(center: XY, radius: Double)
+        /// Enter within `enterRadius`, stay until beyond `exitRadius` (Bluedot beacon check-out).
+        case beacon(center: XY, enterRadius: Double, exitRadius: Double)
+        case area(AreaFence)
+        case line([XY])
+        /// A fence that a negative buffer removed entirely; never entered.
+        case empty
+    }
+
+    /// A polygonal fence prepared for point predicates and boundary distances.
+    final class AreaFence {
+        let geometry: Geometry
+        let prepared: PreparedGeometry
+        let boundary: PreparedGeometry
+
+        init(_ geometry: Geometry) throws(SpatialError) {
+            self.geometry = geometry
+            prepared = try PreparedGeometry(geometry)
+            boundary = try PreparedGeometry(try geometry.boundary())
+        }
+    }
+
+    var shapes: [Shape] = []
+    /// Each fence's rank in id order: events at the same instant are ordered by fence id, so
+    /// that the log does not depend on the order of fences in the file.
+    let idRank: [Int32]
+    /// Metric envelopes, including the exit radius of beacons; `nil` for empty fences.
+    var envelopes: [BoundingBox?] = []
+    let grid: FenceGrid
+    /// Whether any fence uses the accuracy feed, any fence is a line, any fence may report
+    /// hidden crossings: the engine widens its queries only when it must.
+    let usesAccuracyFeed: Bool
+    let hasLines: Bool
+    let needsSegments: Bool
+
+    /// Projects, buffers, prepares and indexes `fenceSet`.
+    ///
+    /// - Parameters:
+    ///   - settings: the resolved settings of each fence, in fence order (buffers are taken from
+    ///     here).
+    /// - Throws: ``FencesimError`` when the frame cannot be built or GEOS fails on a fence.
+    public init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings]) throws(FencesimError) {
+        precondition(settings.count == fenceSet.fences.count, "one settings value per fence")
+        self.fenceSet = fenceSet
+        self.settings = settings
+        do {
+            frame = try MetricFrame(definition)
+            context = try GEOSContext()
+        } catch {
+            throw FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
+        }
+        var shapes: [Shape] = []
+        var envelopes: [BoundingBox?] = []
+        shapes.reserveCapacity(fenceSet.fences.count)
+        envelopes.reserveCapacity(fenceSet.fences.count)
+        var warnings: [Diagnostic] = []
+        for (j, fence) in fenceSet.fences.enumerated() {
+            let buffer = settings[j].bufferMeters
+            do {
+                let (shape, envelope) = try CompiledFences.compile(fence, buffer: buffer, frame: frame, context: context)
+                if case .empty = shape {
+                    warnings.append(Diagnostic(.warning, "fence \"\(fence.id)\": a buffer of \(buffer) m leaves nothing; it will never be entered", at: fence.location, kind: "fence-empty"))
+                }
+                shapes.append(shape)
+                envelopes.append(envelope)
+            } catch {
+                throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
+            }
+        }
+        self.shapes = shapes
+        self.envelopes = envelopes
+        self.warnings = warnings
+        grid = FenceGrid(envelopes: envelopes)
+        idRank = CompiledFences.ranksByID(fenceSet.fences)
+        usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
+        hasLines = shapes.contains { if case .line = $0 { true } else { false } }
+        needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }
+    }
+
+    static func ranksByID(_ fences: [Fence]) -> [Int32] {
+        var rank = [Int32](repeating: 0, count: fences.count)
+        let order = fences.indices.sorted { fences[$0].id < fences[$1].id }
+        for (r, j) in order.enumerated() { rank[j] = Int32(r) }
+        return rank
+    }
+
+    /// The number of fences.
+    public var count: Int { shapes.count }
+
+    static func compile(_ fence: Fence, buffer: Double, frame: MetricFrame, context: GEOSContext) throws(SpatialError) -> (Shape, BoundingBox?) {
+        func project(_ p: XY) throws(SpatialError) -> XY {
+            let q = frame.forward(p)
+            guard q.x.isFinite, q.y.isFinite else {
+                throw SpatialError(function: "proj_trans", message: "position (\(p.x), \(p.y)) cannot be projected into the frame")
+            }
+            return q
+        }
+        switch fence.kind {
+        case .circle(let radius):
+            guard case .point(let c) = fence.shape else { throw SpatialError(function: "compile", message: "a circle needs a point") }
+            let center = try project(c)
+            let r = radius + buffer
+            guard r > 0 else { return (.empty, nil) }
+            return (.circle(center: center, radius: r), BoundingBox(minX: center.x - r, minY: center.y - r, maxX: center.x + r, maxY: center.y + r))
+        case .beacon(let range, let proximity):
+            guard case .point(let c) = fence.shape else { throw SpatialError(function: "compile", message: "a beacon needs a point") }
+            let center = try project(c)
+            let exit = range + max(0, buffer)
+            let enter = proximity.distance(range: range)
+            return (.beacon(center: center, enterRadius: enter, exitRadius: exit),
+                    BoundingBox(minX: center.x - exit, minY: center.y - exit, maxX: center.x + exit, maxY: center.y + exit))
+        case .line:
+            var metric: [XY] = []
+            for p in fence.shape.positions { metric.append(try project(p)) }
+            if buffer > 0 {
+                // A buffered line is a corridor: an area fence around it.
+                let corridor = try Geometry(.lineString(metric), context: context).buffer(buffer)
+                let area = try AreaFence(corridor)
+                return (.area(area), corridor.boundingBox)
+            }
+            return (.line(metric), BoundingBox(points: metric))
+        case .area:
+            let projected = fence.shape.mapPositions { frame.forward($0) }
+            for q in projected.positions where !(q.x.isFinite && q.y.isFinite) {
+                throw SpatialError(function: "proj_trans", message: "a vertex cannot be projected into the frame")
+            }
+            var geometry = try Geometry(projected, context: context)
+            if buffer != 0 {
+                geometry = try geometry.buffer(buffer)
+            }
+            guard !geometry.isEmpty else { return (.empty, nil) }
+            return (.area(try AreaFence(geometry)), geometry.boundingBox)
+        }
+    }
+
+    /// Signed distance in metres from `p` to the boundary of fence `j` (negative inside, 0 on
+    /// the boundary). For lines, the unsigned distance; for beacons, relative to the check-in
+    /// distance.
+    public func signedDistance(fence j: Int, at p: XY) -> Double? {
+        switch shapes[j] {
+        case .circle(let c, let r):
+            return p.distance(to: c) - r
+        case .beacon(let c, let enter, _):
+            return p.distance(to: c) - enter
+        case .area(let area):
+            guard let inside = try? area.prepared.intersects(p), let d = try? area.boundary.distance(to: p) else { return nil }
+            return inside ? -d : d
+        case .line(let points):
+            var best = Double.infinity
+            for k in 0..<(points.count - 1) {
+                best = min(best, segmentDistance(p, points[k], points[k + 1]))
+            }
+            return best
+        case .empty:
+            return nil
+        }
+    }
+}
+
+/// Distance from `p` to the segment `a`–`b`.
+@inline(__always)
+func segmentDistance(_ p: XY, _ a: XY, _ b: XY) -> Double {
+    let dx = b.x - a.x
+    let dy = b.y - a.y
+    let len2 = dx * dx + dy * dy
+    var t = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0
+    t = min(1, max(0, t))
+    let qx = a.x + t * dx - p.x
+    let qy = a.y + t * dy - p.y
+    return (qx * qx + qy * qy).squareRoot()
+}

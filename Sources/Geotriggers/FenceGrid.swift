@@ -1,0 +1,121 @@
+import Spatial
+
+/// A uniform grid over fence envelopes in the metric frame: the candidate fences for a query box
+/// are those registered in the cells the box covers.
+///
+/// Chosen over an STRtree for the hot path because a point query is one array lookup and the
+/// candidates come back without a callback or an allocation (SPEC §8). Fences that would cover
+/// more than ``maximumCellsPerFence`` cells (country-sized areas) are kept in a short list checked
+/// on every query instead.
+struct FenceGrid {
+    static let maximumCellsPerFence = 1024
+    static let maximumCells = 1 << 22
+
+    let originX: Double
+    let originY: Double
+    let cellSize: Double
+    let columns: Int
+    let rows: Int
+    /// CSR layout: the fences of cell `c` are `items[starts[c]..<starts[c + 1]]`.
+    let starts: [Int32]
+    let items: [Int32]
+    /// Fences checked on every query.
+    let large: [Int32]
+
+    init(envelopes: [BoundingBox?]) {
+        var extent: BoundingBox?
+        var sizes: [Double] = []
+        for case let e? in envelopes {
+            if extent == nil { extent = e } else { extent?.include(e) }
+            sizes.append(max(e.width, e.height))
+        }
+        guard let extent else {
+            originX = 0; originY = 0; cellSize = 1; columns = 1; rows = 1
+            starts = [0, 0]; items = []; large = []
+            return
+        }
+        sizes.sort()
+        let median = sizes[sizes.count / 2]
+        var cell = min(max(median / 2, 25), 5000)
+        // Keep the grid within memory bounds for sparse, wide fence sets.
+        while (extent.width / cell + 1) * (extent.height / cell + 1) > Double(FenceGrid.maximumCells) {
+            cell *= 2
+        }
+        originX = extent.minX
+        originY = extent.minY
+        cellSize = cell
+        columns = Int(extent.width / cell) + 1
+        rows = Int(extent.height / cell) + 1
+
+        var counts = [Int32](repeating: 0, count: columns * rows + 1)
+        var largeList: [Int32] = []
+        var ranges: [(Int, Int, Int, Int)?] = Array(repeating: nil, count: envelopes.count)
+        for (j, e) in envelopes.enumerated() {
+            guard let e else { continue }
+            let c0 = max(0, min(columns - 1, Int((e.minX - originX) / cell)))
+            let c1 = max(0, min(columns - 1, Int((e.maxX - originX) / cell)))
+            let r0 = max(0, min(rows - 1, Int((e.minY - originY) / cell)))
+            let r1 = max(0, min(rows - 1, Int((e.maxY - originY) / cell)))
+            if (c1 - c0 + 1) * (r1 - r0 + 1) > FenceGrid.maximumCellsPerFence {
+                largeList.append(Int32(j))
+                continue
+            }
+            ranges[j] = (c0, c1, r0, r1)
+            for r in r0...r1 {
+                for c in c0...c1 { counts[r * columns + c + 1] += 1 }
+            }
+        }
+        for k in 1..<counts.count { counts[k] += counts[k - 1] }
+        var fill = counts
+        var itemsOut = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
+        for (j, range) in ranges.enumerated() {
+            guard let (c0, c1, r0, r1) = range else { continue }
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    let cellIndex = r * columns + c
+                    itemsOut[Int(fill[cellIndex])] = Int32(j)
+                    fill[cellIndex] += 1
+                }
+            }
+        }
+        starts = counts
+        items = itemsOut
+        large = largeList
+    }
+
+    /// Calls `body` once for each fence whose envelope may meet `box`. `stamp` and `marks`
+    /// deduplicate fences registered in several cells: a fence is reported when
+    /// `marks[fence] != stamp`, after which its mark is set to `stamp`.
+    @inline(__always)
+    func forEachCandidate(in box: BoundingBox, stamp: UInt32, marks: inout [UInt32], _ body: (Int) -> Void) {
+        for j in large where marks[Int(j)] != stamp {
+            marks[Int(j)] = stamp
+            body(Int(j))
+        }
+        let fx0 = (box.minX - originX) / cellSize
+        let fx1 = (box.maxX - originX) / cellSize
+        let fy0 = (box.minY - originY) / cellSize
+        let fy1 = (box.maxY - originY) / cellSize
+        guard fx1 >= 0, fy1 >= 0, fx0 < Double(columns), fy0 < Double(rows) else { return }
+        let c0 = max(0, Int(fx0))
+        let c1 = min(columns - 1, Int(fx1))
+        let r0 = max(0, Int(fy0))
+        let r1 = min(rows - 1, Int(fy1))
+        items.withUnsafeBufferPointer { itemsBuffer in
+            starts.withUnsafeBufferPointer { startsBuffer in
+                for r in r0...r1 {
+                    for c in c0...c1 {
+                        let cell = r * columns + c
+                        for k in Int(startsBuffer[cell])..<Int(startsBuffer[cell + 1]) {
+                            let j = Int(itemsBuffer[k])
+                            if marks[j] != stamp {
+                                marks[j] = stamp
+                                body(j)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,424 @@
+import Fences
+import Spatial
+import Support
+
+/// The per-device, per-fence geotrigger state machines of SPEC §2.
+///
+/// Feed it the samples of one trace in time order with ``process(_:into:)``; it appends the events
+/// each sample causes, sorted by time, then fence id, then kind. It never reads the clock or does I/O.
+///
+/// Per sample it looks only at the fences whose envelopes the sample (or, when crossings between
+/// fixes matter, the segment from the previous sample) can reach, found through a grid, plus the
+/// fences it is currently inside or about to change: the cost grows with the fences near the
+/// device, not with the fence set. Circles, beacons and accuracy discs are tested by distance;
+/// polygons with prepared GEOS geometries.
+///
+/// - Important: Not thread-safe (it drives its ``CompiledFences``' GEOS context). Use one engine
+///   per trace and worker.
+public final class GeotriggerEngine {
+    /// Counts over the samples processed so far.
+    public struct Statistics: Hashable, Sendable {
+        public var samples = 0
+        /// (sample, fence) pairs a fence's filter rejected.
+        public var filtered = 0
+        /// (sample, fence) pairs whose feed was inside the fence after the sample.
+        public var insidePairs = 0
+        /// State flips that did not last long enough to be confirmed (debounce).
+        public var suppressedFlips = 0
+        /// Gaps longer than the global `maxGap` (each starts a new segment).
+        public var gaps = 0
+        /// Samples refused because their time was earlier than the previous sample's.
+        public var outOfOrder = 0
+
+        public init() {}
+    }
+
+    /// Something about the trace itself that the engine noticed (for `warning` events).
+    public struct Finding: Hashable, Sendable {
+        public var fixIndex: Int
+        public var time: Timestamp
+        public var message: String
+        public var kind: String
+    }
+
+    struct Pending {
+        var since: Timestamp
+        var sinceFix: Int
+        var count: Int
+    }
+
+    /// The settings the per-sample fast path needs, as plain values (no reference counting).
+    struct Profile {
+        var accuracyFeed: Bool
+        var relationship: GeotriggerSettings.Relationship
+        var maxGap: Double
+        var hiddenVisits: Bool
+        var dwell: Double?
+        var filterID: Int
+        var isLine: Bool
+    }
+
+    struct FenceState {
+        var inside = false
+        var pending: Pending?
+        var enteredAt: Timestamp?
+        var dwellDone = false
+        var isActive = false
+    }
+
+    public let fences: CompiledFences
+    /// Whether events carry the signed distance to the boundary (provenance). Off for bench
+    /// summaries, where a GEOS distance per polygon event would be wasted.
+    public var computesDistances = true
+    /// Whether visits hidden between fixes are looked for (per the fences' `gapPolicy`). Off for
+    /// bench summaries, which count only enters and exits.
+    public var detectsHiddenVisits = true
+    var profiles: [Profile] = []
+    /// The trace's name, for message templates.
+    public let traceName: String
+    public private(set) var statistics = Statistics()
+    public internal(set) var findings: [Finding] = []
+    /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
+    let globalMaxGap: Double
+
+    var states: [FenceState]
+    var active: [Int32] = []
+    var marks: [UInt32]
+    var stamp: UInt32 = 0
+    var previous: Sample?
+    var filterIDs: [Int]
+    var filters: [FilterExpression]
+    var filterPass: [Bool]
+    /// Per filter, the previous sample that passed it (segments for crossings use it).
+    var previousPassing: [Sample?]
+    var scratch: [GeotriggerEvent] = []
+    var touched: [Int32] = []
+    var segmentGeometry: Geometry?
+    var bufferedAreas: [Int: (radius: Double, geometry: Geometry)] = [:]
+
+    public init(fences: CompiledFences, traceName: String) {
+        self.fences = fences
+        self.traceName = traceName
+        states = Array(repeating: FenceState(), count: fences.count)
+        marks = Array(repeating: 0, count: fences.count)
+        var filters: [FilterExpression] = []
+        var ids: [Int] = []
+        for s in fences.settings {
+            if let f = s.filter {
+                if let k = filters.firstIndex(of: f) { ids.append(k + 1) } else {
+                    filters.append(f)
+                    ids.append(filters.count)
+                }
+            } else {
+                ids.append(0)
+            }
+        }
+        self.filters = filters
+        filterIDs = ids
+        profiles = fences.settings.enumerated().map { j, s in
+            var isLine = false
+            if case .line = fences.shapes[j] { isLine = true }
+            return Profile(accuracyFeed: s.feed == .accuracy, relationship: s.relationship, maxGap: s.maxGapSeconds,
+                           hiddenVisits: s.gapPolicy != .ignore, dwell: s.dwellSeconds, filterID: ids[j], isLine: isLine)
+        }
+        filterPass = Array(repeating: true, count: filters.count + 1)
+        previousPassing = Array(repeating: nil, count: filters.count + 1)
+        globalMaxGap = fences.settings.map(\.maxGapSeconds).min() ?? 120
+    }
+
+    /// The value of a fix field for filters and messages.
+    static func field(_ f: FixField, _ s: Sample, first: Timestamp?, previous: Sample?) -> Double? {
+        switch f {
+        case .accuracy: s.accuracy
+        case .speed: s.speed
+        case .course: s.course
+        case .altitude: s.altitude
+        case .hdop: s.hdop
+        case .satellites: s.satellites.map(Double.init)
+        case .latitude: s.latitude
+        case .longitude: s.longitude
+        case .elapsed: first.map { s.time.seconds(since: $0) }
+        case .interval: previous.map { s.time.seconds(since: $0.time) }
+        }
+    }
+
+    var firstTime: Timestamp?
+
+    /// Processes the next sample of the trace and appends the events it causes to `events`.
+    ///
+    /// - Complexity: proportional to the fences whose envelopes the sample reaches plus the fences
+    ///   the device is inside.
+    public func process(_ sample: Sample, into events: inout [GeotriggerEvent]) {
+        if let previous, sample.time < previous.time {
+            statistics.outOfOrder += 1
+            findings.append(Finding(fixIndex: sample.index, time: sample.time,
+                                    message: "fix \(sample.index) is earlier than fix \(previous.index); skipped", kind: "time-backwards"))
+            return
+        }
+        statistics.samples += 1
+        let isFirst = previous == nil
+        if isFirst { firstTime = sample.time }
+        if let previous, sample.time.seconds(since: previous.time) > globalMaxGap {
+            statistics.gaps += 1
+            let gap = sample.time.seconds(since: previous.time)
+            findings.append(Finding(fixIndex: sample.index, time: sample.time,
+                                    message: "gap of \(MessageTemplate.format(gap)) s between fixes \(previous.index) and \(sample.index) starts a new segment (maxGap \(MessageTemplate.format(globalMaxGap)) s)",
+                                    kind: "gap"))
+        }
+        // Filters: evaluate each distinct expression once.
+        for k in 0..<filters.count {
+            filterPass[k + 1] = filters[k].accepts { GeotriggerEngine.field($0, sample, first: firstTime, previous: previous) }
+        }
+
+        stamp &+= 1
+        if stamp == 0 {
+            for k in marks.indices { marks[k] = 0 }
+            stamp = 1
+        }
+        scratch.removeAll(keepingCapacity: true)
+        touched.removeAll(keepingCapacity: true)
+        segmentGeometry = nil
+
+        // The query covers the feed disc and, when crossings between fixes matter, the segment
+        // from the previous sample.
+        let reach = fences.usesAccuracyFeed ? sample.accuracy : 0
+        var box = BoundingBox(minX: sample.position.x - reach, minY: sample.position.y - reach,
+                              maxX: sample.position.x + reach, maxY: sample.position.y + reach)
+        if fences.hasLines || (fences.needsSegments && detectsHiddenVisits), let previous {
+            box.include(previous.position)
+        }
+        let currentStamp = stamp
+        fences.grid.forEachCandidate(in: box, stamp: currentStamp, marks: &marks) { j in
+            touched.append(Int32(j))
+        }
+        // Fences the device is inside (or about to flip) must be re-evaluated even when the sample
+        // is far from them.
+        for j in active where marks[Int(j)] != currentStamp {
+            marks[Int(j)] = currentStamp
+            touched.append(j)
+        }
+        for j in touched {
+            evaluate(Int(j), sample, isFirst: isFirst)
+        }
+        // Keep the active list to fences still inside or pending.
+        active.removeAll(keepingCapacity: true)
+        for j in touched where states[Int(j)].inside || states[Int(j)].pending != nil {
+            active.append(j)
+        }
+        for j in touched {
+            states[Int(j)].isActive = states[Int(j)].inside || states[Int(j)].pending != nil
+        }
+
+        if scratch.count > 1 {
+            let rank = fences.idRank
+            scratch.sort { a, b in
+                if a.time != b.time { return a.time < b.time }
+                if a.fence != b.fence { return rank[a.fence] < rank[b.fence] }
+                return a.kind.rank < b.kind.rank
+            }
+        }
+        events.append(contentsOf: scratch)
+        previous = sample
+        for k in 0..<previousPassing.count where filterPass[k] {
+            previousPassing[k] = sample
+        }
+    }
+
+    /// Evaluates fence `j` at `sample`: state transitions, debounce, dwell, crossings.
+    ///
+    /// The common case (no change of state, no pending flip) reads only the fence's plain
+    /// ``Profile``; the full settings are read only when an event may be written.
+    func evaluate(_ j: Int, _ sample: Sample, isFirst: Bool) {
+        let profile = profiles[j]
+        guard filterPass[profile.filterID] else {
+            statistics.filtered += 1
+            if states[j].inside { statistics.insidePairs += 1 }
+            return
+        }
+        let previousSample = previousPassing[profile.filterID]
+        let sameSegment = previousSample.map { sample.time.seconds(since: $0.time) <= profile.maxGap } ?? false
+
+        // Line fences: crossings of the movement segment.
+        if profile.isLine {
+            if let previousSample, sameSegment, case .line(let points) = fences.shapes[j] {
+                lineCrossings(j, points, previousSample, sample, fences.settings[j])
+            }
+            return
+        }
+
+        let a = profile.accuracyFeed ? sample.accuracy : 0
+        let (enterCondition, stayCondition) = conditions(j, sample.position, a, profile.relationship)
+        var state = states[j]
+        let wasInside = state.inside
+        // A flip pending from the previous fix means that fix already met the enter condition:
+        // the segment does not start outside, so no visit can be hidden in it.
+        let startedPending = state.pending != nil
+        let desired = wasInside ? stayCondition : enterCondition
+
+        if desired != wasInside || startedPending {
+            transition(j, sample, &state, desired: desired, isFirst: isFirst)
+        }
+
+        if !wasInside, !state.inside, !startedPending, state.pending == nil, profile.hiddenVisits, detectsHiddenVisits,
+           let previousSample, sameSegment {
+            hiddenVisits(j, previousSample, sample, fences.settings[j])
+        }
+
+        if state.inside {
+            statistics.insidePairs += 1
+            if let dwell = profile.dwell, !state.dwellDone, let enteredAt = state.enteredAt,
+               sample.time.seconds(since: enteredAt) >= dwell {
+                state.dwellDone = true
+                var event = makeEvent(.dwell, j, sample, fences.settings[j], time: enteredAt.adding(seconds: dwell))
+                event.dwellSeconds = dwell
+                scratch.append(event)
+            }
+        }
+        states[j] = state
+    }
+
+    /// A fence whose condition differs from its state, or that has a flip pending: debounce and
+    /// the enter or exit.
+    func transition(_ j: Int, _ sample: Sample, _ state: inout FenceState, desired: Bool, isFirst: Bool) {
+        let settings = fences.settings[j]
+        let wasInside = state.inside
+        if desired == wasInside {
+            if let pending = state.pending {
+                statistics.suppressedFlips += 1
+                emit(.suppressed, j, sample, settings, time: sample.time,
+                     reason: "debounce: \(wasInside ? "exit" : "enter") seen since fix \(pending.sinceFix) was not confirmed (\((wasInside ? settings.exitAfter : settings.enterAfter)))")
+                state.pending = nil
+            }
+            return
+        }
+        let threshold = wasInside ? settings.exitAfter : settings.enterAfter
+        var confirmed = threshold.isImmediate
+        var reason: String?
+        if !confirmed {
+            var pending = state.pending ?? Pending(since: sample.time, sinceFix: sample.index, count: 0)
+            pending.count += 1
+            switch threshold {
+            case .seconds(let s): confirmed = sample.time.seconds(since: pending.since) >= s
+            case .fixes(let n): confirmed = pending.count >= n
+            }
+            if confirmed {
+                reason = "debounce: confirmed after \(pending.count) fixes since fix \(pending.sinceFix) (\(threshold))"
+                state.pending = nil
+            } else {
+                state.pending = pending
+            }
+        }
+        guard confirmed else { return }
+        state.pending = nil
+        state.inside = !wasInside
+        if state.inside {
+            state.enteredAt = sample.time
+            state.dwellDone = false
+            let silent = isFirst && settings.initialTrigger == .none
+            if !silent {
+                emit(.enter, j, sample, settings, time: sample.time, reason: reason)
+            } else {
+                state.dwellDone = settings.dwellSeconds == nil
+            }
+        } else {
+            state.enteredAt = nil
+            emit(.exit, j, sample, settings, time: sample.time, reason: reason)
+        }
+    }
+
+    /// Whether the feed (the point, or the disc of radius `a`) satisfies the fence's enter
+    /// condition and its stay condition, under `relationship`. The boundary counts as inside.
+    @inline(__always)
+    func conditions(_ j: Int, _ p: XY, _ a: Double, _ relationship: GeotriggerSettings.Relationship) -> (Bool, Bool) {
+        switch fences.shapes[j] {
+        case .circle(let c, let r):
+            let dx = p.x - c.x
+            let dy = p.y - c.y
+            let d = (dx * dx + dy * dy).squareRoot()
+            switch relationship {
+            case .intersects:
+                let inside = d <= r + a
+                return (inside, inside)
+            case .contains:
+                let inside = d + a <= r
+                return (inside, inside)
+            case .containsIntersects:
+                return (d + a <= r, d <= r + a)
+            }
+        case .beacon(let c, let enterRadius, let exitRadius):
+            let d = p.distance(to: c)
+            switch relationship {
+            case .intersects: return (d <= enterRadius + a, d <= exitRadius + a)
+            case .contains: return (d + a <= enterRadius, d + a <= exitRadius)
+            case .containsIntersects: return (d + a <= enterRadius, d <= exitRadius + a)
+            }
+        case .area(let area):
+            if a == 0 {
+                let inside = (try? area.prepared.intersects(p)) ?? false
+                return (inside, inside)
+            }
+            switch relationship {
+            case .intersects:
+                let distance = (try? area.prepared.distance(to: p)) ?? .infinity
+                return (distance <= a, distance <= a)
+            case .contains:
+                let inside = (try? area.prepared.intersects(p)) ?? false
+                let contained = inside && ((try? area.boundary.distance(to: p)) ?? 0) >= a
+                return (contained, contained)
+            case .containsIntersects:
+                let inside = (try? area.prepared.intersects(p)) ?? false
+                let boundary = (try? area.boundary.distance(to: p)) ?? 0
+                return (inside && boundary >= a, inside || boundary <= a)
+            }
+        case .line, .empty:
+            return (false, false)
+        }
+    }
+
+    func makeEvent(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, _ settings: GeotriggerSettings, time: Timestamp,
+                   reason: String? = nil) -> GeotriggerEvent {
+        let notified: Bool
+        switch kind {
+        case .enter: notified = settings.notify.includesEnter
+        case .exit: notified = settings.notify.includesExit
+        default: notified = true
+        }
+        var event = GeotriggerEvent(
+            kind: kind, time: time, fence: j, fixIndex: sample.index, fixTime: sample.time, feed: settings.feed,
+            feedRadius: settings.feed == .accuracy ? sample.accuracy : 0,
+            distance: computesDistances ? fences.signedDistance(fence: j, at: sample.position) : nil, accuracy: sample.accuracy,
+            reason: reason, notified: notified, longitude: sample.longitude, latitude: sample.latitude)
+        if notified, kind != .suppressed, let template = settings.message {
+            event.message = render(template, event, sample)
+        }
+        return event
+    }
+
+    func emit(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, _ settings: GeotriggerSettings, time: Timestamp, reason: String? = nil) {
+        scratch.append(makeEvent(kind, j, sample, settings, time: time, reason: reason))
+    }
+
+    func render(_ template: MessageTemplate, _ event: GeotriggerEvent, _ sample: Sample) -> String {
+        let fence = fences.fenceSet.fences[event.fence]
+        let previous = self.previous
+        let first = firstTime
+        return template.render(MessageTemplate.Context(
+            fenceProperty: { key in
+                switch key {
+                case "id": return fence.id
+                case "name": return fence.name
+                case "zone": return fence.zone
+                default:
+                    guard let node = fence.property(key) else { return nil }
+                    if let s = node.string { return s }
+                    if node.isNull { return nil }
+                    return JSONWriter.string(node.value)
+                }
+            },
+            fixField: { GeotriggerEngine.field($0, sample, first: first, previous: previous) },
+            fixTime: sample.time.description,
+            fixIndex: sample.index,
+            eventType: event.kind.rawValue,
+            trace: traceName))
+    }
+}

@@ -1,0 +1,89 @@
+import Spatial
+import Support
+
+/// A notification or finding of the geotrigger engine, with its provenance (SPEC §2, last
+/// paragraph): the fix, the fence, the feed geometry, the signed distance and the accuracy, and
+/// for derived or suppressed events the reason.
+public struct GeotriggerEvent: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case enter, exit, dwell, cross, passthrough, suppressed
+
+        /// Order of events of one fence at the same instant. One fix changes a fence's state
+        /// once, so an enter and an exit share an instant only in a zero-length visit (a path
+        /// touching the boundary between fixes), where the enter comes first.
+        var rank: Int {
+            switch self {
+            case .passthrough: 0
+            case .cross: 1
+            case .enter: 2
+            case .exit: 3
+            case .dwell: 4
+            case .suppressed: 5
+            }
+        }
+    }
+
+    /// Which side of a line fence the device came from, relative to the line's digitised direction.
+    public enum Direction: String, Sendable {
+        case leftToRight = "left-to-right"
+        case rightToLeft = "right-to-left"
+    }
+
+    public var kind: Kind
+    /// When the event happened: the fix's time, or an interpolated or threshold time.
+    public var time: Timestamp
+    /// Index of the fence in its file.
+    public var fence: Int
+    /// Index of the fix that produced the event (the later fix for interpolated events).
+    public var fixIndex: Int
+    public var fixTime: Timestamp
+    /// The feed geometry tested: `point`, or `accuracy` with ``feedRadius``.
+    public var feed: GeotriggerSettings.Feed
+    public var feedRadius: Double
+    /// Signed distance from the fix to the fence boundary in metres (negative inside).
+    public var distance: Double?
+    /// The fix's horizontal accuracy, metres.
+    public var accuracy: Double
+    /// True for events at interpolated times between two fixes.
+    public var interpolated: Bool
+    public var direction: Direction?
+    /// For `passthrough`: the interpolated entry and exit.
+    public var enterTime: Timestamp?
+    public var exitTime: Timestamp?
+    /// For `dwell`: the threshold.
+    public var dwellSeconds: Double?
+    /// For `suppressed` and derived events: why.
+    public var reason: String?
+    /// Whether the fence's `notify` setting lets this event out as a notification; state
+    /// consumers (check-ins) see every event.
+    public var notified: Bool
+    public var message: String?
+    /// Where the event happened (WGS84; the fix, or the interpolated point).
+    public var longitude: Double
+    public var latitude: Double
+
+    public init(kind: Kind, time: Timestamp, fence: Int, fixIndex: Int, fixTime: Timestamp, feed: GeotriggerSettings.Feed,
+                feedRadius: Double, distance: Double?, accuracy: Double, interpolated: Bool = false, direction: Direction? = nil,
+                enterTime: Timestamp? = nil, exitTime: Timestamp? = nil, dwellSeconds: Double? = nil, reason: String? = nil,
+                notified: Bool = true, message: String? = nil, longitude: Double, latitude: Double) {
+        self.kind = kind
+        self.time = time
+        self.fence = fence
+        self.fixIndex = fixIndex
+        self.fixTime = fixTime
+        self.feed = feed
+        self.feedRadius = feedRadius
+        self.distance = distance
+        self.accuracy = accuracy
+        self.interpolated = interpolated
+        self.direction = direction
+        self.enterTime = enterTime
+        self.exitTime = exitTime
+        self.dwellSeconds = dwellSeconds
+        self.reason = reason
+        self.notified = notified
+        self.message = message
+        self.longitude = longitude
+        self.latitude = latitude
+    }
+}

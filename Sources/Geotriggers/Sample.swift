@@ -1,0 +1,39 @@
+import Spatial
+import Support
+
+/// One fix as the engine sees it: a time, a position in the metric frame, and the fix's fields.
+///
+/// The engine is sans-I/O (h11, SwiftNIO state machines): the caller reads and projects fixes and
+/// feeds samples in order; the engine returns events.
+public struct Sample: Sendable {
+    /// 0-based index of the fix in its trace (the data row).
+    public var index: Int
+    public var time: Timestamp
+    /// Position in the metric frame, metres.
+    public var position: XY
+    /// WGS84 position, for event output.
+    public var longitude: Double
+    public var latitude: Double
+    /// Horizontal accuracy, metres.
+    public var accuracy: Double
+    public var speed: Double?
+    public var course: Double?
+    public var altitude: Double?
+    public var hdop: Double?
+    public var satellites: Int?
+
+    public init(index: Int, time: Timestamp, position: XY, longitude: Double, latitude: Double, accuracy: Double,
+                speed: Double? = nil, course: Double? = nil, altitude: Double? = nil, hdop: Double? = nil, satellites: Int? = nil) {
+        self.index = index
+        self.time = time
+        self.position = position
+        self.longitude = longitude
+        self.latitude = latitude
+        self.accuracy = accuracy
+        self.speed = speed
+        self.course = course
+        self.altitude = altitude
+        self.hdop = hdop
+        self.satellites = satellites
+    }
+}
