@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "fencesim",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fencesim", targets: ["fencesim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // C libraries from Debian; only `Spatial` imports CGEOS/CPROJ, only `Traces` imports CGzip.
+        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
+        .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "Support"),
+        .target(name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support"]),
+        .target(name: "Traces", dependencies: ["Spatial", "Support", "CGzip"]),
+        .target(name: "Fences", dependencies: ["Spatial", "Support"]),
+        .target(name: "Geotriggers", dependencies: ["Spatial", "Fences", "Support"]),
+        .target(name: "CheckIns", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
+        .target(name: "Places", dependencies: ["Fences", "Spatial", "Support"]),
+        .target(name: "Rules", dependencies: ["Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(
+            name: "Simulation",
+            dependencies: [
+                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "fencesim",
+            dependencies: [
+                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Simulation", "Rules",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "SpatialTests", dependencies: ["Spatial", "Support"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "Spatial", "Support"]),
+        .testTarget(name: "FencesTests", dependencies: ["Fences", "Spatial", "Support"]),
+        .testTarget(name: "GeotriggersTests", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
+        .testTarget(name: "CheckInsTests", dependencies: ["CheckIns", "Geotriggers", "Fences", "Spatial", "Support"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "Fences", "Spatial", "Support"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Support"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geotriggers", "Traces", "Fences", "Spatial", "Support"]),
+        .testTarget(name: "fencesimTests", dependencies: ["Support"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

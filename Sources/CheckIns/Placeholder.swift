@@ -1,0 +1,1 @@
+// Placeholder; the CheckIns module replaces it.

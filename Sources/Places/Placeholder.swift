@@ -1,0 +1,1 @@
+// Placeholder; the Places module replaces it.

@@ -1,0 +1,1 @@
+// Placeholder; the Rules module replaces it.

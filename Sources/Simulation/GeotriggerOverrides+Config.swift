@@ -1,0 +1,114 @@
+import Geotriggers
+import Support
+
+extension GeotriggerOverrides {
+    /// The keys of a `geotrigger` mapping (SPEC §1.3 and §2).
+    public static let keys = ["feed", "relationship", "buffer", "notify", "initialTrigger", "filter", "dwell", "debounce",
+                              "maxGap", "gapPolicy", "message"]
+
+    /// Reads a `geotrigger` mapping: from a scenario, a zone, or a fence's `geotrigger` property.
+    ///
+    /// - Throws: ``Support/FencesimError`` `.badData` located at the offending key or value; a
+    ///   bad filter expression or message template is located at its column.
+    public init(config node: ConfigNode) throws(FencesimError) {
+        self.init()
+        guard let entries = node.entries else {
+            throw node.error("geotrigger settings must be a mapping, found \(node.typeDescription)")
+        }
+        for (key, keyLocation, value) in entries {
+            switch key {
+            case "feed": feed = try Self.choice(value, key)
+            case "relationship": relationship = try Self.choice(value, key)
+            case "buffer": bufferMeters = try Self.number(value, key)
+            case "notify": notify = try Self.choice(value, key)
+            case "initialTrigger": initialTrigger = try Self.choice(value, key)
+            case "gapPolicy": gapPolicy = try Self.choice(value, key)
+            case "maxGap":
+                let v = try Self.number(value, key)
+                guard v > 0 else { throw value.error("maxGap must be a positive number of seconds") }
+                maxGapSeconds = v
+            case "dwell":
+                if value.isNull {
+                    dwellSeconds = .some(nil)
+                } else {
+                    let v = try Self.number(value, key)
+                    guard v >= 0 else { throw value.error("dwell must be a number of seconds, 0 or more") }
+                    dwellSeconds = .some(v)
+                }
+            case "filter":
+                guard let text = value.string else { throw value.error("filter must be a string expression, found \(value.typeDescription)") }
+                do {
+                    filter = try FilterExpression(text)
+                } catch {
+                    throw FencesimError(.badData, "filter: \(error.message)", at: value.location(ofTextColumn: error.column))
+                }
+            case "message":
+                guard let text = value.string else { throw value.error("message must be a string template, found \(value.typeDescription)") }
+                do {
+                    message = try MessageTemplate(text)
+                } catch {
+                    throw FencesimError(.badData, "message: \(error.message)", at: value.location(ofTextColumn: error.column))
+                }
+            case "debounce":
+                guard let inner = value.entries else {
+                    throw value.error("debounce must be a mapping {enterAfter: ..., exitAfter: ...}, found \(value.typeDescription)")
+                }
+                for (k, kl, v) in inner {
+                    switch k {
+                    case "enterAfter": enterAfter = try Self.threshold(v, k)
+                    case "exitAfter": exitAfter = try Self.threshold(v, k)
+                    default: throw FencesimError(.badData, "unknown debounce key \"\(k)\" (expected enterAfter, exitAfter)", at: kl)
+                    }
+                }
+            default:
+                throw FencesimError(.badData, "unknown geotrigger setting \"\(key)\" (expected one of \(Self.keys.joined(separator: ", ")))", at: keyLocation)
+            }
+        }
+    }
+
+    static func number(_ node: ConfigNode, _ key: String) throws(FencesimError) -> Double {
+        guard let v = node.number, v.isFinite else {
+            throw node.error("\(key) must be a number, found \(node.typeDescription)")
+        }
+        return v
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable>(_ node: ConfigNode, _ key: String) throws(FencesimError) -> T where T.RawValue == String {
+        let options = T.allCases.map(\.rawValue)
+        guard let text = node.string, let v = T(rawValue: text) else {
+            let found = node.string.map { "\"\($0)\"" } ?? node.typeDescription
+            throw node.error("\(key) must be one of \(options.joined(separator: ", ")), found \(found)")
+        }
+        return v
+    }
+
+    /// A debounce threshold: a number of seconds, or `"N fixes"` (also `"N s"`).
+    public static func threshold(_ node: ConfigNode, _ key: String) throws(FencesimError) -> GeotriggerSettings.Threshold {
+        if let v = node.number {
+            guard v >= 0, v.isFinite else { throw node.error("\(key) must be 0 or more seconds") }
+            return .seconds(v)
+        }
+        guard let text = node.string else {
+            throw node.error("\(key) must be seconds (a number) or \"N fixes\", found \(node.typeDescription)")
+        }
+        guard let threshold = parseThreshold(text) else {
+            throw node.error("\(key) must be seconds (a number, or \"N s\") or \"N fixes\", found \"\(text)\"")
+        }
+        return threshold
+    }
+
+    /// Reads `"3 fixes"`, `"1 fix"`, `"10 s"`, `"10 seconds"`, `"10"`; `nil` when it is none of these.
+    public static func parseThreshold(_ text: String) -> GeotriggerSettings.Threshold? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard let first = parts.first, let value = Double(first), value >= 0, value.isFinite else { return nil }
+        switch parts.count == 2 ? String(parts[1]).lowercased() : (parts.count == 1 ? "s" : "?") {
+        case "fix", "fixes":
+            guard value == value.rounded(), value >= 1 else { return nil }
+            return .fixes(Int(value))
+        case "s", "sec", "secs", "second", "seconds":
+            return .seconds(value)
+        default:
+            return nil
+        }
+    }
+}

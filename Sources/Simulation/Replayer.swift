@@ -1,0 +1,207 @@
+import Dispatch
+import Fences
+import Foundation
+import Geotriggers
+import Spatial
+import Support
+import Synchronization
+import Traces
+
+/// Replays traces through the geotrigger engine on several workers and gathers each trace's
+/// events in input order, so the result is the same whatever the number of workers.
+///
+/// Each worker compiles the fences once (its own GEOS context and PROJ frame) and takes traces
+/// one at a time; each trace streams from its file through the engine.
+public struct Replayer: Sendable {
+    /// What every trace of a replay shares.
+    public struct Configuration: Sendable {
+        public var fences: FenceSet
+        public var frame: FrameDefinition
+        /// Resolved settings per fence, in fence order.
+        public var settings: [GeotriggerSettings]
+        public var readOptions: TraceReadOptions
+        /// Worker threads; 0 means one per core.
+        public var workers: Int
+        /// Compute only the bench summary (no event log, no provenance).
+        public var summaryOnly: Bool
+
+        public init(fences: FenceSet, frame: FrameDefinition, settings: [GeotriggerSettings], readOptions: TraceReadOptions = TraceReadOptions(),
+                    workers: Int = 0, summaryOnly: Bool = false) {
+            self.fences = fences
+            self.frame = frame
+            self.settings = settings
+            self.readOptions = readOptions
+            self.workers = workers
+            self.summaryOnly = summaryOnly
+        }
+    }
+
+    /// What replaying one trace produced.
+    public struct Outcome: Sendable {
+        public var input: TraceInput
+        public var events: [LogEvent] = []
+        public var readStatistics: TraceStatistics?
+        public var engineStatistics = GeotriggerEngine.Statistics()
+        public var summary = BenchSummary()
+        /// The trace could not be replayed (the others still were).
+        public var error: FencesimError?
+        /// Located findings for standard error (reader warnings, fixes without time dropped).
+        public var warnings: [Diagnostic] = []
+    }
+
+    public let configuration: Configuration
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// The number of workers that will run.
+    public func workerCount(traces: Int) -> Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let wanted = configuration.workers > 0 ? configuration.workers : cores
+        return max(1, min(wanted, traces))
+    }
+
+    /// Replays every trace; outcomes come back in input order.
+    ///
+    /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
+    ///   fails is reported in its outcome.
+    public func run(_ traces: [TraceInput]) throws(FencesimError) -> [Outcome] {
+        guard !traces.isEmpty else { return [] }
+        let workers = workerCount(traces: traces.count)
+        let next = Atomic<Int>(0)
+        let results = Mutex<[Outcome?]>(Array(repeating: nil, count: traces.count))
+        let failure = Mutex<FencesimError?>(nil)
+        let configuration = self.configuration
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let compiled: CompiledFences
+            do throws(FencesimError) {
+                compiled = try CompiledFences(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+                return
+            }
+            while true {
+                let k = next.add(1, ordering: .relaxed).oldValue
+                guard k < traces.count else { break }
+                let outcome = Replayer.replay(traces[k], compiled, configuration)
+                results.withLock { $0[k] = outcome }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// Replays one trace with a worker's compiled fences.
+    static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration) -> Outcome {
+        var outcome = Outcome(input: input)
+        let engine = GeotriggerEngine(fences: compiled, traceName: input.label)
+        engine.computesDistances = !configuration.summaryOnly
+        engine.detectsHiddenVisits = !configuration.summaryOnly
+        var buffer: [GeotriggerEvent] = []
+        buffer.reserveCapacity(64)
+        var index = 0
+        var summary = BenchSummary()
+        var events: [LogEvent] = []
+        var untimed: [Diagnostic] = []
+        var untimedCount = 0
+        let frame = compiled.frame
+        let lenient = configuration.readOptions.lenient
+        let summaryOnly = configuration.summaryOnly
+        do throws(FencesimError) {
+            let statistics = try TraceReader.read(path: input.path, options: configuration.readOptions) { (fix: Fix) throws(FencesimError) in
+                let row = index
+                index += 1
+                guard let time = fix.time else {
+                    let message = "fix \(row) has no time; a replay needs timed fixes (fencesim synth times a route)"
+                    if !lenient {
+                        throw FencesimError(.badData, message, at: SourceLocation(file: input.path, line: fix.line))
+                    }
+                    untimedCount += 1
+                    if untimed.count < 100 { untimed.append(Diagnostic(.warning, message + "; dropped", at: SourceLocation(file: input.path, line: fix.line), kind: "no-time")) }
+                    return
+                }
+                let position = frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude))
+                let sample = Sample(index: row, time: time, position: position, longitude: fix.longitude, latitude: fix.latitude,
+                                    accuracy: fix.accuracyMeters, speed: fix.speedMetersPerSecond, course: fix.courseDegrees,
+                                    altitude: fix.altitudeMeters, hdop: fix.hdop, satellites: fix.satellites)
+                buffer.removeAll(keepingCapacity: true)
+                engine.process(sample, into: &buffer)
+                if summaryOnly {
+                    for e in buffer {
+                        switch e.kind {
+                        case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
+                        case .exit: summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
+                        default: break
+                        }
+                    }
+                } else {
+                    for e in buffer where e.notified {
+                        events.append(Replayer.logEvent(e, compiled.fenceSet, input.label))
+                    }
+                }
+            }
+            outcome.readStatistics = statistics
+            outcome.warnings = statistics.warnings
+        } catch {
+            outcome.error = error
+        }
+        if untimedCount > untimed.count {
+            untimed.append(Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: input.path)))
+        }
+        outcome.warnings += untimed
+        summary.insidePairs = engine.statistics.insidePairs
+        outcome.summary = summary
+        outcome.engineStatistics = engine.statistics
+        if !summaryOnly {
+            events += engine.findings.map { finding in
+                LogEvent(time: finding.time, trace: input.label, type: .warning,
+                         fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))])
+            }
+            // Findings are appended after the fix events; restore time order (stable for ties).
+            events = events.enumerated().sorted { a, b in
+                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+            }.map(\.element)
+            outcome.events = events
+        }
+        return outcome
+    }
+
+    /// The log line of a geotrigger event, with its provenance.
+    static func logEvent(_ e: GeotriggerEvent, _ fences: FenceSet, _ trace: String) -> LogEvent {
+        let fence = fences.fences[e.fence]
+        var fields: [(String, JSONValue)] = [("fence", .string(fence.id))]
+        if let zone = fence.zone { fields.append(("zone", .string(zone))) }
+        fields.append(("fix", .int(Int64(e.fixIndex))))
+        if e.fixTime != e.time { fields.append(("fixTime", .string(e.fixTime.description))) }
+        fields.append(("feed", .string(e.feed.rawValue)))
+        if e.feed == .accuracy { fields.append(("feedRadius", .meters(e.feedRadius))) }
+        if let d = e.distance { fields.append(("distance", .meters(d))) }
+        fields.append(("accuracy", .meters(e.accuracy)))
+        if e.interpolated { fields.append(("interpolated", .bool(true))) }
+        if let direction = e.direction { fields.append(("direction", .string(direction.rawValue))) }
+        if let t = e.enterTime { fields.append(("enterTime", .string(t.description))) }
+        if let t = e.exitTime { fields.append(("exitTime", .string(t.description))) }
+        if let d = e.dwellSeconds { fields.append(("dwellSeconds", .double(d))) }
+        if let reason = e.reason { fields.append(("reason", .string(reason))) }
+        if let message = e.message { fields.append(("message", .string(message))) }
+        let type: LogEvent.EventType
+        switch e.kind {
+        case .enter: type = .enter
+        case .exit: type = .exit
+        case .dwell: type = .dwell
+        case .cross: type = .cross
+        case .passthrough: type = .passthrough
+        case .suppressed: type = .suppressed
+        }
+        return LogEvent(time: e.time, trace: trace, type: type, fields: fields, longitude: e.longitude, latitude: e.latitude)
+    }
+
+    /// Concatenates the traces' events in input order and numbers them.
+    public static func merge(_ outcomes: [Outcome]) -> [LogEvent] {
+        var all: [LogEvent] = []
+        for o in outcomes { all += o.events }
+        for k in all.indices { all[k].seq = k }
+        return all
+    }
+}

@@ -1,0 +1,42 @@
+import Fences
+import Geotriggers
+import Spatial
+import Support
+
+/// A scenario file (SPEC §1.3): traces, fences and the settings to replay them with.
+public struct Scenario: Sendable {
+    /// The scenario file's path.
+    public var file: String
+    /// `name`, or the file's base name.
+    public var name: String
+    /// Traces after glob expansion, in the order written (each glob's matches sorted).
+    public var traces: [TraceInput]
+    /// The fence file's path (resolved against the scenario's folder) and where it was named.
+    public var fencesPath: String
+    public var fencesLocation: SourceLocation
+    /// `crs`: `nil` for `auto`.
+    public var crs: FrameDefinition?
+    /// `geotrigger`: the scenario-wide settings.
+    public var geotrigger: GeotriggerOverrides
+    /// `zones`.
+    public var zones: [ZoneDeclaration]
+    /// Sections that are read and checked but whose behaviour later versions add, with where
+    /// they are (so that running such a scenario says so instead of ignoring them silently).
+    public var notYetSimulated: [(key: String, location: SourceLocation)]
+    /// `expected`: the golden event log, resolved.
+    public var expectedPath: String?
+
+    /// The zone declared with `id`.
+    public func zone(id: String) -> ZoneDeclaration? {
+        zones.first(where: { $0.id == id })
+    }
+}
+
+/// A zone as a scenario declares it: the Bluedot zone (SPEC §3) and geotrigger settings for its
+/// fences (an extension to SPEC §1.3's zone keys: SPEC §2 asks for per-zone overrides).
+public struct ZoneDeclaration: Sendable {
+    public var zone: Zone
+    public var geotrigger: GeotriggerOverrides
+
+    public var id: String { zone.id }
+}

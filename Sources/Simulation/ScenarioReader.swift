@@ -1,0 +1,286 @@
+import Fences
+import Foundation
+import Geotriggers
+import Spatial
+import Support
+
+/// Reads scenario files (YAML or JSON) with exactly the keys of SPEC §1.3; anything else is a
+/// located error.
+public enum ScenarioReader {
+    public static let topLevelKeys = ["name", "traces", "fences", "crs", "geotrigger", "zones", "places", "sessions", "rules",
+                                      "rulesPlatform", "degrade", "truth", "expected"]
+    static let zoneKeys = ["id", "name", "checkOut", "minimumRetriggerTime", "customData", "schedule", "conditions", "geotrigger"]
+    static let conditionKeys = ["timeWindows", "speed", "bearing", "percentageCrossed", "travelPath"]
+    static let placesKeys = ["signals", "membershipTTL", "expiry", "platform", "regionBudget"]
+    static let degradeKeys = ["resample", "noise", "dropout", "spikes", "jitter", "exitLoss", "entryLoss", "seed"]
+
+    /// Reads the scenario at `path`.
+    ///
+    /// - Throws: ``Support/FencesimError``: `.missingInput` (66) when the scenario or a file it
+    ///   names does not exist, `.badData` (65) for anything wrong in it, located.
+    public static func read(path: String) throws(FencesimError) -> Scenario {
+        let bytes = try FileIO.readAll(path)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FencesimError(.badData, "the scenario is not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        let root = try ConfigNode.parseYAML(text, file: path)
+        return try read(root, path: path)
+    }
+
+    static func read(_ root: ConfigNode, path: String) throws(FencesimError) -> Scenario {
+        guard let entries = root.entries else {
+            throw root.error("a scenario must be a mapping of keys (name, traces, fences, ...), found \(root.typeDescription)")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        for (key, location, _) in entries where !topLevelKeys.contains(key) {
+            throw FencesimError(.badData, "unknown scenario key \"\(key)\" (expected one of \(topLevelKeys.joined(separator: ", ")))", at: location)
+        }
+        var name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        if let n = root["name"] {
+            guard let s = n.string, !s.isEmpty else { throw n.error("name must be a non-empty string") }
+            name = s
+        }
+        guard let tracesNode = root["traces"] else {
+            throw FencesimError(.badData, "the scenario has no \"traces\" (a list of trace paths or globs)", at: root.location)
+        }
+        let traces = try readTraces(tracesNode, directory: directory)
+        guard let fencesNode = root["fences"] else {
+            throw FencesimError(.badData, "the scenario has no \"fences\" (a GeoJSON file)", at: root.location)
+        }
+        guard let fencesText = fencesNode.string, !fencesText.isEmpty else {
+            throw fencesNode.error("fences must be a path to a GeoJSON file")
+        }
+        let fencesPath = resolve(fencesText, directory)
+        guard FileIO.exists(fencesPath) else {
+            throw FencesimError(.missingInput, "fence file \(fencesText) does not exist (looked for \(fencesPath))", at: fencesNode.location)
+        }
+        var crs: FrameDefinition?
+        if let c = root["crs"] {
+            let s = zoneID(c)
+            guard !s.isEmpty else { throw c.error("crs must be \"auto\", a PROJ string or an EPSG code") }
+            if s != "auto" {
+                let definition = FrameDefinition(parsing: s)
+                do {
+                    _ = try MetricFrame(definition)
+                } catch {
+                    throw c.error("crs: \(error.message)")
+                }
+                crs = definition
+            }
+        }
+        var geotrigger = GeotriggerOverrides()
+        if let g = root["geotrigger"] { geotrigger = try GeotriggerOverrides(config: g) }
+        var zones: [ZoneDeclaration] = []
+        if let z = root["zones"] { zones = try readZones(z) }
+        var pending: [(key: String, location: SourceLocation)] = []
+        if let p = root["places"] {
+            try checkKeys(p, placesKeys, "places")
+            pending.append(("places", p.location))
+        }
+        if let d = root["degrade"] {
+            try checkKeys(d, degradeKeys, "degrade")
+            pending.append(("degrade", d.location))
+        }
+        for key in ["sessions", "rules", "rulesPlatform", "truth"] {
+            if let node = root[key] { pending.append((key, node.location)) }
+        }
+        var expected: String?
+        if let e = root["expected"] {
+            guard let s = e.string else { throw e.error("expected must be a path to a golden event log") }
+            expected = resolve(s, directory)
+        }
+        return Scenario(file: path, name: name, traces: traces, fencesPath: fencesPath, fencesLocation: fencesNode.location, crs: crs,
+                        geotrigger: geotrigger, zones: zones, notYetSimulated: pending, expectedPath: expected)
+    }
+
+    static func checkKeys(_ node: ConfigNode, _ keys: [String], _ section: String) throws(FencesimError) {
+        guard let entries = node.entries else { throw node.error("\(section) must be a mapping") }
+        for (key, location, _) in entries where !keys.contains(key) {
+            throw FencesimError(.badData, "unknown \(section) key \"\(key)\" (expected one of \(keys.joined(separator: ", ")))", at: location)
+        }
+    }
+
+    static func resolve(_ path: String, _ directory: String) -> String {
+        if path.hasPrefix("/") || directory.isEmpty { return path }
+        return (directory as NSString).appendingPathComponent(path)
+    }
+
+    /// Paths or globs, relative to the scenario's folder; each glob's matches sorted. A path that
+    /// matches nothing is a missing input.
+    static func readTraces(_ node: ConfigNode, directory: String) throws(FencesimError) -> [TraceInput] {
+        let items: [ConfigNode]
+        if let list = node.items { items = list } else if node.string != nil { items = [node] } else {
+            throw node.error("traces must be a list of paths or globs")
+        }
+        guard !items.isEmpty else { throw node.error("traces is empty") }
+        var inputs: [TraceInput] = []
+        for item in items {
+            guard let pattern = item.string, !pattern.isEmpty else { throw item.error("a trace must be a path or a glob") }
+            let full = resolve(pattern, directory)
+            let matches = Glob.expand(full)
+            guard !matches.isEmpty else {
+                throw FencesimError(.missingInput, "trace \(pattern) does not exist (looked for \(full))", at: item.location)
+            }
+            for m in matches {
+                // The label is the path as the scenario wrote it, relative to its folder.
+                let label = directory.isEmpty || pattern.hasPrefix("/") ? m : String(m.dropFirst(directory.count + 1))
+                inputs.append(TraceInput(path: m, label: label))
+            }
+        }
+        return inputs
+    }
+
+    static func readZones(_ node: ConfigNode) throws(FencesimError) -> [ZoneDeclaration] {
+        guard let items = node.items else { throw node.error("zones must be a list of zones") }
+        var zones: [ZoneDeclaration] = []
+        var seen: [String: SourceLocation] = [:]
+        for item in items {
+            try checkKeys(item, zoneKeys, "zone")
+            guard let idNode = item["id"] else { throw item.error("a zone needs an \"id\"") }
+            let id = zoneID(idNode)
+            guard !id.isEmpty else { throw idNode.error("a zone id must be a non-empty string") }
+            if let first = seen[id] { throw idNode.error("duplicate zone id \"\(id)\" (first declared at \(first))") }
+            seen[id] = idNode.location
+            var zone = Zone(id: id, location: item.location)
+            var geotrigger = GeotriggerOverrides()
+            if let n = item["name"] {
+                guard let s = n.string else { throw n.error("zone name must be a string") }
+                zone.name = s
+            }
+            if let c = item["checkOut"] {
+                guard let b = c.bool else { throw c.error("checkOut must be true or false, found \(c.typeDescription)") }
+                zone.checkOut = b
+            }
+            if let m = item["minimumRetriggerTime"] {
+                guard let v = m.number, v.isFinite else {
+                    throw m.error("minimumRetriggerTime must be a number of seconds, found \(m.string.map { "\"\($0)\"" } ?? m.typeDescription)")
+                }
+                guard v >= 0 else { throw m.error("minimumRetriggerTime must not be negative (found \(JSONWriter.number(v)))") }
+                zone.minimumRetriggerSeconds = v
+            }
+            if let d = item["customData"] {
+                guard d.entries != nil else { throw d.error("customData must be a mapping") }
+                zone.customData = d.json
+            }
+            if let s = item["schedule"] { zone.schedule = try readSchedule(s) }
+            if let c = item["conditions"] { zone.conditions = try readConditions(c) }
+            if let g = item["geotrigger"] { geotrigger = try GeotriggerOverrides(config: g) }
+            zones.append(ZoneDeclaration(zone: zone, geotrigger: geotrigger))
+            continue
+        }
+        return zones
+    }
+
+    /// A zone id as written: a string, or a number's text.
+    static func zoneID(_ node: ConfigNode) -> String {
+        switch node.value {
+        case .string(let s): return s
+        case .number(let d): return JSONWriter.number(d)
+        default: return ""
+        }
+    }
+
+    static func readSchedule(_ node: ConfigNode) throws(FencesimError) -> [Zone.ScheduleEntry] {
+        guard let items = node.items else { throw node.error("schedule must be a list of {at, enabled}") }
+        var out: [Zone.ScheduleEntry] = []
+        for item in items {
+            try checkKeys(item, ["at", "enabled"], "schedule entry")
+            guard let atNode = item["at"], let text = atNode.string else { throw item.error("a schedule entry needs \"at\" (an ISO-8601 time)") }
+            guard case .success(let at) = Timestamp.parseISO8601(text) else { throw atNode.error("\"\(text)\" is not an ISO-8601 time") }
+            guard let e = item["enabled"], let enabled = e.bool else { throw item.error("a schedule entry needs \"enabled\": true or false") }
+            if let last = out.last, at <= last.at {
+                throw atNode.error("schedule entries must be in time order: \(text) is not after \(last.at)")
+            }
+            out.append(Zone.ScheduleEntry(at: at, enabled: enabled))
+        }
+        return out
+    }
+
+    static let dayNames = ["sun": 0, "mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6]
+
+    /// Zone conditions (SPEC §3), typed and checked.
+    static func readConditions(_ node: ConfigNode) throws(FencesimError) -> ZoneConditions {
+        try checkKeys(node, conditionKeys, "conditions")
+        var c = ZoneConditions()
+        if let w = node["timeWindows"] {
+            guard let items = w.items else { throw w.error("timeWindows must be a list of {days, from, to, timezone}") }
+            for item in items {
+                try checkKeys(item, ["days", "from", "to", "timezone"], "time window")
+                var days = Set<Int>()
+                if let d = item["days"] {
+                    guard let list = d.items else { throw d.error("days must be a list such as [mon, tue]") }
+                    for day in list {
+                        guard let name = day.string?.lowercased().prefix(3), let n = dayNames[String(name)] else {
+                            throw day.error("unknown day (use mon, tue, wed, thu, fri, sat, sun)")
+                        }
+                        days.insert(n)
+                    }
+                }
+                func minute(_ key: String) throws(FencesimError) -> Int {
+                    guard let n = item[key] else { throw item.error("a time window needs \"\(key)\" (HH:MM)") }
+                    guard let text = n.string, text.count == 5, text.dropFirst(2).first == ":",
+                          let h = Int(text.prefix(2)), let m = Int(text.suffix(2)), (0...24).contains(h), (0...59).contains(m), h * 60 + m <= 1440
+                    else { throw n.error("\(key) must be a time of day HH:MM") }
+                    return h * 60 + m
+                }
+                let zoneName = item["timezone"]?.string ?? "UTC"
+                guard ZoneConditions.TimeWindow.utcOffsetSeconds(zoneName, at: Timestamp(seconds: 0)) != nil else {
+                    throw (item["timezone"] ?? item).error("unknown time zone \"\(zoneName)\" (use UTC, an offset such as +02:00, or an IANA name)")
+                }
+                c.timeWindows.append(ZoneConditions.TimeWindow(days: days, fromMinute: try minute("from"), toMinute: try minute("to"), timeZone: zoneName))
+            }
+        }
+        if let s = node["speed"] {
+            try checkKeys(s, ["min", "max"], "speed")
+            c.speed = ZoneConditions.Range(minimum: try optionalNumber(s["min"], "min"), maximum: try optionalNumber(s["max"], "max"))
+            if let lo = c.speed?.minimum, let hi = c.speed?.maximum, lo > hi { throw s.error("speed min is above max") }
+        }
+        if let b = node["bearing"] {
+            try checkKeys(b, ["from", "to"], "bearing")
+            guard let from = try optionalNumber(b["from"], "from"), let to = try optionalNumber(b["to"], "to") else {
+                throw b.error("bearing needs from and to (degrees clockwise from north)")
+            }
+            c.bearing = ZoneConditions.BearingRange(from: from, to: to)
+        }
+        if let p = node["percentageCrossed"] {
+            try checkKeys(p, ["percent", "window"], "percentageCrossed")
+            guard let percent = try optionalNumber(p["percent"], "percent"), percent > 0, percent <= 100 else {
+                throw p.error("percentageCrossed needs percent in (0, 100]")
+            }
+            let window = try optionalNumber(p["window"], "window")
+            if let window, window <= 0 { throw p.error("percentageCrossed window must be a positive number of seconds") }
+            c.percentageCrossed = ZoneConditions.PercentageCrossed(percent: percent, windowSeconds: window)
+        }
+        if let t = node["travelPath"] {
+            guard let items = t.items, !items.isEmpty else { throw t.error("travelPath must be a list of fence ids") }
+            for item in items {
+                guard let id = item.string else { throw item.error("travelPath entries are fence ids (strings)") }
+                c.travelPath.append(id)
+            }
+        }
+        return c
+    }
+
+    static func optionalNumber(_ node: ConfigNode?, _ key: String) throws(FencesimError) -> Double? {
+        guard let node, !node.isNull else { return nil }
+        guard let v = node.number, v.isFinite else { throw node.error("\(key) must be a number") }
+        return v
+    }
+}
+
+/// Expands shell globs with POSIX `glob(3)`; a path without wildcards is returned when it exists.
+enum Glob {
+    static func expand(_ pattern: String) -> [String] {
+        guard pattern.contains(where: { "*?[".contains($0) }) else {
+            return FileIO.exists(pattern) ? [pattern] : []
+        }
+        var g = glob_t()
+        defer { globfree(&g) }
+        guard glob(pattern, 0, nil, &g) == 0 else { return [] }
+        var out: [String] = []
+        for k in 0..<Int(g.gl_pathc) {
+            if let p = g.gl_pathv[k] { out.append(String(cString: p)) }
+        }
+        return out.sorted()
+    }
+}

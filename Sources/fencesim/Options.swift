@@ -1,0 +1,207 @@
+import ArgumentParser
+import Fences
+import Geotriggers
+import Simulation
+import Spatial
+import Support
+import Traces
+
+/// Options shared by every command that reads fences.
+struct FenceOptions: ParsableArguments {
+    @Flag(help: "Repair invalid fence polygons with GEOS make-valid (with a warning) instead of refusing them.")
+    var makeValid = false
+
+    @Flag(help: "Reproject fence files whose GeoJSON crs member is not WGS84, with PROJ, instead of refusing them.")
+    var reproject = false
+
+    @Option(name: .customLong("id-property"), help: ArgumentHelp("Take fence ids from this property instead of \"id\"; @index numbers the features.", valueName: "name"))
+    var idProperty: String?
+
+    @Option(name: .customLong("radius"), help: ArgumentHelp("Radius in metres for Point fences without a radius property.", valueName: "metres"))
+    var defaultRadius: Double?
+
+    func validate() throws {
+        if let r = defaultRadius, !(r.isFinite && r > 0) {
+            throw ValidationError("--radius must be a positive number of metres")
+        }
+    }
+
+    var readOptions: FenceReadOptions {
+        FenceReadOptions(makeValid: makeValid, reproject: reproject, idProperty: idProperty, defaultRadiusMeters: defaultRadius)
+    }
+}
+
+/// Options shared by every command that reads traces (SPEC §1.1).
+struct TraceOptions: ParsableArguments {
+    @Flag(help: "Drop bad fixes (invalid coordinates, bad times, time going backwards, duplicate times) with counted warnings instead of refusing the trace.")
+    var lenient = false
+
+    @Option(name: .customLong("trace-format"), help: ArgumentHelp("Read traces as this format instead of detecting it: gpx, csv, nmea or plt.", valueName: "format"))
+    var traceFormat: String?
+
+    @Option(help: ArgumentHelp("CSV column mapping, e.g. lat=Y,lon=X,time=t,speed=SPEED:kmh (overrides header detection).", valueName: "mapping"))
+    var columns: String?
+
+    @Option(help: ArgumentHelp("CSV delimiter: a single character, or tab.", valueName: "char"))
+    var delimiter: String?
+
+    @Option(help: ArgumentHelp("User equivalent range error in metres: accuracy = HDOP × UERE when a fix has HDOP but no accuracy.", valueName: "metres"))
+    var uere: Double = 5
+
+    @Option(name: .customLong("default-accuracy"), help: ArgumentHelp("Accuracy in metres for fixes with neither accuracy nor HDOP.", valueName: "metres"))
+    var defaultAccuracy: Double = 10
+
+    @Option(name: .customLong("max-speed"), help: ArgumentHelp("Implied speed (m/s) above which a jump between fixes is flagged as implausible.", valueName: "m/s"))
+    var maxSpeed: Double = 100
+
+    func validate() throws {
+        guard uere.isFinite, uere > 0 else { throw ValidationError("--uere must be a positive number of metres") }
+        guard defaultAccuracy.isFinite, defaultAccuracy > 0 else { throw ValidationError("--default-accuracy must be a positive number of metres") }
+        guard maxSpeed.isFinite, maxSpeed > 0 else { throw ValidationError("--max-speed must be a positive speed in m/s") }
+        if let traceFormat, TraceFormat(rawValue: traceFormat) == nil {
+            throw ValidationError("--trace-format must be one of \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let delimiter, delimiter != "tab", delimiter.utf8.count != 1 {
+            throw ValidationError("--delimiter must be a single character or \"tab\"")
+        }
+    }
+
+    /// The reader options; a bad `--columns` mapping is a usage error.
+    func readOptions() throws -> TraceReadOptions {
+        var csv = CSVOptions()
+        if let columns {
+            do {
+                csv.mapping = try CSVColumnMapping(parsing: columns)
+            } catch {
+                throw ValidationError("--columns: \(error.message)")
+            }
+        }
+        if let delimiter { csv.delimiter = delimiter == "tab" ? 9 : delimiter.utf8.first }
+        return TraceReadOptions(format: traceFormat.flatMap(TraceFormat.init(rawValue:)), lenient: lenient, uere: uere,
+                                defaultAccuracy: defaultAccuracy, maximumSpeed: maxSpeed, csv: csv)
+    }
+}
+
+/// The geotrigger settings of SPEC §2 as command-line options (`replay`).
+struct GeotriggerOptions: ParsableArguments {
+    @Option(help: "Feed geometry: point or accuracy (a disc of the fix's accuracy).")
+    var feed: String?
+    @Option(help: "intersects, contains or contains-intersects.")
+    var relationship: String?
+    @Option(help: ArgumentHelp("Metres added around every fence (negative shrinks).", valueName: "metres"))
+    var buffer: Double?
+    @Option(help: "Notifications to write: enter, exit or enter-or-exit.")
+    var notify: String?
+    @Option(name: .customLong("initial-trigger"), help: "enter (a first fix inside notifies) or none.")
+    var initialTrigger: String?
+    @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\".", valueName: "expression"))
+    var filter: String?
+    @Option(help: ArgumentHelp("Seconds continuously inside before a dwell event.", valueName: "seconds"))
+    var dwell: Double?
+    @Option(name: .customLong("enter-after"), help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
+    var enterAfter: String?
+    @Option(name: .customLong("exit-after"), help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
+    var exitAfter: String?
+    @Option(name: .customLong("max-gap"), help: ArgumentHelp("Seconds between fixes beyond which a new segment starts.", valueName: "seconds"))
+    var maxGap: Double?
+    @Option(name: .customLong("gap-policy"), help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore.")
+    var gapPolicy: String?
+    @Option(help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\".", valueName: "template"))
+    var message: String?
+
+    func overrides() throws -> GeotriggerOverrides {
+        var o = GeotriggerOverrides()
+        func choice<T: RawRepresentable & CaseIterable>(_ value: String?, _ option: String) throws -> T? where T.RawValue == String {
+            guard let value else { return nil }
+            guard let v = T(rawValue: value) else {
+                throw ValidationError("--\(option) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(value)\"")
+            }
+            return v
+        }
+        o.feed = try choice(feed, "feed")
+        o.relationship = try choice(relationship, "relationship")
+        o.notify = try choice(notify, "notify")
+        o.initialTrigger = try choice(initialTrigger, "initial-trigger")
+        o.gapPolicy = try choice(gapPolicy, "gap-policy")
+        if let buffer {
+            guard buffer.isFinite else { throw ValidationError("--buffer must be a number of metres") }
+            o.bufferMeters = buffer
+        }
+        if let dwell {
+            guard dwell.isFinite, dwell >= 0 else { throw ValidationError("--dwell must be 0 or more seconds") }
+            o.dwellSeconds = .some(dwell)
+        }
+        if let maxGap {
+            guard maxGap.isFinite, maxGap > 0 else { throw ValidationError("--max-gap must be a positive number of seconds") }
+            o.maxGapSeconds = maxGap
+        }
+        for (text, option) in [(enterAfter, "enter-after"), (exitAfter, "exit-after")] {
+            guard let text else { continue }
+            guard let t = GeotriggerOverrides.parseThreshold(text) else {
+                throw ValidationError("--\(option) must be seconds or \"N fixes\", not \"\(text)\"")
+            }
+            if option == "enter-after" { o.enterAfter = t } else { o.exitAfter = t }
+        }
+        if let filter {
+            do {
+                o.filter = try FilterExpression(filter)
+            } catch {
+                throw ValidationError("--filter: \(error.description)\n  \(filter)\n  \(String(repeating: " ", count: error.column - 1))^")
+            }
+        }
+        if let message {
+            do {
+                o.message = try MessageTemplate(message)
+            } catch {
+                throw ValidationError("--message: \(error.description)")
+            }
+        }
+        return o
+    }
+}
+
+/// Where and how an event log is written.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Event log format: jsonl, csv, geojson or table.")
+    var format: String = "jsonl"
+
+    @Option(help: ArgumentHelp("Worker threads for several traces (default: one per core). Output does not depend on it.", valueName: "n"))
+    var workers: Int = 0
+
+    func validate() throws {
+        guard EventLogFormat(rawValue: format) != nil else {
+            throw ValidationError("--format must be one of \(EventLogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+    }
+
+    var logFormat: EventLogFormat { EventLogFormat(rawValue: format) ?? .jsonl }
+}
+
+/// Chooses the metric frame: the one given, or an automatic one around the fences.
+enum FrameChoice {
+    static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?) throws -> FrameDefinition {
+        if let given { return given }
+        guard let box = fences.boundingBox else {
+            return .transverseMercator(latitudeOfOrigin: 0, centralMeridian: 0)
+        }
+        do {
+            return try MetricFrame.automaticDefinition(covering: box).definition
+        } catch let refusal as MetricFrame.AutomaticFrameRefusal {
+            throw FencesimError(.badData, "no automatic metric frame fits the fences: \(refusal)", at: location ?? SourceLocation(file: fences.file))
+        } catch {
+            throw FencesimError(.badData, "cannot choose a metric frame for the fences: \(error)", at: location ?? SourceLocation(file: fences.file))
+        }
+    }
+
+    /// Reads a `--crs` value, checking PROJ understands it.
+    static func parse(_ text: String) throws -> FrameDefinition {
+        let definition = FrameDefinition(parsing: text)
+        do {
+            _ = try MetricFrame(definition)
+        } catch {
+            throw ValidationError("--crs: \(error.message)")
+        }
+        return definition
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Fences
+import Geotriggers
+import Simulation
+import Spatial
+import Support
+import Traces
+
+/// `fencesim replay TRACE... --fences FENCES [options]`: an ad hoc run without a scenario file.
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay traces through fences and write the event log.",
+        discussion: """
+            Geotrigger options apply to every fence; a fence's own "geotrigger" property and \
+            "buffer" override them. With --summary, prints the benchmark line \
+            (mode=... inside_pairs=... enter=... exit=... enter_checksum=... exit_checksum=...) \
+            and writes no event log.
+            """
+    )
+
+    @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz).")
+    var traces: [String]
+
+    @Option(help: ArgumentHelp("GeoJSON fence file.", valueName: "file"))
+    var fences: String
+
+    @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: automatic transverse Mercator around the fences).", valueName: "crs"))
+    var crs: String?
+
+    @Flag(help: "Print only the benchmark summary line (SPEC §8).")
+    var summary = false
+
+    @Option(help: ArgumentHelp("Write the event log to this file (atomically) instead of standard output.", valueName: "file"))
+    var out: String?
+
+    @OptionGroup var geotrigger: GeotriggerOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var fenceOptions: FenceOptions
+
+    func run() throws {
+        let overrides = try geotrigger.overrides()
+        let readOptions = try traceOptions.readOptions()
+        let given = try crs.map(FrameChoice.parse)
+        try Terminal.run {
+            let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
+            for w in fenceSet.warnings { Terminal.err(w.description) }
+            let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
+            let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+            let replayer = Replayer(Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
+                                                           workers: output.workers, summaryOnly: summary))
+            let outcomes = try replayer.run(traces.map { TraceInput(path: $0) })
+            try Reporting.finish(outcomes)
+            if summary {
+                var total = BenchSummary()
+                for o in outcomes { total.merge(o.summary) }
+                Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
+                return
+            }
+            let text = output.logFormat.render(Replayer.merge(outcomes))
+            if let out {
+                try FileIO.writeAtomically(text, to: out)
+            } else {
+                Terminal.out(text)
+            }
+        }
+    }
+}
+
+/// Reporting of per-trace outcomes shared by `replay` and `run`.
+enum Reporting {
+    /// Prints each trace's warnings (at most 20 per trace, then a count) and failures; throws the
+    /// first failure after printing all of them, so no partial log is written.
+    static func finish(_ outcomes: [Replayer.Outcome]) throws {
+        var first: FencesimError?
+        for o in outcomes {
+            for w in o.warnings.prefix(20) { Terminal.err(w.description) }
+            if o.warnings.count > 20 {
+                Terminal.err("\(o.input.path): note: \(o.warnings.count - 20) more warnings not shown")
+            }
+            if let error = o.error {
+                Terminal.err(error.fullDescription)
+                if first == nil { first = error }
+            }
+        }
+        if let first {
+            throw ExitCode(first.code.exitStatus)
+        }
+    }
+}

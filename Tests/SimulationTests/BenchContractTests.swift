@@ -1,0 +1,88 @@
+import Fences
+import Foundation
+import Geotriggers
+import Spatial
+import Support
+import Testing
+import Traces
+@testable import Simulation
+
+/// The benchmark contract of SPEC §8 on the seed-1 small workload: the counts and checksums of
+/// `../shared/bench/README.md`, in both feed modes.
+@Suite(.enabled(if: SmallWorkload.directory != nil, "needs ../shared/bench/gen_workload.py and python3 with numpy; skipped when absent"))
+struct BenchContractTests {
+    static let projString = "+proj=tmerc +lat_0=37.75 +lon_0=-122.20 +k=1 +x_0=0 +y_0=0 +ellps=WGS84"
+    static var workload: URL? { SmallWorkload.directory }
+}
+
+/// The small seed-1 workload, generated once per test run into a temporary folder.
+enum SmallWorkload {
+    static let directory: URL? = {
+        guard let shared = Paths.shared else { return nil }
+        let generator = shared.appendingPathComponent("bench/gen_workload.py")
+        guard FileManager.default.fileExists(atPath: generator.path) else { return nil }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-bench-small-s1-\(ProcessInfo.processInfo.processIdentifier)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", generator.path, "--size", "small", "--seed", "1", "--out", out.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            return nil
+        }
+        guard process.terminationStatus == 0 else { return nil }
+        return out
+    }()
+}
+
+extension BenchContractTests {
+    static func summary(feed: GeotriggerSettings.Feed, workers: Int = 1) throws -> BenchSummary {
+        let dir = try #require(workload)
+        let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
+        var global = GeotriggerOverrides()
+        global.feed = feed
+        let settings = try SettingsResolver.resolve(fences, global: global)
+        let replayer = Replayer(Replayer.Configuration(fences: fences, frame: .projString(projString), settings: settings,
+                                                       workers: workers, summaryOnly: true))
+        let outcomes = try replayer.run([TraceInput(path: dir.appendingPathComponent("trace.csv").path)])
+        #expect(outcomes.allSatisfy { $0.error == nil })
+        var total = BenchSummary()
+        for o in outcomes { total.merge(o.summary) }
+        return total
+    }
+
+    @Test func pointFeedMatchesTheReference() throws {
+        let s = try Self.summary(feed: .point)
+        #expect(s.line(mode: "point") == "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875")
+    }
+
+    @Test func accuracyFeedMatchesTheReference() throws {
+        let s = try Self.summary(feed: .accuracy)
+        #expect(s.line(mode: "accuracy") == "mode=accuracy inside_pairs=1023 enter=36 exit=36 enter_checksum=158673490510 exit_checksum=159696493579")
+    }
+
+    /// The full event log agrees with the summary: the same enters and exits, by fix and fence.
+    @Test func eventLogAgreesWithTheSummary() throws {
+        let dir = try #require(Self.workload)
+        let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
+        var global = GeotriggerOverrides()
+        global.gapPolicy = .ignore
+        let settings = try SettingsResolver.resolve(fences, global: global)
+        let replayer = Replayer(Replayer.Configuration(fences: fences, frame: .projString(Self.projString), settings: settings, workers: 1))
+        let events = Replayer.merge(try replayer.run([TraceInput(path: dir.appendingPathComponent("trace.csv").path)]))
+        var fromLog = BenchSummary()
+        let index = Dictionary(uniqueKeysWithValues: fences.fences.map { ($0.id, $0.index) })
+        for e in events where e.type == .enter || e.type == .exit {
+            guard case .string(let id)? = e.field("fence"), case .int(let fix)? = e.field("fix"), let j = index[id] else {
+                Issue.record("event without fence or fix"); continue
+            }
+            fromLog.add(enter: e.type == .enter, fix: Int(fix), fence: j)
+        }
+        let s = try Self.summary(feed: .point)
+        #expect(fromLog.enters == s.enters && fromLog.exits == s.exits)
+        #expect(fromLog.enterChecksum == s.enterChecksum && fromLog.exitChecksum == s.exitChecksum)
+    }
+}
