@@ -27,24 +27,67 @@ public final class CompiledFences {
     }
 
     /// A polygonal fence prepared for point predicates and boundary distances.
+    ///
+    /// Polygons of up to ``planarVertexLimit`` vertices are also kept as plain vertex arrays and
+    /// tested by arithmetic (GEOS's distance formula, even–odd rule), which costs a fraction of
+    /// a GEOS call with its temporary point; GEOS decides points within a nanometre of the
+    /// boundary and larger polygons, where its indexed prepared geometry wins.
     final class AreaFence {
         let geometry: Geometry
         let prepared: PreparedGeometry
         let boundary: PreparedGeometry
+        let planar: PlanarPolygon?
+        let envelope: BoundingBox
+
+        static let planarVertexLimit = 256
 
         init(_ geometry: Geometry) throws(SpatialError) {
             self.geometry = geometry
             prepared = try PreparedGeometry(geometry)
             boundary = try PreparedGeometry(try geometry.boundary())
+            let shape = try geometry.shape
+            let planar = PlanarPolygon(shape)
+            self.planar = (planar?.vertexCount ?? Int.max) <= AreaFence.planarVertexLimit ? planar : nil
+            envelope = geometry.boundingBox ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        }
+
+        /// Whether `p` is inside (boundary included) and its distance to the boundary.
+        @inline(__always)
+        func locate(_ p: XY) -> (inside: Bool, boundaryDistance: Double) {
+            if let planar {
+                switch planar.locate(p) {
+                case .inside(let d): return (true, d)
+                case .outside(let d): return (false, d)
+                case .nearBoundary: break
+                }
+            }
+            let inside = (try? prepared.intersects(p)) ?? false
+            let d = (try? boundary.distance(to: p)) ?? 0
+            return (inside, d)
         }
     }
 
-    var shapes: [Shape] = []
+    let shapes: [Shape]
+    /// The hot path's view of the shapes, as parallel arrays of plain values: the kind of each
+    /// fence (see ``Kind``), circle and beacon centres and radii, and the prepared areas.
+    let kinds: [Kind]
+    let centerX: [Double]
+    let centerY: [Double]
+    /// Circle radius, or a beacon's check-in distance.
+    let radius: [Double]
+    /// A beacon's full range (its exit distance); the radius for circles.
+    let exitRadius: [Double]
+    let areas: [AreaFence?]
+
+    enum Kind: UInt8 {
+        case circle, beacon, area, line, empty
+    }
+
     /// Each fence's rank in id order: events at the same instant are ordered by fence id, so
     /// that the log does not depend on the order of fences in the file.
     let idRank: [Int32]
     /// Metric envelopes, including the exit radius of beacons; `nil` for empty fences.
-    var envelopes: [BoundingBox?] = []
+    let envelopes: [BoundingBox?]
     let grid: FenceGrid
     /// Whether any fence uses the accuracy feed, any fence is a line, any fence may report
     /// hidden crossings: the engine widens its queries only when it must.
@@ -88,6 +131,34 @@ public final class CompiledFences {
         }
         self.shapes = shapes
         self.envelopes = envelopes
+        var kinds: [Kind] = []
+        var cx: [Double] = [], cy: [Double] = [], r: [Double] = [], rx: [Double] = []
+        var areas: [AreaFence?] = []
+        for shape in shapes {
+            var k = Kind.empty
+            var c = XY(0, 0)
+            var r0 = 0.0, r1 = 0.0
+            var area: AreaFence?
+            switch shape {
+            case .circle(let center, let radius): (k, c, r0, r1) = (.circle, center, radius, radius)
+            case .beacon(let center, let enter, let exit): (k, c, r0, r1) = (.beacon, center, enter, exit)
+            case .area(let a): (k, area) = (.area, a)
+            case .line: k = .line
+            case .empty: k = .empty
+            }
+            kinds.append(k)
+            cx.append(c.x)
+            cy.append(c.y)
+            r.append(r0)
+            rx.append(r1)
+            areas.append(area)
+        }
+        self.kinds = kinds
+        centerX = cx
+        centerY = cy
+        radius = r
+        exitRadius = rx
+        self.areas = areas
         self.warnings = warnings
         grid = FenceGrid(envelopes: envelopes)
         idRank = CompiledFences.ranksByID(fenceSet.fences)

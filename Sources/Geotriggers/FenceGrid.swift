@@ -87,7 +87,7 @@ struct FenceGrid {
     /// deduplicate fences registered in several cells: a fence is reported when
     /// `marks[fence] != stamp`, after which its mark is set to `stamp`.
     @inline(__always)
-    func forEachCandidate(in box: BoundingBox, stamp: UInt32, marks: inout [UInt32], _ body: (Int) -> Void) {
+    func forEachCandidate(in box: BoundingBox, stamp: UInt32, marks: UnsafeMutablePointer<UInt32>, _ body: (Int) -> Void) {
         for j in large where marks[Int(j)] != stamp {
             marks[Int(j)] = stamp
             body(Int(j))

@@ -63,7 +63,6 @@ public final class GeotriggerEngine {
         var pending: Pending?
         var enteredAt: Timestamp?
         var dwellDone = false
-        var isActive = false
     }
 
     public let fences: CompiledFences
@@ -73,7 +72,18 @@ public final class GeotriggerEngine {
     /// Whether visits hidden between fixes are looked for (per the fences' `gapPolicy`). Off for
     /// bench summaries, which count only enters and exits.
     public var detectsHiddenVisits = true
-    var profiles: [Profile] = []
+    let profiles: [Profile]
+    /// Fences whose per-sample work can be done inline: circles and beacons without a filter
+    /// (the bulk of real fence sets).
+    let inlineCircle: [Bool]
+    // The compiled shapes as plain arrays (see CompiledFences): `let`, so reads need no access
+    // bookkeeping.
+    let kinds: [CompiledFences.Kind]
+    let centerX: [Double]
+    let centerY: [Double]
+    let radius: [Double]
+    let exitRadius: [Double]
+    let areas: [CompiledFences.AreaFence?]
     /// The trace's name, for message templates.
     public let traceName: String
     public private(set) var statistics = Statistics()
@@ -81,9 +91,12 @@ public final class GeotriggerEngine {
     /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
     let globalMaxGap: Double
 
-    var states: [FenceState]
+    /// Per-fence state and query marks, in memory owned by the engine: the hot loop reads and
+    /// writes them without copy-on-write or exclusivity bookkeeping. Both element types are
+    /// trivial (no references), so raw storage is safe; freed in `deinit`.
+    let states: UnsafeMutablePointer<FenceState>
+    let marks: UnsafeMutablePointer<UInt32>
     var active: [Int32] = []
-    var marks: [UInt32]
     var stamp: UInt32 = 0
     var previous: Sample?
     var filterIDs: [Int]
@@ -99,8 +112,16 @@ public final class GeotriggerEngine {
     public init(fences: CompiledFences, traceName: String) {
         self.fences = fences
         self.traceName = traceName
-        states = Array(repeating: FenceState(), count: fences.count)
-        marks = Array(repeating: 0, count: fences.count)
+        kinds = fences.kinds
+        centerX = fences.centerX
+        centerY = fences.centerY
+        radius = fences.radius
+        exitRadius = fences.exitRadius
+        areas = fences.areas
+        states = UnsafeMutablePointer<FenceState>.allocate(capacity: max(1, fences.count))
+        states.initialize(repeating: FenceState(), count: max(1, fences.count))
+        marks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, fences.count))
+        marks.initialize(repeating: 0, count: max(1, fences.count))
         var filters: [FilterExpression] = []
         var ids: [Int] = []
         for s in fences.settings {
@@ -115,6 +136,9 @@ public final class GeotriggerEngine {
         }
         self.filters = filters
         filterIDs = ids
+        inlineCircle = fences.settings.indices.map { j in
+            (fences.kinds[j] == .circle || fences.kinds[j] == .beacon) && ids[j] == 0
+        }
         profiles = fences.settings.enumerated().map { j, s in
             var isLine = false
             if case .line = fences.shapes[j] { isLine = true }
@@ -124,6 +148,12 @@ public final class GeotriggerEngine {
         filterPass = Array(repeating: true, count: filters.count + 1)
         previousPassing = Array(repeating: nil, count: filters.count + 1)
         globalMaxGap = fences.settings.map(\.maxGapSeconds).min() ?? 120
+    }
+
+    deinit {
+        states.deinitialize(count: max(1, fences.count))
+        states.deallocate()
+        marks.deallocate()
     }
 
     /// The value of a fix field for filters and messages.
@@ -172,7 +202,7 @@ public final class GeotriggerEngine {
 
         stamp &+= 1
         if stamp == 0 {
-            for k in marks.indices { marks[k] = 0 }
+            marks.update(repeating: 0, count: fences.count)
             stamp = 1
         }
         scratch.removeAll(keepingCapacity: true)
@@ -188,26 +218,63 @@ public final class GeotriggerEngine {
             box.include(previous.position)
         }
         let currentStamp = stamp
-        fences.grid.forEachCandidate(in: box, stamp: currentStamp, marks: &marks) { j in
-            touched.append(Int32(j))
+        // Work on a local list (moved out of the property) so the loops below touch no class
+        // storage per element.
+        var candidates = touched
+        touched = []
+        fences.grid.forEachCandidate(in: box, stamp: currentStamp, marks: marks) { j in
+            candidates.append(Int32(j))
         }
         // Fences the device is inside (or about to flip) must be re-evaluated even when the sample
         // is far from them.
         for j in active where marks[Int(j)] != currentStamp {
             marks[Int(j)] = currentStamp
-            touched.append(j)
+            candidates.append(j)
         }
-        for j in touched {
-            evaluate(Int(j), sample, isFirst: isFirst)
+        let px = sample.position.x
+        let py = sample.position.y
+        let accuracy = sample.accuracy
+        let hidden = detectsHiddenVisits && previous != nil
+        var insidePairs = 0
+        candidates.withUnsafeBufferPointer { list in
+            profiles.withUnsafeBufferPointer { profiles in
+                for k in list.indices {
+                    let j = Int(list[k])
+                    // Inline path for plain circles whose state does not change (most candidates
+                    // of most samples): one distance, no call.
+                    if inlineCircle[j], states[j].pending == nil {
+                        let profile = profiles[j]
+                        let dx = px - centerX[j]
+                        let dy = py - centerY[j]
+                        let d = (dx * dx + dy * dy).squareRoot()
+                        let a = profile.accuracyFeed ? accuracy : 0
+                        let inside = states[j].inside
+                        let holds: Bool
+                        switch (profile.relationship, inside) {
+                        case (.intersects, false): holds = d <= radius[j] + a
+                        case (.intersects, true): holds = d <= exitRadius[j] + a
+                        case (.contains, false): holds = d + a <= radius[j]
+                        case (.contains, true): holds = d + a <= exitRadius[j]
+                        case (.containsIntersects, false): holds = d + a <= radius[j]
+                        case (.containsIntersects, true): holds = d <= exitRadius[j] + a
+                        }
+                        if holds == inside, !(inside && profile.dwell != nil), !(hidden && !inside && profile.hiddenVisits) {
+                            if inside { insidePairs += 1 }
+                            continue
+                        }
+                    }
+                    evaluate(j, sample, isFirst: isFirst)
+                }
+            }
         }
+        statistics.insidePairs += insidePairs
         // Keep the active list to fences still inside or pending.
         active.removeAll(keepingCapacity: true)
-        for j in touched where states[Int(j)].inside || states[Int(j)].pending != nil {
+        for j in candidates where states[Int(j)].inside || states[Int(j)].pending != nil {
             active.append(j)
         }
-        for j in touched {
-            states[Int(j)].isActive = states[Int(j)].inside || states[Int(j)].pending != nil
-        }
+        candidates.removeAll(keepingCapacity: true)
+        touched = candidates
 
         if scratch.count > 1 {
             let rank = fences.idRank
@@ -330,45 +397,35 @@ public final class GeotriggerEngine {
     /// condition and its stay condition, under `relationship`. The boundary counts as inside.
     @inline(__always)
     func conditions(_ j: Int, _ p: XY, _ a: Double, _ relationship: GeotriggerSettings.Relationship) -> (Bool, Bool) {
-        switch fences.shapes[j] {
-        case .circle(let c, let r):
-            let dx = p.x - c.x
-            let dy = p.y - c.y
+        switch kinds[j] {
+        case .circle, .beacon:
+            let dx = p.x - centerX[j]
+            let dy = p.y - centerY[j]
             let d = (dx * dx + dy * dy).squareRoot()
+            let enter = radius[j]
+            let exit = exitRadius[j]
+            switch relationship {
+            case .intersects: return (d <= enter + a, d <= exit + a)
+            case .contains: return (d + a <= enter, d + a <= exit)
+            case .containsIntersects: return (d + a <= enter, d <= exit + a)
+            }
+        case .area:
+            guard let area = areas[j] else { return (false, false) }
+            // Farther than the disc from the envelope: outside, whatever the relationship.
+            let e = area.envelope
+            if p.x < e.minX - a || p.x > e.maxX + a || p.y < e.minY - a || p.y > e.maxY + a {
+                return (false, false)
+            }
+            let (inside, d) = area.locate(p)
             switch relationship {
             case .intersects:
-                let inside = d <= r + a
-                return (inside, inside)
+                let hit = inside || d <= a
+                return (hit, hit)
             case .contains:
-                let inside = d + a <= r
-                return (inside, inside)
-            case .containsIntersects:
-                return (d + a <= r, d <= r + a)
-            }
-        case .beacon(let c, let enterRadius, let exitRadius):
-            let d = p.distance(to: c)
-            switch relationship {
-            case .intersects: return (d <= enterRadius + a, d <= exitRadius + a)
-            case .contains: return (d + a <= enterRadius, d + a <= exitRadius)
-            case .containsIntersects: return (d + a <= enterRadius, d <= exitRadius + a)
-            }
-        case .area(let area):
-            if a == 0 {
-                let inside = (try? area.prepared.intersects(p)) ?? false
-                return (inside, inside)
-            }
-            switch relationship {
-            case .intersects:
-                let distance = (try? area.prepared.distance(to: p)) ?? .infinity
-                return (distance <= a, distance <= a)
-            case .contains:
-                let inside = (try? area.prepared.intersects(p)) ?? false
-                let contained = inside && ((try? area.boundary.distance(to: p)) ?? 0) >= a
+                let contained = inside && d >= a
                 return (contained, contained)
             case .containsIntersects:
-                let inside = (try? area.prepared.intersects(p)) ?? false
-                let boundary = (try? area.boundary.distance(to: p)) ?? 0
-                return (inside && boundary >= a, inside || boundary <= a)
+                return (inside && d >= a, inside || d <= a)
             }
         case .line, .empty:
             return (false, false)

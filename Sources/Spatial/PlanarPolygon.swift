@@ -1,0 +1,115 @@
+/// A polygon (or multipolygon) in a metric frame as plain vertex arrays, for point tests in the
+/// geotrigger hot path without a GEOS call or allocation.
+///
+/// Point-to-segment distances use the same formula, operation for operation, as GEOS's
+/// `Distance::pointToSegment`, so distances (and the accuracy-disc tests built on them) agree
+/// with a prepared GEOS polygon to the last bit; inside/outside is the even–odd rule. A point so
+/// close to an edge that floating point cannot place it (closer than ``boundaryTolerance``) is
+/// reported as ``Location/nearBoundary`` so that the caller can ask GEOS, whose predicates are
+/// robust there.
+public struct PlanarPolygon: Sendable {
+    /// Ring vertices, every ring closed (last == first), rings one after another.
+    let xs: [Double]
+    let ys: [Double]
+    /// End index (exclusive) of each ring in `xs`/`ys`.
+    let ringEnds: [Int]
+    /// The envelope of every vertex.
+    public let boundingBox: BoundingBox
+
+    /// Distances below this (metres) are too close to the boundary to trust the even–odd test.
+    public static let boundaryTolerance = 1e-9
+
+    /// Where a point lies relative to the polygon.
+    public enum Location: Sendable {
+        case inside(boundaryDistance: Double)
+        case outside(boundaryDistance: Double)
+        case nearBoundary
+    }
+
+    /// Builds the arrays from a polygon or multipolygon shape; `nil` for other shapes or an
+    /// empty one.
+    public init?(_ shape: Shape) {
+        var rings: [[XY]] = []
+        switch shape {
+        case .polygon(let r): rings = r
+        case .multiPolygon(let polys): rings = polys.flatMap { $0 }
+        default: return nil
+        }
+        var xs: [Double] = []
+        var ys: [Double] = []
+        var ends: [Int] = []
+        for ring in rings where ring.count >= 2 {
+            for p in ring {
+                xs.append(p.x)
+                ys.append(p.y)
+            }
+            if ring.first != ring.last, let first = ring.first {
+                xs.append(first.x)
+                ys.append(first.y)
+            }
+            ends.append(xs.count)
+        }
+        guard let box = BoundingBox(points: zip(xs, ys).map { XY($0, $1) }) else { return nil }
+        self.xs = xs
+        self.ys = ys
+        ringEnds = ends
+        boundingBox = box
+    }
+
+    /// The number of vertices (rings closed).
+    public var vertexCount: Int { xs.count }
+
+    /// Where `p` lies and how far it is from the boundary.
+    ///
+    /// - Complexity: O(vertices).
+    public func locate(_ p: XY) -> Location {
+        var inside = false
+        var best = Double.infinity
+        var start = 0
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                for end in ringEnds {
+                    var k = start
+                    while k + 1 < end {
+                        let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
+                        // Even–odd crossing of the ray to +x.
+                        if (ay > p.y) != (by > p.y) {
+                            let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
+                            if p.x < x { inside.toggle() }
+                        }
+                        let d = PlanarPolygon.pointToSegment(p.x, p.y, ax, ay, bx, by)
+                        if d < best { best = d }
+                        k += 1
+                    }
+                    start = end
+                }
+            }
+        }
+        if best < PlanarPolygon.boundaryTolerance { return .nearBoundary }
+        return inside ? .inside(boundaryDistance: best) : .outside(boundaryDistance: best)
+    }
+
+    /// GEOS `Distance::pointToSegment`, written the same way.
+    @inline(__always)
+    static func pointToSegment(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+        if ax == bx && ay == by {
+            let dx = px - ax
+            let dy = py - ay
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        let len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay)
+        let r = ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / len2
+        if r <= 0 {
+            let dx = px - ax
+            let dy = py - ay
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        if r >= 1 {
+            let dx = px - bx
+            let dy = py - by
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        let s = ((ay - py) * (bx - ax) - (ax - px) * (by - ay)) / len2
+        return abs(s) * len2.squareRoot()
+    }
+}
