@@ -1,0 +1,406 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A position in a JSON document being read, with the grammar of RFC 8259: whole values as
+/// ``JSONNode``s, or objects and arrays member by member for streaming readers.
+///
+/// Valid only inside ``JSONParser/withCursor(_:_:)``, which owns the bytes.
+public struct JSONCursor {
+    /// Why the document could not be read, at a 0-based byte offset.
+    public struct Failure: Error, Sendable {
+        public var message: String
+        public var offset: Int
+
+        public init(message: String, offset: Int) {
+            self.message = message
+            self.offset = offset
+        }
+    }
+
+    let buffer: UnsafeBufferPointer<UInt8>
+    let end: Int
+    /// 0-based byte offset of the next byte to read.
+    public private(set) var position: Int
+    var depth = 0
+
+    init(buffer: UnsafeBufferPointer<UInt8>, end: Int, position: Int) {
+        self.buffer = buffer
+        self.end = end
+        self.position = position
+    }
+
+    @inline(__always) var current: UInt8 { position < end ? buffer[position] : 0 }
+
+    /// The next byte after whitespace (0 at the end).
+    public mutating func peek() -> UInt8 {
+        skipWhitespace()
+        return current
+    }
+
+    public mutating func skipWhitespace() {
+        while position < end {
+            switch buffer[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// A short description of the next byte, for messages.
+    public func describeCurrent() -> String {
+        guard position < end else { return "end of file" }
+        let byte = buffer[position]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(UnicodeScalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    /// Fails unless only whitespace remains.
+    public mutating func expectEnd() throws(Failure) {
+        skipWhitespace()
+        if position != end {
+            throw Failure(message: "unexpected \(describeCurrent()) after the JSON value", offset: position)
+        }
+    }
+
+    // MARK: Streaming objects and arrays
+
+    /// Consumes `{`.
+    public mutating func beginObject() throws(Failure) {
+        skipWhitespace()
+        guard current == UInt8(ascii: "{") else {
+            throw Failure(message: "expected an object, found \(describeCurrent())", offset: position)
+        }
+        try enter()
+    }
+
+    /// The next member's key (the cursor then stands before its value), or `nil` after the
+    /// closing `}`. `first` must start `true` for each object.
+    public mutating func nextMember(_ first: inout Bool) throws(Failure) -> (key: String, offset: Int)? {
+        skipWhitespace()
+        if first {
+            first = false
+            if current == UInt8(ascii: "}") {
+                position += 1
+                depth -= 1
+                return nil
+            }
+        } else {
+            switch current {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                position += 1
+                depth -= 1
+                return nil
+            default:
+                throw Failure(message: "expected ',' or '}' in object, found \(describeCurrent())", offset: position)
+            }
+        }
+        guard current == UInt8(ascii: "\"") else {
+            throw Failure(message: "expected a quoted member name, found \(describeCurrent())", offset: position)
+        }
+        let offset = position
+        let key = try parseString()
+        skipWhitespace()
+        guard current == UInt8(ascii: ":") else {
+            throw Failure(message: "expected ':' after member name \"\(key)\", found \(describeCurrent())", offset: position)
+        }
+        position += 1
+        skipWhitespace()
+        return (key, offset)
+    }
+
+    /// Consumes `[`.
+    public mutating func beginArray() throws(Failure) {
+        skipWhitespace()
+        guard current == UInt8(ascii: "[") else {
+            throw Failure(message: "expected an array, found \(describeCurrent())", offset: position)
+        }
+        try enter()
+    }
+
+    /// Whether another element follows (the cursor then stands at it); consumes the separating
+    /// `,` or the closing `]`. `first` must start `true` for each array.
+    public mutating func nextElement(_ first: inout Bool) throws(Failure) -> Bool {
+        skipWhitespace()
+        if first {
+            first = false
+            if current == UInt8(ascii: "]") {
+                position += 1
+                depth -= 1
+                return false
+            }
+            return true
+        }
+        switch current {
+        case UInt8(ascii: ","):
+            position += 1
+            skipWhitespace()
+            return true
+        case UInt8(ascii: "]"):
+            position += 1
+            depth -= 1
+            return false
+        default:
+            throw Failure(message: "expected ',' or ']' in array, found \(describeCurrent())", offset: position)
+        }
+    }
+
+    mutating func enter() throws(Failure) {
+        depth += 1
+        guard depth <= JSONParser.maximumDepth else {
+            throw Failure(message: "JSON nested deeper than \(JSONParser.maximumDepth) levels", offset: position)
+        }
+        position += 1
+    }
+
+    // MARK: Whole values
+
+    /// Reads one value of any kind.
+    public mutating func parseValue() throws(Failure) -> JSONNode {
+        skipWhitespace()
+        let start = position
+        switch current {
+        case UInt8(ascii: "{"):
+            return JSONNode(try parseObject(), offset: start)
+        case UInt8(ascii: "["):
+            return JSONNode(try parseArray(), offset: start)
+        case UInt8(ascii: "\""):
+            return JSONNode(.string(try parseString()), offset: start)
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return JSONNode(.bool(true), offset: start)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return JSONNode(.bool(false), offset: start)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return JSONNode(.null, offset: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONNode(try parseNumberValue(), offset: start)
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            throw Failure(message: "NaN and Infinity are not JSON numbers", offset: start)
+        default:
+            throw Failure(message: "expected a JSON value, found \(describeCurrent())", offset: start)
+        }
+    }
+
+    /// Skips one value of any kind, checking its grammar, without building it.
+    public mutating func skipValue() throws(Failure) {
+        _ = try parseValue()
+    }
+
+    mutating func literal(_ word: StaticString) throws(Failure) {
+        let start = position
+        let count = word.utf8CodeUnitCount
+        let ptr = word.utf8Start
+        for k in 0..<count {
+            guard position < end, buffer[position] == ptr[k] else {
+                throw Failure(message: "expected '\(word)'", offset: start)
+            }
+            position += 1
+        }
+    }
+
+    mutating func parseObject() throws(Failure) -> JSONValue {
+        try beginObject()
+        var members: [JSONMember] = []
+        var first = true
+        while let (key, offset) = try nextMember(&first) {
+            members.append(JSONMember(key: key, keyOffset: offset, node: try parseValue()))
+        }
+        return .object(members)
+    }
+
+    mutating func parseArray() throws(Failure) -> JSONValue {
+        try beginArray()
+        var elements: [JSONNode] = []
+        var first = true
+        while try nextElement(&first) {
+            elements.append(try parseValue())
+        }
+        return .array(elements)
+    }
+
+    /// Reads a number as a `Double` (integers included).
+    public mutating func parseNumber() throws(Failure) -> Double {
+        skipWhitespace()
+        let start = position
+        guard current == UInt8(ascii: "-") || (current >= 48 && current <= 57) else {
+            if current == UInt8(ascii: "N") || current == UInt8(ascii: "I") {
+                throw Failure(message: "NaN and Infinity are not JSON numbers", offset: start)
+            }
+            throw Failure(message: "expected a number, found \(describeCurrent())", offset: start)
+        }
+        switch try parseNumberValue() {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: throw Failure(message: "expected a number", offset: start)
+        }
+    }
+
+    mutating func parseNumberValue() throws(Failure) -> JSONValue {
+        let start = position
+        if current == UInt8(ascii: "-") { position += 1 }
+        let intStart = position
+        guard current >= 48 && current <= 57 else {
+            throw Failure(message: "expected a digit", offset: position)
+        }
+        if current == 48 {
+            position += 1
+            if current >= 48 && current <= 57 {
+                throw Failure(message: "numbers may not have leading zeros", offset: intStart)
+            }
+        } else {
+            while current >= 48 && current <= 57 { position += 1 }
+        }
+        let intDigits = position - intStart
+        var isInteger = true
+        if current == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard current >= 48 && current <= 57 else {
+                throw Failure(message: "expected a digit after the decimal point", offset: position)
+            }
+            while current >= 48 && current <= 57 { position += 1 }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+            guard current >= 48 && current <= 57 else {
+                throw Failure(message: "expected a digit in the exponent", offset: position)
+            }
+            while current >= 48 && current <= 57 { position += 1 }
+        }
+        if isInteger && intDigits <= 18 {
+            var value: Int64 = 0
+            for k in intStart..<position { value = value * 10 + Int64(buffer[k] - 48) }
+            return .int(buffer[start] == UInt8(ascii: "-") ? -value : value)
+        }
+        // The grammar above delimits the number; strtod reads a NUL-terminated copy of it, so
+        // the document needs no terminator (and is never copied).
+        let length = position - start
+        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
+            for k in 0..<length { text[k] = CChar(bitPattern: buffer[start + k]) }
+            text[length] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+        guard value.isFinite else {
+            throw Failure(message: "number out of range", offset: start)
+        }
+        return .double(value)
+    }
+
+    /// Reads a string (the cursor must stand at its opening quote).
+    public mutating func parseString() throws(Failure) -> String {
+        skipWhitespace()
+        guard current == UInt8(ascii: "\"") else {
+            throw Failure(message: "expected a string, found \(describeCurrent())", offset: position)
+        }
+        let open = position
+        position += 1
+        let contentStart = position
+        var asciiOnly = true
+        // Fast path: no escapes.
+        while position < end {
+            let byte = buffer[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: buffer[contentStart..<position])
+                position += 1
+                if asciiOnly { return String(decoding: slice, as: UTF8.self) }
+                guard let text = String(validating: slice, as: UTF8.self) else {
+                    throw Failure(message: "string is not valid UTF-8", offset: open)
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 {
+                throw Failure(message: "control character 0x\(String(byte, radix: 16)) in a string (escape it)", offset: position)
+            }
+            if byte >= 0x80 { asciiOnly = false }
+            position += 1
+        }
+        guard position < end else {
+            throw Failure(message: "unterminated string", offset: open)
+        }
+        // Slow path with escapes: collect bytes, then validate.
+        var out: [UInt8] = Array(UnsafeBufferPointer(rebasing: buffer[contentStart..<position]))
+        while position < end {
+            let byte = buffer[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                guard let text = String(validating: out, as: UTF8.self) else {
+                    throw Failure(message: "string is not valid UTF-8", offset: open)
+                }
+                return text
+            }
+            if byte < 0x20 {
+                throw Failure(message: "control character 0x\(String(byte, radix: 16)) in a string (escape it)", offset: position)
+            }
+            if byte != UInt8(ascii: "\\") {
+                out.append(byte)
+                position += 1
+                continue
+            }
+            let escapeAt = position
+            position += 1
+            guard position < end else { break }
+            switch buffer[position] {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4(at: position + 1)
+                position += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard position + 2 < end, buffer[position + 1] == UInt8(ascii: "\\"), buffer[position + 2] == UInt8(ascii: "u") else {
+                        throw Failure(message: "unpaired UTF-16 surrogate in \\u escape", offset: escapeAt)
+                    }
+                    let low = try hex4(at: position + 3)
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw Failure(message: "unpaired UTF-16 surrogate in \\u escape", offset: escapeAt)
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    position += 6
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw Failure(message: "unpaired UTF-16 surrogate in \\u escape", offset: escapeAt)
+                }
+                guard let unicode = UnicodeScalar(scalar) else {
+                    throw Failure(message: "invalid \\u escape", offset: escapeAt)
+                }
+                out.append(contentsOf: Array(String(Character(unicode)).utf8))
+            default:
+                throw Failure(message: "invalid escape '\\\(Character(UnicodeScalar(buffer[position])))'", offset: escapeAt)
+            }
+            position += 1
+        }
+        throw Failure(message: "unterminated string", offset: open)
+    }
+
+    func hex4(at index: Int) throws(Failure) -> UInt32 {
+        guard index + 4 <= end else { throw Failure(message: "truncated \\u escape", offset: index) }
+        var value: UInt32 = 0
+        for k in index..<(index + 4) {
+            let b = buffer[k]
+            let digit: UInt32
+            switch b {
+            case 48...57: digit = UInt32(b - 48)
+            case 65...70: digit = UInt32(b - 55)
+            case 97...102: digit = UInt32(b - 87)
+            default: throw Failure(message: "expected 4 hex digits in \\u escape", offset: k)
+            }
+            value = value * 16 + digit
+        }
+        return value
+    }
+}
