@@ -32,105 +32,40 @@ extension Shape {
     }
 }
 
-/// Reads GeoJSON geometry objects with located errors.
+/// Reads GeoJSON geometry objects held in ``Support/JSONNode``s, with located errors.
 struct GeoJSONGeometryReader {
     let source: SourceText
 
-    func fail(_ message: String, _ offset: Int) -> FencesimError {
-        FencesimError(.badData, message, at: source.location(ofOffset: offset))
-    }
-
     func geometry(_ node: JSONNode) throws(FencesimError) -> Shape {
+        switch shape(node) {
+        case .success(let shape): return shape
+        case .failure(let problem):
+            throw FencesimError(.badData, problem.message, at: source.location(ofOffset: problem.offset))
+        }
+    }
+
+    func shape(_ node: JSONNode) -> Result<Shape, GeoJSONCoordinates.Problem> {
         guard node.members != nil else {
-            throw fail("a geometry must be an object, found \(node.value.typeDescription)", node.offset)
+            return .failure(GeoJSONCoordinates.Problem(message: "a geometry must be an object, found \(node.value.typeDescription)", offset: node.offset))
         }
-        guard let typeNode = node.member("type") else {
-            throw fail("geometry has no \"type\"", node.offset)
-        }
-        guard let type = typeNode.string else {
-            throw fail("geometry \"type\" must be a string", typeNode.offset)
-        }
-        if type == "GeometryCollection" {
-            guard let list = node.member("geometries"), let items = list.elements else {
-                throw fail("GeometryCollection needs a \"geometries\" array", node.offset)
+        var type: (String, Int)?
+        var typeProblem: GeoJSONCoordinates.Problem?
+        if let t = node.member("type") {
+            if let s = t.string { type = (s, t.offset) } else {
+                typeProblem = GeoJSONCoordinates.Problem(message: "geometry \"type\" must be a string", offset: t.offset)
             }
-            var shapes: [Shape] = []
-            for item in items { shapes.append(try geometry(item)) }
-            return .collection(shapes)
         }
-        guard let coordinates = node.member("coordinates") else {
-            throw fail("\(type) has no \"coordinates\"", node.offset)
-        }
-        switch type {
-        case "Point": return .point(try position(coordinates))
-        case "MultiPoint": return .multiPoint(try positions(coordinates))
-        case "LineString": return .lineString(try lineString(coordinates))
-        case "MultiLineString": return .multiLineString(try array(coordinates, "MultiLineString").map { n throws(FencesimError) in try lineString(n) })
-        case "Polygon": return .polygon(try polygon(coordinates))
-        case "MultiPolygon": return .multiPolygon(try array(coordinates, "MultiPolygon").map { n throws(FencesimError) in try polygon(n) })
-        default:
-            throw fail("unknown geometry type \"\(type)\" (expected Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon or GeometryCollection)", typeNode.offset)
-        }
-    }
-
-    func array(_ node: JSONNode, _ what: String) throws(FencesimError) -> [JSONNode] {
-        guard let items = node.elements else {
-            throw fail("\(what) coordinates must be an array, found \(node.value.typeDescription)", node.offset)
-        }
-        return items
-    }
-
-    func position(_ node: JSONNode) throws(FencesimError) -> XY {
-        guard let items = node.elements else {
-            throw fail("a position must be an array of numbers, found \(node.value.typeDescription)", node.offset)
-        }
-        guard items.count >= 2 else {
-            throw fail("a position needs at least two numbers (longitude, latitude), found \(items.count)", node.offset)
-        }
-        guard items.count <= 4 else {
-            throw fail("a position has at most four numbers, found \(items.count)", node.offset)
-        }
-        var values: [Double] = []
-        for item in items {
-            guard let v = item.number else {
-                throw fail("a coordinate must be a number, found \(item.value.typeDescription)", item.offset)
+        var problem: GeoJSONCoordinates.Problem?
+        let coordinates = node.member("coordinates").map { GeoJSONCoordinates(node: $0, problem: &problem) }
+        var geometries: [Result<Shape, GeoJSONCoordinates.Problem>]?
+        var geometriesOffset = node.offset
+        if let g = node.member("geometries") {
+            geometriesOffset = g.offset
+            if let items = g.elements { geometries = items.map(shape) } else {
+                problem = problem ?? GeoJSONCoordinates.Problem(message: "\"geometries\" must be an array", offset: g.offset)
             }
-            values.append(v)
         }
-        return XY(values[0], values[1])
-    }
-
-    func positions(_ node: JSONNode) throws(FencesimError) -> [XY] {
-        var out: [XY] = []
-        for item in try array(node, "position list") { out.append(try position(item)) }
-        return out
-    }
-
-    func lineString(_ node: JSONNode) throws(FencesimError) -> [XY] {
-        let points = try positions(node)
-        guard points.count >= 2 else {
-            throw fail("a LineString needs at least two positions, found \(points.count)", node.offset)
-        }
-        return points
-    }
-
-    func polygon(_ node: JSONNode) throws(FencesimError) -> [[XY]] {
-        var rings: [[XY]] = []
-        let items = try array(node, "Polygon")
-        guard !items.isEmpty else {
-            throw fail("a Polygon needs at least one ring", node.offset)
-        }
-        for (k, ringNode) in items.enumerated() {
-            let ring = try positions(ringNode)
-            let name = k == 0 ? "exterior ring" : "hole \(k)"
-            guard ring.count >= 4 else {
-                throw fail("polygon \(name) has \(ring.count) positions; a closed ring needs at least 4 (RFC 7946 §3.1.6)", ringNode.offset)
-            }
-            guard ring.first == ring.last else {
-                throw fail("polygon \(name) is not closed: its last position differs from its first (RFC 7946 §3.1.6)", ringNode.offset)
-            }
-            rings.append(ring)
-        }
-        return rings
+        return Shape.assemble(type: type, typeProblem: typeProblem, coordinates: coordinates, geometries: geometries,
+                              geometriesOffset: geometriesOffset, problem: problem, offset: node.offset)
     }
 }

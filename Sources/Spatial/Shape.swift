@@ -2,7 +2,7 @@
 /// each worker turns into a GEOS ``Geometry`` in its own context.
 ///
 /// Rings are closed (first position equals last), as in GeoJSON and GEOS.
-public indirect enum Shape: Hashable, Sendable {
+public enum Shape: Hashable, Sendable {
     case point(XY)
     case multiPoint([XY])
     case lineString([XY])
