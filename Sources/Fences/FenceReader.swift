@@ -35,15 +35,38 @@ public enum FenceReader {
         guard nonWhitespace else {
             throw FencesimError(.badData, "empty file: expected a GeoJSON FeatureCollection", at: SourceLocation(file: source.file, line: 1, column: 1))
         }
-        let root = try JSONParser.parse(source)
         let context: GEOSContext
         do {
             context = try GEOSContext()
         } catch {
             throw FencesimError(.internalError, error.description, cause: error)
         }
-        var reader = Reader(source: source, options: options, context: context)
-        return try reader.read(root)
+        // One streaming pass converts each feature as it is read. A `crs` member normally comes
+        // before the features; when it comes after them and names another CRS, a second pass
+        // reads the features again knowing it.
+        var lateCRS: JSONNode?
+        while true {
+            var reader = Reader(source: source, options: options, context: context)
+            if let lateCRS {
+                reader.reprojectedFrom = try reader.readCRS(lateCRS)
+                reader.crsHandled = true
+            }
+            let document = try RawDocument.scan(source, onCRS: { crs in
+                guard !crs.isNull else { return nil }
+                do throws(FencesimError) {
+                    reader.reprojectedFrom = try reader.readCRS(crs)
+                    reader.crsHandled = true
+                    return nil
+                } catch {
+                    return JSONCursor.Failure(message: error.message, offset: crs.offset)
+                }
+            }, onFeature: { feature in reader.accept(feature) })
+            if lateCRS == nil, document.crsAfterFeatures, let crs = document.crs, !crs.isNull, !reader.namesWGS84(crs) {
+                lateCRS = crs
+                continue
+            }
+            return try reader.finish(document)
+        }
     }
 }
 
@@ -55,7 +78,7 @@ struct Reader {
     var errors: [Diagnostic] = []
     var errorCount = 0
     var warnings: [Diagnostic] = []
-    var firstLocationOfID: [String: SourceLocation] = [:]
+    var firstOffsetOfID: [String: Int] = [:]
     var transform: CRSTransform?
 
     init(source: SourceText, options: FenceReadOptions, context: GEOSContext) {
@@ -77,38 +100,56 @@ struct Reader {
         warnings.append(Diagnostic(.warning, message, at: at(offset), kind: kind))
     }
 
-    mutating func read(_ root: JSONNode) throws(FencesimError) -> FenceSet {
-        guard root.members != nil else {
-            throw FencesimError(.badData, "expected a GeoJSON FeatureCollection object, found \(root.value.typeDescription)", at: at(root.offset))
+    /// The fences converted so far, in file order.
+    var fences: [Fence] = []
+    var reprojectedFrom: String?
+    /// A crs problem met while streaming (reported by `finish`).
+    var crsHandled = false
+
+    /// Converts one streamed feature; problems are collected.
+    mutating func accept(_ feature: RawFeature) {
+        if let fence = readFeature(feature) { fences.append(fence) }
+    }
+
+    /// Whether a crs member names WGS84 (or cannot be read, which `readCRS` reports).
+    func namesWGS84(_ crs: JSONNode) -> Bool {
+        guard let name = crs.member("properties")?.member("name")?.string else { return true }
+        return CRSTransform.isWGS84(name)
+    }
+
+    /// Checks the document as a whole once its features are converted, and returns the fences or
+    /// throws every problem found.
+    mutating func finish(_ document: RawDocument) throws(FencesimError) -> FenceSet {
+        if let type = document.notObjectType {
+            throw FencesimError(.badData, "expected a GeoJSON FeatureCollection object, found \(type)", at: at(0))
         }
-        guard let type = root.member("type")?.string else {
-            throw FencesimError(.badData, "the GeoJSON object has no \"type\" string (expected \"FeatureCollection\")", at: at(root.offset))
+        guard let typeNode = document.type, let type = typeNode.string else {
+            throw FencesimError(.badData, "the GeoJSON object has no \"type\" string (expected \"FeatureCollection\")", at: at(document.offset))
         }
-        var features: [JSONNode]
         switch type {
         case "FeatureCollection":
-            guard let list = root.member("features") else {
-                throw FencesimError(.badData, "FeatureCollection has no \"features\" array", at: at(root.offset))
+            if document.featureCount == nil {
+                if let node = document.featuresNotArray {
+                    throw FencesimError(.badData, "\"features\" must be an array, found \(node.value.typeDescription)", at: at(node.offset))
+                }
+                throw FencesimError(.badData, "FeatureCollection has no \"features\" array", at: at(document.offset))
             }
-            guard let items = list.elements else {
-                throw FencesimError(.badData, "\"features\" must be an array, found \(list.value.typeDescription)", at: at(list.offset))
-            }
-            features = items
         case "Feature":
-            features = [root]
-        default:
-            throw FencesimError(.badData, "expected a FeatureCollection or a Feature, found \"\(type)\" (a bare geometry has no id: wrap it in a Feature with properties.id)", at: at(root.member("type")?.offset ?? root.offset))
-        }
-        var reprojectedFrom: String?
-        if let crs = root.member("crs"), !crs.isNull {
-            reprojectedFrom = try readCRS(crs)
-        }
-        var fences: [Fence] = []
-        fences.reserveCapacity(features.count)
-        for (index, feature) in features.enumerated() {
-            if let fence = readFeature(feature, index: index) {
-                fences.append(fence)
+            fences = []
+            errors = []
+            errorCount = 0
+            firstOffsetOfID = [:]
+            if !crsHandled, let crs = document.crs, !crs.isNull {
+                reprojectedFrom = try readCRS(crs)
+                crsHandled = true
             }
+            accept(document.rootFeature)
+        default:
+            throw FencesimError(.badData, "expected a FeatureCollection or a Feature, found \"\(type)\" (a bare geometry has no id: wrap it in a Feature with properties.id)", at: at(typeNode.offset))
+        }
+        if !crsHandled, let crs = document.crs, !crs.isNull {
+            // A WGS84 crs after the features (a non-WGS84 one causes a second pass).
+            reprojectedFrom = try readCRS(crs)
         }
         if let first = errors.first {
             var related = Array(errors.dropFirst())
@@ -151,19 +192,20 @@ struct Reader {
         return name
     }
 
-    mutating func readFeature(_ feature: JSONNode, index: Int) -> Fence? {
+    mutating func readFeature(_ feature: RawFeature) -> Fence? {
+        let index = feature.index
         let featureName = "feature \(index)"
-        guard feature.members != nil else {
-            report("\(featureName) must be an object, found \(feature.value.typeDescription)", feature.offset)
+        if let type = feature.notObjectType {
+            report("\(featureName) must be an object, found \(type)", feature.offset)
             return nil
         }
-        if let t = feature.member("type"), t.string != "Feature" {
+        if let t = feature.type, t.string != "Feature" {
             report("\(featureName) has type \(t.string.map { "\"\($0)\"" } ?? t.value.typeDescription), expected \"Feature\"", t.offset)
             return nil
         }
         // Properties: an object or null.
         var properties: [JSONMember] = []
-        if let p = feature.member("properties") {
+        if let p = feature.properties {
             if let members = p.members {
                 properties = members
             } else if !p.isNull {
@@ -171,7 +213,7 @@ struct Reader {
                 return nil
             }
         }
-        let props = JSONNode(.object(properties), offset: feature.member("properties")?.offset ?? feature.offset)
+        let props = JSONNode(.object(properties), offset: feature.properties?.offset ?? feature.offset)
 
         // Id: properties.id, else the Feature's own id member; or what the options choose.
         let id: String
@@ -192,7 +234,7 @@ struct Reader {
             }
             idOffset = node.offset
         } else {
-            guard let idNode = props.member("id") ?? feature.member("id") else {
+            guard let idNode = props.member("id") ?? feature.id else {
                 report("\(featureName) has no id: every fence needs a unique string properties.id (or choose one with --id-property NAME, or --id-property @index)", feature.offset)
                 return nil
             }
@@ -205,24 +247,23 @@ struct Reader {
             idOffset = idNode.offset
         }
         let label = "fence \"\(id)\""
-        if let first = firstLocationOfID[id] {
-            report("duplicate fence id \"\(id)\" (first used at \(first))", idOffset)
+        if let first = firstOffsetOfID[id] {
+            report("duplicate fence id \"\(id)\" (first used at \(at(first)))", idOffset)
             return nil
         }
-        firstLocationOfID[id] = at(idOffset)
+        firstOffsetOfID[id] = idOffset
 
-        guard let geometryNode = feature.member("geometry"), !geometryNode.isNull else {
+        guard let geometry = feature.geometry else {
             report("\(label) has no geometry", feature.offset)
             return nil
         }
+        let geometryNode = JSONNode(.null, offset: feature.geometryOffset)
         var shape: Shape
-        do {
-            shape = try Shape(geoJSON: geometryNode, source: source)
-        } catch {
-            errorCount += 1
-            if errors.count < FenceReader.maximumReportedProblems {
-                errors.append(Diagnostic(.error, "\(label): \(error.message)", at: error.location))
-            }
+        switch geometry {
+        case .success(let s):
+            shape = s
+        case .failure(let problem):
+            report("\(label): \(problem.message)", problem.offset)
             return nil
         }
         if let transform {
@@ -379,6 +420,11 @@ struct Reader {
     /// GEOS validity: invalid shapes are errors naming the fence and GEOS's reason, or repaired
     /// with a warning when make-valid is on.
     mutating func checkValidity(_ shape: Shape, label: String, node: JSONNode) -> Shape? {
+        // Most fences are single-ring polygons that a quick conservative check clears; GEOS
+        // decides the rest and gives the reason.
+        if case .polygon(let rings) = shape, rings.count == 1, RingCheck.isCertainlySimple(rings[0]) {
+            return shape
+        }
         do {
             let geometry = try Geometry(shape, context: context)
             let validity = try geometry.validity()

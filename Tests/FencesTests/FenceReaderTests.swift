@@ -127,6 +127,26 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
         #expect(set.warnings.map(\.kind) == ["reprojected"])
     }
 
+    @Test func crsAfterTheFeaturesIsHonoured() throws {
+        let text = """
+            {"type": "FeatureCollection",
+             "features": [\(feature(#""id": "a", "radius": 5"#, #"{"type": "Point", "coordinates": [500000, 0]}"#))],
+             "crs": {"type": "name", "properties": {"name": "EPSG:32633"}}}
+            """
+        expectError(text, line: 3, "pass --reproject")
+        let set = try read(text, FenceReadOptions(reproject: true))
+        guard case .point(let p) = set.fences[0].shape else { Issue.record("expected a point"); return }
+        #expect(abs(p.longitude - 15) < 1e-9)
+        #expect(set.reprojectedFrom == "EPSG:32633")
+        // A WGS84 crs after the features changes nothing.
+        let wgs = """
+            {"type": "FeatureCollection",
+             "features": [\(feature(#""id": "a", "radius": 5"#, #"{"type": "Point", "coordinates": [8.5, 47.3]}"#))],
+             "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:OGC:1.3:CRS84"}}}
+            """
+        #expect(try read(wgs).reprojectedFrom == nil)
+    }
+
     @Test func projectedCoordinatesWithoutCRSAreRefusedWithAHint() {
         expectError(collection(feature(#""id": "a", "radius": 5"#, #"{"type": "Point", "coordinates": [500000, 4000000]}"#)),
                     line: 2, "look projected")

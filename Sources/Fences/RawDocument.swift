@@ -1,0 +1,128 @@
+import Spatial
+import Support
+
+/// One feature of a GeoJSON file as streamed: its members parsed, its geometry read straight
+/// into a ``Spatial/Shape`` without building a JSON tree of its coordinates.
+struct RawFeature {
+    var index: Int
+    var offset: Int
+    /// Set when the feature is not an object (its JSON type).
+    var notObjectType: String?
+    var type: JSONNode?
+    var id: JSONNode?
+    var properties: JSONNode?
+    /// `nil` when the feature has no geometry or a null one.
+    var geometry: Result<Shape, GeoJSONCoordinates.Problem>?
+    var geometryOffset: Int
+
+    init(index: Int, offset: Int) {
+        self.index = index
+        self.offset = offset
+        geometryOffset = offset
+    }
+}
+
+/// A GeoJSON fence file read in one pass with a streaming cursor: the top-level members and the
+/// features. A 100,000-feature file never exists as a JSON tree, which keeps memory close to the
+/// file's size and skips building and freeing millions of small nodes.
+struct RawDocument {
+    var offset = 0
+    var notObjectType: String?
+    var type: JSONNode?
+    var crs: JSONNode?
+    /// How many features the `features` array held (`nil` when there is none).
+    var featureCount: Int?
+    var featuresNotArray: JSONNode?
+    /// Whether the `crs` member came after the features (so they were read before it was known).
+    var crsAfterFeatures = false
+    /// The document itself read as a Feature (when its type is "Feature").
+    var rootFeature = RawFeature(index: 0, offset: 0)
+
+    /// Reads the document, handing each feature of the `features` array to `onFeature` as soon as
+    /// it is read; features are not kept.
+    /// A `crs` member met before the features goes to `onCRS` at once (so the features can be
+    /// reprojected as they stream); a failure it returns stops the read there.
+    static func scan(_ source: SourceText, onCRS: (JSONNode) -> JSONCursor.Failure?, onFeature: (RawFeature) -> Void) throws(FencesimError) -> RawDocument {
+        try JSONParser.withCursor(source) { (c: inout JSONCursor) throws(JSONCursor.Failure) -> RawDocument in
+            var document = RawDocument()
+            document.offset = c.position
+            guard c.peek() == UInt8(ascii: "{") else {
+                let value = try c.parseValue()
+                try c.expectEnd()
+                document.notObjectType = value.value.typeDescription
+                return document
+            }
+            document.rootFeature = RawFeature(index: 0, offset: c.position)
+            try c.beginObject()
+            var first = true
+            while let (key, _) = try c.nextMember(&first) {
+                switch key {
+                case "type":
+                    let node = try c.parseValue()
+                    document.type = node
+                    document.rootFeature.type = node
+                case "crs":
+                    let node = try c.parseValue()
+                    document.crs = node
+                    document.crsAfterFeatures = document.featureCount != nil
+                    if !document.crsAfterFeatures, let failure = onCRS(node) { throw failure }
+                case "features":
+                    if c.peek() == UInt8(ascii: "[") {
+                        try c.beginArray()
+                        var count = 0
+                        var firstElement = true
+                        while try c.nextElement(&firstElement) {
+                            onFeature(try readFeature(&c, index: count))
+                            count += 1
+                        }
+                        document.featureCount = count
+                    } else {
+                        document.featuresNotArray = try c.parseValue()
+                    }
+                default:
+                    // A single Feature at the top level keeps its members too.
+                    try readMember(key, &c, into: &document.rootFeature)
+                }
+            }
+            try c.expectEnd()
+            return document
+        }
+    }
+
+    static func readFeature(_ c: inout JSONCursor, index: Int) throws(JSONCursor.Failure) -> RawFeature {
+        var feature = RawFeature(index: index, offset: c.position)
+        guard c.peek() == UInt8(ascii: "{") else {
+            feature.notObjectType = try c.parseValue().value.typeDescription
+            return feature
+        }
+        try c.beginObject()
+        var first = true
+        while let (key, _) = try c.nextMember(&first) {
+            if key == "type" {
+                feature.type = try c.parseValue()
+            } else {
+                try readMember(key, &c, into: &feature)
+            }
+        }
+        return feature
+    }
+
+    static func readMember(_ key: String, _ c: inout JSONCursor, into feature: inout RawFeature) throws(JSONCursor.Failure) {
+        switch key {
+        case "id":
+            feature.id = try c.parseValue()
+        case "properties":
+            feature.properties = try c.parseValue()
+        case "geometry":
+            feature.geometryOffset = c.position
+            if c.peek() == UInt8(ascii: "n") {
+                _ = try c.parseValue()
+                feature.geometry = nil
+            } else {
+                feature.geometry = try Shape.readGeoJSON(&c)
+            }
+        default:
+            try c.skipValue()
+        }
+    }
+}
