@@ -32,23 +32,53 @@ public final class CompiledFences {
     /// tested by arithmetic (GEOS's distance formula, even–odd rule), which costs a fraction of
     /// a GEOS call with its temporary point; GEOS decides points within a nanometre of the
     /// boundary and larger polygons, where its indexed prepared geometry wins.
+    ///
+    /// The GEOS objects (geometry, prepared geometry, prepared boundary) are built on first use:
+    /// in most replays no point ever comes within a nanometre of a small polygon's boundary, so
+    /// they are never needed, and a 20,000-polygon fence set costs no GEOS memory.
     final class AreaFence {
-        let geometry: Geometry
-        let prepared: PreparedGeometry
-        let boundary: PreparedGeometry
+        /// The polygon in metres.
+        let shape: Spatial.Shape
+        let context: GEOSContext
         let planar: PlanarPolygon?
         let envelope: BoundingBox
+        private var built: GEOSParts?
+
+        /// The GEOS objects of the polygon.
+        final class GEOSParts {
+            let geometry: Geometry
+            let prepared: PreparedGeometry
+            let boundary: PreparedGeometry
+
+            init(_ geometry: Geometry) throws(SpatialError) {
+                self.geometry = geometry
+                prepared = try PreparedGeometry(geometry)
+                boundary = try PreparedGeometry(try geometry.boundary())
+            }
+        }
 
         static let planarVertexLimit = 256
 
-        init(_ geometry: Geometry) throws(SpatialError) {
-            self.geometry = geometry
-            prepared = try PreparedGeometry(geometry)
-            boundary = try PreparedGeometry(try geometry.boundary())
-            let shape = try geometry.shape
+        init(shape: Spatial.Shape, context: GEOSContext) {
+            self.shape = shape
+            self.context = context
             let planar = PlanarPolygon(shape)
             self.planar = (planar?.vertexCount ?? Int.max) <= AreaFence.planarVertexLimit ? planar : nil
-            envelope = geometry.boundingBox ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+            envelope = shape.boundingBox ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        }
+
+        /// An area from a GEOS geometry already built (a buffered polygon or corridor).
+        convenience init(_ geometry: Geometry) throws(SpatialError) {
+            self.init(shape: try geometry.shape, context: geometry.context)
+            built = try GEOSParts(geometry)
+        }
+
+        /// The GEOS objects, built on first use.
+        func parts() throws(SpatialError) -> GEOSParts {
+            if let built { return built }
+            let parts = try GEOSParts(try Geometry(shape, context: context))
+            built = parts
+            return parts
         }
 
         /// Whether `p` is inside (boundary included) and its distance to the boundary.
@@ -61,8 +91,9 @@ public final class CompiledFences {
                 case .nearBoundary: break
                 }
             }
-            let inside = (try? prepared.intersects(p)) ?? false
-            let d = (try? boundary.distance(to: p)) ?? 0
+            guard let parts = try? parts() else { return (false, .infinity) }
+            let inside = (try? parts.prepared.intersects(p)) ?? false
+            let d = (try? parts.boundary.distance(to: p)) ?? 0
             return (inside, d)
         }
     }
@@ -214,10 +245,11 @@ public final class CompiledFences {
             for q in projected.positions where !(q.x.isFinite && q.y.isFinite) {
                 throw SpatialError(function: "proj_trans", message: "a vertex cannot be projected into the frame")
             }
-            var geometry = try Geometry(projected, context: context)
-            if buffer != 0 {
-                geometry = try geometry.buffer(buffer)
+            guard buffer != 0 else {
+                let area = AreaFence(shape: projected, context: context)
+                return (.area(area), area.envelope)
             }
+            let geometry = try Geometry(projected, context: context).buffer(buffer)
             guard !geometry.isEmpty else { return (.empty, nil) }
             return (.area(try AreaFence(geometry)), geometry.boundingBox)
         }
@@ -233,7 +265,7 @@ public final class CompiledFences {
         case .beacon(let c, let enter, _):
             return p.distance(to: c) - enter
         case .area(let area):
-            guard let inside = try? area.prepared.intersects(p), let d = try? area.boundary.distance(to: p) else { return nil }
+            let (inside, d) = area.locate(p)
             return inside ? -d : d
         case .line(let points):
             var best = Double.infinity

@@ -114,20 +114,22 @@ extension GeotriggerEngine {
             }
             guard let segment = segmentGeometry else { return nil }
             if a == 0 {
-                guard try area.prepared.intersects(segment) else { return nil }
-                return try area.geometry.crossings(from: p, to: q).map(\.fraction)
+                let parts = try area.parts()
+                guard try parts.prepared.intersects(segment) else { return nil }
+                return try parts.geometry.crossings(from: p, to: q).map(\.fraction)
             }
+            let parts = try area.parts()
             if !containing {
-                guard try area.geometry.distance(to: segment) <= a else { return nil }
+                guard try parts.geometry.distance(to: segment) <= a else { return nil }
             } else {
-                guard try area.prepared.intersects(segment) else { return nil }
+                guard try parts.prepared.intersects(segment) else { return nil }
             }
             let radius = containing ? -a : a
             let grown: Geometry
             if let cached = bufferedAreas[j], cached.radius == radius {
                 grown = cached.geometry
             } else {
-                grown = try area.geometry.buffer(radius)
+                grown = try parts.geometry.buffer(radius)
                 bufferedAreas[j] = (radius, grown)
             }
             guard !grown.isEmpty else { return nil }

@@ -66,7 +66,7 @@ import Testing
         var scene = try Scene()
         scene.rectangle("s", -100, -100, 100, 100)
         let compiled = try scene.compiled()
-        guard case .area(let area) = compiled.shapes[0], case .polygon(let rings) = try area.geometry.shape else {
+        guard case .area(let area) = compiled.shapes[0], case .polygon(let rings) = area.shape else {
             Issue.record("expected a polygon"); return
         }
         let vertex = rings[0][1]
