@@ -1,1 +1,0 @@
-// Placeholder; the CheckIns module replaces it.
