@@ -1,1 +1,0 @@
-// Placeholder; the Places module replaces it.
