@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "GeotriggersTests", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
         .testTarget(name: "CheckInsTests", dependencies: ["CheckIns", "Geotriggers", "Fences", "Spatial", "Support"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "Fences", "Spatial", "Support"]),
-        .testTarget(name: "RulesTests", dependencies: ["Rules", "Support"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geotriggers", "Traces", "Fences", "Spatial", "Support"]),
         .testTarget(name: "fencesimTests", dependencies: ["Support"]),
     ],

@@ -1,1 +1,0 @@
-// Placeholder; the Rules module replaces it.
