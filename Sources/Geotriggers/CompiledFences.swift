@@ -81,6 +81,25 @@ public final class CompiledFences {
             return parts
         }
 
+        /// Whether `p` is inside (boundary included) and whether its distance to the boundary is at
+        /// most `radius` (all the feed tests need).
+        @inline(__always)
+        func classify(_ p: XY, radius: Double) -> (inside: Bool, withinRadius: Bool) {
+            if let planar, let c = planar.classify(p, radius: radius) { return c }
+            let (inside, d) = locateWithGEOS(p)
+            return (inside, d <= radius)
+        }
+
+        func locateWithGEOS(_ p: XY) -> (inside: Bool, boundaryDistance: Double) {
+            guard let parts = try? parts() else { return (false, .infinity) }
+            let inside = (try? parts.prepared.intersects(p)) ?? false
+            let d = (try? parts.boundary.distance(to: p)) ?? 0
+            return (inside, d)
+        }
+
+        /// The distance from `p` to the boundary (exact; GEOS's formula).
+        func boundaryDistance(_ p: XY) -> Double { locate(p).boundaryDistance }
+
         /// Whether `p` is inside (boundary included) and its distance to the boundary.
         @inline(__always)
         func locate(_ p: XY) -> (inside: Bool, boundaryDistance: Double) {
@@ -91,10 +110,7 @@ public final class CompiledFences {
                 case .nearBoundary: break
                 }
             }
-            guard let parts = try? parts() else { return (false, .infinity) }
-            let inside = (try? parts.prepared.intersects(p)) ?? false
-            let d = (try? parts.boundary.distance(to: p)) ?? 0
-            return (inside, d)
+            return locateWithGEOS(p)
         }
     }
 

@@ -416,16 +416,20 @@ public final class GeotriggerEngine {
             if p.x < e.minX - a || p.x > e.maxX + a || p.y < e.minY - a || p.y > e.maxY + a {
                 return (false, false)
             }
-            let (inside, d) = area.locate(p)
+            let (inside, near) = area.classify(p, radius: a)
+            // `near`: the boundary is within the disc (d <= a). Contained means inside with the
+            // boundary at least `a` away; at exactly `a` the disc touches the boundary from
+            // inside, which counts as contained (the boundary is inside).
             switch relationship {
             case .intersects:
-                let hit = inside || d <= a
+                let hit = inside || near
                 return (hit, hit)
             case .contains:
-                let contained = inside && d >= a
+                let contained = inside && (!near || a == 0 || area.boundaryDistance(p) >= a)
                 return (contained, contained)
             case .containsIntersects:
-                return (inside && d >= a, inside || d <= a)
+                let contained = inside && (!near || a == 0 || area.boundaryDistance(p) >= a)
+                return (contained, inside || near)
             }
         case .line, .empty:
             return (false, false)

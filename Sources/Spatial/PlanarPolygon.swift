@@ -89,6 +89,45 @@ public struct PlanarPolygon: Sendable {
         return inside ? .inside(boundaryDistance: best) : .outside(boundaryDistance: best)
     }
 
+    /// Whether `p` is inside and whether its distance to the boundary is at most `radius`,
+    /// computing distances only for edges whose envelope comes within `radius` of `p` (a few of
+    /// them), which is what every feed/relationship test needs.
+    ///
+    /// - Returns: `nil` when `p` is within ``boundaryTolerance`` of the boundary (ask GEOS).
+    /// - Complexity: O(vertices), with a distance only for nearby edges.
+    public func classify(_ p: XY, radius: Double) -> (inside: Bool, withinRadius: Bool)? {
+        var inside = false
+        var within = false
+        let reach = max(radius, PlanarPolygon.boundaryTolerance)
+        var start = 0
+        var tooClose = false
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                for end in ringEnds {
+                    var k = start
+                    while k + 1 < end {
+                        let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
+                        if (ay > p.y) != (by > p.y) {
+                            let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
+                            if p.x < x { inside.toggle() }
+                        }
+                        // Edge envelope within reach: compute the exact distance.
+                        if p.x >= min(ax, bx) - reach, p.x <= max(ax, bx) + reach,
+                           p.y >= min(ay, by) - reach, p.y <= max(ay, by) + reach {
+                            let d = PlanarPolygon.pointToSegment(p.x, p.y, ax, ay, bx, by)
+                            if d < PlanarPolygon.boundaryTolerance { tooClose = true }
+                            if d <= radius { within = true }
+                        }
+                        k += 1
+                    }
+                    start = end
+                }
+            }
+        }
+        if tooClose { return nil }
+        return (inside, within)
+    }
+
     /// GEOS `Distance::pointToSegment`, written the same way.
     @inline(__always)
     static func pointToSegment(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
