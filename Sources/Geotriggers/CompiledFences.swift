@@ -130,6 +130,37 @@ public final class CompiledFences {
         case circle, beacon, area, line, empty
     }
 
+    /// One grid entry with what the engine's inline path needs, stored in the grid's cell order
+    /// (`cellRecords[k]` belongs to `grid.items[k]`), so a sample's candidates are read from
+    /// one contiguous run of memory.
+    struct CellRecord {
+        var x: Double
+        var y: Double
+        /// Enter radius (a circle's radius, a beacon's check-in distance).
+        var r: Double
+        /// Stay radius (a circle's radius, a beacon's full range).
+        var rx: Double
+        var fence: Int32
+        var flags: UInt8
+
+        /// A circle, beacon or area with `intersects`, no filter and no dwell: evaluated inline.
+        static let inline: UInt8 = 1
+        static let accuracyFeed: UInt8 = 2
+        static let hiddenVisits: UInt8 = 4
+        /// An area: `x`, `y`, `r`, `rx` hold its envelope (min x, min y, max x, max y).
+        static let area: UInt8 = 8
+    }
+
+    let cellRecords: [CellRecord]
+
+    /// Every arithmetic polygon's vertices in two flat arrays, with each fence's place in them
+    /// (`ringCount` 0 for fences without one), so the engine tests polygons without touching a
+    /// per-fence object.
+    let polygonXs: [Double]
+    let polygonYs: [Double]
+    let polygonRingEnds: [Int]
+    let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
+
     /// Each fence's rank in id order: events at the same instant are ordered by fence id, so
     /// that the log does not depend on the order of fences in the file.
     let idRank: [Int32]
@@ -209,6 +240,45 @@ public final class CompiledFences {
         self.warnings = warnings
         grid = FenceGrid(envelopes: envelopes)
         idRank = CompiledFences.ranksByID(fenceSet.fences)
+        var xs: [Double] = [], ys: [Double] = [], ends: [Int] = []
+        var rings: [(vertexStart: Int, ringStart: Int, ringCount: Int)] = []
+        rings.reserveCapacity(areas.count)
+        for area in areas {
+            guard let planar = area?.planar else {
+                rings.append((0, 0, 0))
+                continue
+            }
+            let (start, ringEnds) = planar.append(to: &xs, &ys)
+            rings.append((start, ends.count, ringEnds.count))
+            ends += ringEnds
+        }
+        polygonXs = xs
+        polygonYs = ys
+        polygonRingEnds = ends
+        polygonRings = rings
+        var records: [CellRecord] = []
+        records.reserveCapacity(grid.items.count)
+        for item in grid.items {
+            let j = Int(item)
+            let s = settings[j]
+            var flags: UInt8 = 0
+            let simple = s.relationship == .intersects && s.filter == nil && s.dwellSeconds == nil
+            if s.feed == .accuracy { flags |= CellRecord.accuracyFeed }
+            if s.gapPolicy != .ignore { flags |= CellRecord.hiddenVisits }
+            switch kinds[j] {
+            case .circle, .beacon:
+                if simple { flags |= CellRecord.inline }
+                records.append(CellRecord(x: cx[j], y: cy[j], r: r[j], rx: rx[j], fence: item, flags: flags))
+            case .area:
+                flags |= CellRecord.area
+                if simple, rings[j].ringCount > 0 { flags |= CellRecord.inline }
+                let e = areas[j]?.envelope ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+                records.append(CellRecord(x: e.minX, y: e.minY, r: e.maxX, rx: e.maxY, fence: item, flags: flags))
+            case .line, .empty:
+                records.append(CellRecord(x: 0, y: 0, r: 0, rx: 0, fence: item, flags: flags))
+            }
+        }
+        cellRecords = records
         usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
         hasLines = shapes.contains { if case .line = $0 { true } else { false } }
         needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }

@@ -60,7 +60,7 @@ extension GeotriggerEngine {
             case .ignore:
                 return
             case .report:
-                var event = makeEvent(.passthrough, j, to, settings, time: enterTime, reason: reason)
+                var event = makeEvent(.passthrough, j, to, time: enterTime, reason: reason)
                 event.interpolated = true
                 event.enterTime = enterTime
                 event.exitTime = exitTime
@@ -71,7 +71,7 @@ extension GeotriggerEngine {
                 scratch.append(event)
             case .interpolate:
                 for (kind, time, fraction) in [(GeotriggerEvent.Kind.enter, enterTime, f0), (.exit, exitTime, f1)] {
-                    var event = makeEvent(kind, j, to, settings, time: time, reason: reason)
+                    var event = makeEvent(kind, j, to, time: time, reason: reason)
                     let point = XY(p.x + (q.x - p.x) * fraction, p.y + (q.y - p.y) * fraction)
                     let ll = fences.frame.inverse(point)
                     event.interpolated = true
@@ -166,7 +166,7 @@ extension GeotriggerEngine {
             let last = k == points.count - 2
             guard u >= 0, last ? u <= 1 : u < 1 else { continue }
             let time = from.time.adding(seconds: span * t)
-            var event = makeEvent(.cross, j, to, settings, time: time,
+            var event = makeEvent(.cross, j, to, time: time,
                                   reason: "line crossed between fix \(from.index) and fix \(to.index)")
             event.interpolated = true
             event.direction = sideP ? .leftToRight : .rightToLeft

@@ -56,6 +56,13 @@ public final class GeotriggerEngine {
         var dwell: Double?
         var filterID: Int
         var isLine: Bool
+        var feed: GeotriggerSettings.Feed
+        var notifyEnter: Bool
+        var notifyExit: Bool
+        var hasMessage: Bool
+        var immediateEnter: Bool
+        var immediateExit: Bool
+        var initialNone: Bool
     }
 
     struct FenceState {
@@ -73,9 +80,6 @@ public final class GeotriggerEngine {
     /// bench summaries, which count only enters and exits.
     public var detectsHiddenVisits = true
     let profiles: [Profile]
-    /// Fences whose per-sample work can be done inline: circles and beacons without a filter
-    /// (the bulk of real fence sets).
-    let inlineCircle: [Bool]
     // The compiled shapes as plain arrays (see CompiledFences): `let`, so reads need no access
     // bookkeeping.
     let kinds: [CompiledFences.Kind]
@@ -84,6 +88,26 @@ public final class GeotriggerEngine {
     let radius: [Double]
     let exitRadius: [Double]
     let areas: [CompiledFences.AreaFence?]
+    let polygonXs: UnsafeMutablePointer<Double>
+    let polygonYs: UnsafeMutablePointer<Double>
+    let polygonRingEnds: UnsafeMutablePointer<Int>
+    /// Per fence: the last exact look at its polygon (see the inline path in `process`).
+    let polygonCache: UnsafeMutablePointer<PolygonLook>
+
+    /// Where a polygon was last tested exactly: a point, whether it was inside, and its distance
+    /// to the boundary. Until the device has moved that far (less a small slack for rounding),
+    /// the answer cannot have changed.
+    struct PolygonLook {
+        var x: Double
+        var y: Double
+        var distance: Double
+        var inside: Bool
+    }
+
+    /// Metres kept in hand when reusing a look: far above rounding (~1e-11 m here), far below
+    /// any fence.
+    static let cacheSlack = 1e-6
+    let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
     /// The trace's name, for message templates.
     public let traceName: String
     public private(set) var statistics = Statistics()
@@ -96,6 +120,8 @@ public final class GeotriggerEngine {
     /// trivial (no references), so raw storage is safe; freed in `deinit`.
     let states: UnsafeMutablePointer<FenceState>
     let marks: UnsafeMutablePointer<UInt32>
+    /// Per fence: ``insideBit`` and ``pendingBit``, mirrored from `states` for the inline path.
+    let hot: UnsafeMutablePointer<UInt8>
     var active: [Int32] = []
     var stamp: UInt32 = 0
     var previous: Sample?
@@ -118,10 +144,23 @@ public final class GeotriggerEngine {
         radius = fences.radius
         exitRadius = fences.exitRadius
         areas = fences.areas
+        // Copies of the flat vertex arrays in engine-owned memory: read through plain pointers in
+        // the hot loop (no retain, no bounds bookkeeping). Freed in deinit.
+        polygonXs = UnsafeMutablePointer<Double>.allocate(capacity: max(1, fences.polygonXs.count))
+        polygonXs.initialize(from: fences.polygonXs, count: fences.polygonXs.count)
+        polygonYs = UnsafeMutablePointer<Double>.allocate(capacity: max(1, fences.polygonYs.count))
+        polygonYs.initialize(from: fences.polygonYs, count: fences.polygonYs.count)
+        polygonCache = UnsafeMutablePointer<PolygonLook>.allocate(capacity: max(1, fences.count))
+        polygonCache.initialize(repeating: PolygonLook(x: 0, y: 0, distance: -.infinity, inside: false), count: max(1, fences.count))
+        polygonRingEnds = UnsafeMutablePointer<Int>.allocate(capacity: max(1, fences.polygonRingEnds.count))
+        polygonRingEnds.initialize(from: fences.polygonRingEnds, count: fences.polygonRingEnds.count)
+        polygonRings = fences.polygonRings
         states = UnsafeMutablePointer<FenceState>.allocate(capacity: max(1, fences.count))
         states.initialize(repeating: FenceState(), count: max(1, fences.count))
         marks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, fences.count))
         marks.initialize(repeating: 0, count: max(1, fences.count))
+        hot = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, fences.count))
+        hot.initialize(repeating: 0, count: max(1, fences.count))
         var filters: [FilterExpression] = []
         var ids: [Int] = []
         for s in fences.settings {
@@ -136,14 +175,14 @@ public final class GeotriggerEngine {
         }
         self.filters = filters
         filterIDs = ids
-        inlineCircle = fences.settings.indices.map { j in
-            (fences.kinds[j] == .circle || fences.kinds[j] == .beacon) && ids[j] == 0
-        }
         profiles = fences.settings.enumerated().map { j, s in
             var isLine = false
             if case .line = fences.shapes[j] { isLine = true }
             return Profile(accuracyFeed: s.feed == .accuracy, relationship: s.relationship, maxGap: s.maxGapSeconds,
-                           hiddenVisits: s.gapPolicy != .ignore, dwell: s.dwellSeconds, filterID: ids[j], isLine: isLine)
+                           hiddenVisits: s.gapPolicy != .ignore, dwell: s.dwellSeconds, filterID: ids[j], isLine: isLine,
+                           feed: s.feed, notifyEnter: s.notify.includesEnter, notifyExit: s.notify.includesExit,
+                           hasMessage: s.message != nil, immediateEnter: s.enterAfter.isImmediate,
+                           immediateExit: s.exitAfter.isImmediate, initialNone: s.initialTrigger == .none)
         }
         filterPass = Array(repeating: true, count: filters.count + 1)
         previousPassing = Array(repeating: nil, count: filters.count + 1)
@@ -154,6 +193,11 @@ public final class GeotriggerEngine {
         states.deinitialize(count: max(1, fences.count))
         states.deallocate()
         marks.deallocate()
+        hot.deallocate()
+        polygonXs.deallocate()
+        polygonYs.deallocate()
+        polygonRingEnds.deallocate()
+        polygonCache.deallocate()
     }
 
     /// The value of a fix field for filters and messages.
@@ -218,63 +262,110 @@ public final class GeotriggerEngine {
             box.include(previous.position)
         }
         let currentStamp = stamp
-        // Work on a local list (moved out of the property) so the loops below touch no class
-        // storage per element.
-        var candidates = touched
+        let px = sample.position.x
+        let py = sample.position.y
+        let accuracy = sample.accuracy
+        let hiddenOn = detectsHiddenVisits && previous != nil
+        let qx = previous?.position.x ?? px
+        let qy = previous?.position.y ?? py
+        let widestAccuracy = max(accuracy, previous?.accuracy ?? accuracy)
+        var insidePairs = 0
+        // Fences still inside or pending after this sample (moved out of the property so the
+        // loops touch no class storage per element).
+        var stillActive = touched
         touched = []
-        fences.grid.forEachCandidate(in: box, stamp: currentStamp, marks: marks) { j in
-            candidates.append(Int32(j))
+        stillActive.removeAll(keepingCapacity: true)
+
+        // Candidates come cell by cell from contiguous records; plain circles whose state does
+        // not change are settled inline (one distance), everything else goes to `evaluate`.
+        if let range = fences.grid.cells(box) {
+            let multiCell = range.c0 != range.c1 || range.r0 != range.r1
+            fences.cellRecords.withUnsafeBufferPointer { records in
+                fences.grid.starts.withUnsafeBufferPointer { starts in
+                    for row in range.r0...range.r1 {
+                        for column in range.c0...range.c1 {
+                            let cell = row * fences.grid.columns + column
+                            for k in Int(starts[cell])..<Int(starts[cell + 1]) {
+                                let record = records[k]
+                                let j = Int(record.fence)
+                                if multiCell, marks[j] == currentStamp { continue }
+                                marks[j] = currentStamp
+                                let hot = self.hot[j]
+                                let flags = record.flags
+                                if flags & CompiledFences.CellRecord.inline != 0, hot & GeotriggerEngine.pendingBit == 0 {
+                                    let a = flags & CompiledFences.CellRecord.accuracyFeed != 0 ? accuracy : 0
+                                    let inside = hot & GeotriggerEngine.insideBit != 0
+                                    let holds: Bool
+                                    if flags & CompiledFences.CellRecord.area == 0 {
+                                        let dx = px - record.x
+                                        let dy = py - record.y
+                                        let d = (dx * dx + dy * dy).squareRoot()
+                                        holds = inside ? d <= record.rx + a : d <= record.r + a
+                                    } else if px < record.x - a || px > record.r + a || py < record.y - a || py > record.rx + a {
+                                        holds = false
+                                    } else {
+                                        // The last exact look at this polygon (where, inside or
+                                        // not, how far from the boundary) settles the test while
+                                        // the device has moved less than that distance allows.
+                                        let cache = polygonCache[j]
+                                        let mx = px - cache.x
+                                        let my = py - cache.y
+                                        let moved = (mx * mx + my * my).squareRoot()
+                                        if cache.inside, moved < cache.distance - GeotriggerEngine.cacheSlack {
+                                            holds = true
+                                        } else if !cache.inside, moved < cache.distance - a - GeotriggerEngine.cacheSlack {
+                                            holds = false
+                                        } else {
+                                            let ring = polygonRings[j]
+                                            guard let l = PlanarPolygon.locate(
+                                                XY(px, py), xs: polygonXs, ys: polygonYs, start: ring.vertexStart,
+                                                ringEnds: UnsafeBufferPointer(start: polygonRingEnds + ring.ringStart, count: ring.ringCount))
+                                            else {
+                                                evaluateAndTrack(j, sample, isFirst: isFirst, &stillActive)
+                                                continue
+                                            }
+                                            polygonCache[j] = PolygonLook(x: px, y: py, distance: l.boundaryDistance, inside: l.inside)
+                                            holds = l.inside || l.boundaryDistance <= a
+                                        }
+                                    }
+                                    if holds == inside {
+                                        if inside {
+                                            insidePairs += 1
+                                            stillActive.append(Int32(j))
+                                            continue
+                                        }
+                                        if !hiddenOn || flags & CompiledFences.CellRecord.hiddenVisits == 0 { continue }
+                                        // Could a visit hide between the fixes? Not if the segment
+                                        // stays clear of everything a disc could reach.
+                                        let spread = flags & CompiledFences.CellRecord.accuracyFeed != 0 ? widestAccuracy : 0
+                                        if flags & CompiledFences.CellRecord.area == 0 {
+                                            if segmentDistance(XY(record.x, record.y), XY(qx, qy), XY(px, py)) > record.r + spread { continue }
+                                        } else if max(px, qx) < record.x - spread || min(px, qx) > record.r + spread
+                                                    || max(py, qy) < record.y - spread || min(py, qy) > record.rx + spread {
+                                            continue
+                                        }
+                                    }
+                                }
+                                evaluateAndTrack(j, sample, isFirst: isFirst, &stillActive)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for j in fences.grid.large where marks[Int(j)] != currentStamp {
+            marks[Int(j)] = currentStamp
+            evaluateAndTrack(Int(j), sample, isFirst: isFirst, &stillActive)
         }
         // Fences the device is inside (or about to flip) must be re-evaluated even when the sample
         // is far from them.
         for j in active where marks[Int(j)] != currentStamp {
             marks[Int(j)] = currentStamp
-            candidates.append(j)
-        }
-        let px = sample.position.x
-        let py = sample.position.y
-        let accuracy = sample.accuracy
-        let hidden = detectsHiddenVisits && previous != nil
-        var insidePairs = 0
-        candidates.withUnsafeBufferPointer { list in
-            profiles.withUnsafeBufferPointer { profiles in
-                for k in list.indices {
-                    let j = Int(list[k])
-                    // Inline path for plain circles whose state does not change (most candidates
-                    // of most samples): one distance, no call.
-                    if inlineCircle[j], states[j].pending == nil {
-                        let profile = profiles[j]
-                        let dx = px - centerX[j]
-                        let dy = py - centerY[j]
-                        let d = (dx * dx + dy * dy).squareRoot()
-                        let a = profile.accuracyFeed ? accuracy : 0
-                        let inside = states[j].inside
-                        let holds: Bool
-                        switch (profile.relationship, inside) {
-                        case (.intersects, false): holds = d <= radius[j] + a
-                        case (.intersects, true): holds = d <= exitRadius[j] + a
-                        case (.contains, false): holds = d + a <= radius[j]
-                        case (.contains, true): holds = d + a <= exitRadius[j]
-                        case (.containsIntersects, false): holds = d + a <= radius[j]
-                        case (.containsIntersects, true): holds = d <= exitRadius[j] + a
-                        }
-                        if holds == inside, !(inside && profile.dwell != nil), !(hidden && !inside && profile.hiddenVisits) {
-                            if inside { insidePairs += 1 }
-                            continue
-                        }
-                    }
-                    evaluate(j, sample, isFirst: isFirst)
-                }
-            }
+            evaluateAndTrack(Int(j), sample, isFirst: isFirst, &stillActive)
         }
         statistics.insidePairs += insidePairs
-        // Keep the active list to fences still inside or pending.
-        active.removeAll(keepingCapacity: true)
-        for j in candidates where states[Int(j)].inside || states[Int(j)].pending != nil {
-            active.append(j)
-        }
-        candidates.removeAll(keepingCapacity: true)
-        touched = candidates
+        touched = active
+        active = stillActive
 
         if scratch.count > 1 {
             let rank = fences.idRank
@@ -291,6 +382,19 @@ public final class GeotriggerEngine {
         }
     }
 
+    static let insideBit: UInt8 = 1
+    static let pendingBit: UInt8 = 2
+
+    /// `evaluate`, then the fence's compact flags, and the active list.
+    @inline(__always)
+    func evaluateAndTrack(_ j: Int, _ sample: Sample, isFirst: Bool, _ stillActive: inout [Int32]) {
+        evaluate(j, sample, isFirst: isFirst)
+        let state = states[j]
+        let flags = (state.inside ? GeotriggerEngine.insideBit : 0) | (state.pending != nil ? GeotriggerEngine.pendingBit : 0)
+        hot[j] = flags
+        if flags != 0 { stillActive.append(Int32(j)) }
+    }
+
     /// Evaluates fence `j` at `sample`: state transitions, debounce, dwell, crossings.
     ///
     /// The common case (no change of state, no pending flip) reads only the fence's plain
@@ -302,12 +406,10 @@ public final class GeotriggerEngine {
             if states[j].inside { statistics.insidePairs += 1 }
             return
         }
-        let previousSample = previousPassing[profile.filterID]
-        let sameSegment = previousSample.map { sample.time.seconds(since: $0.time) <= profile.maxGap } ?? false
-
         // Line fences: crossings of the movement segment.
         if profile.isLine {
-            if let previousSample, sameSegment, case .line(let points) = fences.shapes[j] {
+            if let previousSample = previousPassing[profile.filterID], sample.time.seconds(since: previousSample.time) <= profile.maxGap,
+               case .line(let points) = fences.shapes[j] {
                 lineCrossings(j, points, previousSample, sample, fences.settings[j])
             }
             return
@@ -327,7 +429,7 @@ public final class GeotriggerEngine {
         }
 
         if !wasInside, !state.inside, !startedPending, state.pending == nil, profile.hiddenVisits, detectsHiddenVisits,
-           let previousSample, sameSegment {
+           let previousSample = previousPassing[profile.filterID], sample.time.seconds(since: previousSample.time) <= profile.maxGap {
             hiddenVisits(j, previousSample, sample, fences.settings[j])
         }
 
@@ -336,7 +438,7 @@ public final class GeotriggerEngine {
             if let dwell = profile.dwell, !state.dwellDone, let enteredAt = state.enteredAt,
                sample.time.seconds(since: enteredAt) >= dwell {
                 state.dwellDone = true
-                var event = makeEvent(.dwell, j, sample, fences.settings[j], time: enteredAt.adding(seconds: dwell))
+                var event = makeEvent(.dwell, j, sample, time: enteredAt.adding(seconds: dwell))
                 event.dwellSeconds = dwell
                 scratch.append(event)
             }
@@ -347,49 +449,48 @@ public final class GeotriggerEngine {
     /// A fence whose condition differs from its state, or that has a flip pending: debounce and
     /// the enter or exit.
     func transition(_ j: Int, _ sample: Sample, _ state: inout FenceState, desired: Bool, isFirst: Bool) {
-        let settings = fences.settings[j]
+        let profile = profiles[j]
         let wasInside = state.inside
         if desired == wasInside {
             if let pending = state.pending {
+                let settings = fences.settings[j]
                 statistics.suppressedFlips += 1
-                emit(.suppressed, j, sample, settings, time: sample.time,
+                emit(.suppressed, j, sample, time: sample.time,
                      reason: "debounce: \(wasInside ? "exit" : "enter") seen since fix \(pending.sinceFix) was not confirmed (\((wasInside ? settings.exitAfter : settings.enterAfter)))")
                 state.pending = nil
             }
             return
         }
-        let threshold = wasInside ? settings.exitAfter : settings.enterAfter
-        var confirmed = threshold.isImmediate
         var reason: String?
-        if !confirmed {
+        if !(wasInside ? profile.immediateExit : profile.immediateEnter) {
+            let settings = fences.settings[j]
+            let threshold = wasInside ? settings.exitAfter : settings.enterAfter
             var pending = state.pending ?? Pending(since: sample.time, sinceFix: sample.index, count: 0)
             pending.count += 1
+            let confirmed: Bool
             switch threshold {
             case .seconds(let s): confirmed = sample.time.seconds(since: pending.since) >= s
             case .fixes(let n): confirmed = pending.count >= n
             }
-            if confirmed {
-                reason = "debounce: confirmed after \(pending.count) fixes since fix \(pending.sinceFix) (\(threshold))"
-                state.pending = nil
-            } else {
+            guard confirmed else {
                 state.pending = pending
+                return
             }
+            reason = "debounce: confirmed after \(pending.count) fixes since fix \(pending.sinceFix) (\(threshold))"
         }
-        guard confirmed else { return }
         state.pending = nil
         state.inside = !wasInside
         if state.inside {
             state.enteredAt = sample.time
             state.dwellDone = false
-            let silent = isFirst && settings.initialTrigger == .none
-            if !silent {
-                emit(.enter, j, sample, settings, time: sample.time, reason: reason)
+            if !(isFirst && profile.initialNone) {
+                emit(.enter, j, sample, time: sample.time, reason: reason)
             } else {
-                state.dwellDone = settings.dwellSeconds == nil
+                state.dwellDone = profile.dwell == nil
             }
         } else {
             state.enteredAt = nil
-            emit(.exit, j, sample, settings, time: sample.time, reason: reason)
+            emit(.exit, j, sample, time: sample.time, reason: reason)
         }
     }
 
@@ -436,27 +537,27 @@ public final class GeotriggerEngine {
         }
     }
 
-    func makeEvent(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, _ settings: GeotriggerSettings, time: Timestamp,
-                   reason: String? = nil) -> GeotriggerEvent {
+    func makeEvent(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, time: Timestamp, reason: String? = nil) -> GeotriggerEvent {
+        let profile = profiles[j]
         let notified: Bool
         switch kind {
-        case .enter: notified = settings.notify.includesEnter
-        case .exit: notified = settings.notify.includesExit
+        case .enter: notified = profile.notifyEnter
+        case .exit: notified = profile.notifyExit
         default: notified = true
         }
         var event = GeotriggerEvent(
-            kind: kind, time: time, fence: j, fixIndex: sample.index, fixTime: sample.time, feed: settings.feed,
-            feedRadius: settings.feed == .accuracy ? sample.accuracy : 0,
+            kind: kind, time: time, fence: j, fixIndex: sample.index, fixTime: sample.time, feed: profile.feed,
+            feedRadius: profile.accuracyFeed ? sample.accuracy : 0,
             distance: computesDistances ? fences.signedDistance(fence: j, at: sample.position) : nil, accuracy: sample.accuracy,
             reason: reason, notified: notified, longitude: sample.longitude, latitude: sample.latitude)
-        if notified, kind != .suppressed, let template = settings.message {
+        if notified, kind != .suppressed, profile.hasMessage, let template = fences.settings[j].message {
             event.message = render(template, event, sample)
         }
         return event
     }
 
-    func emit(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, _ settings: GeotriggerSettings, time: Timestamp, reason: String? = nil) {
-        scratch.append(makeEvent(kind, j, sample, settings, time: time, reason: reason))
+    func emit(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, time: Timestamp, reason: String? = nil) {
+        scratch.append(makeEvent(kind, j, sample, time: time, reason: reason))
     }
 
     func render(_ template: MessageTemplate, _ event: GeotriggerEvent, _ sample: Sample) -> String {

@@ -96,36 +96,81 @@ public struct PlanarPolygon: Sendable {
     /// - Returns: `nil` when `p` is within ``boundaryTolerance`` of the boundary (ask GEOS).
     /// - Complexity: O(vertices), with a distance only for nearby edges.
     public func classify(_ p: XY, radius: Double) -> (inside: Bool, withinRadius: Bool)? {
-        var inside = false
-        var within = false
-        let reach = max(radius, PlanarPolygon.boundaryTolerance)
-        var start = 0
-        var tooClose = false
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
-                for end in ringEnds {
-                    var k = start
-                    while k + 1 < end {
-                        let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
-                        if (ay > p.y) != (by > p.y) {
-                            let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
-                            if p.x < x { inside.toggle() }
-                        }
-                        // Edge envelope within reach: compute the exact distance.
-                        if p.x >= min(ax, bx) - reach, p.x <= max(ax, bx) + reach,
-                           p.y >= min(ay, by) - reach, p.y <= max(ay, by) + reach {
-                            let d = PlanarPolygon.pointToSegment(p.x, p.y, ax, ay, bx, by)
-                            if d < PlanarPolygon.boundaryTolerance { tooClose = true }
-                            if d <= radius { within = true }
-                        }
-                        k += 1
-                    }
-                    start = end
+                ringEnds.withUnsafeBufferPointer { ends in
+                    PlanarPolygon.classify(p, radius: radius, xs: xs.baseAddress!, ys: ys.baseAddress!, start: 0,
+                                           ringEnds: UnsafeBufferPointer(rebasing: ends[...]))
                 }
             }
         }
+    }
+
+    /// ``classify(_:radius:)`` over vertex storage shared by many polygons (the engine keeps every
+    /// polygon's vertices in two flat arrays): rings from `start` to each of `ringEnds` in turn.
+    @inline(__always)
+    public static func classify(_ p: XY, radius: Double, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+                                ringEnds: UnsafeBufferPointer<Int>) -> (inside: Bool, withinRadius: Bool)? {
+        var inside = false
+        var within = false
+        var tooClose = false
+        let reach = max(radius, boundaryTolerance)
+        var ringStart = start
+        for end in ringEnds {
+            var k = ringStart
+            while k + 1 < end {
+                let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
+                if (ay > p.y) != (by > p.y) {
+                    let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
+                    if p.x < x { inside.toggle() }
+                }
+                // Edge envelope within reach: compute the exact distance.
+                if p.x >= min(ax, bx) - reach, p.x <= max(ax, bx) + reach, p.y >= min(ay, by) - reach, p.y <= max(ay, by) + reach {
+                    let d = pointToSegment(p.x, p.y, ax, ay, bx, by)
+                    if d < boundaryTolerance { tooClose = true }
+                    if d <= radius { within = true }
+                }
+                k += 1
+            }
+            ringStart = end
+        }
         if tooClose { return nil }
         return (inside, within)
+    }
+
+    /// Where `p` lies, over shared vertex storage (see ``classify(_:radius:xs:ys:start:ringEnds:)``):
+    /// inside or not and the exact distance to the boundary; `nil` within ``boundaryTolerance``.
+    @inline(__always)
+    public static func locate(_ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+                              ringEnds: UnsafeBufferPointer<Int>) -> (inside: Bool, boundaryDistance: Double)? {
+        var inside = false
+        var best = Double.infinity
+        var ringStart = start
+        for end in ringEnds {
+            var k = ringStart
+            while k + 1 < end {
+                let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
+                if (ay > p.y) != (by > p.y) {
+                    let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
+                    if p.x < x { inside.toggle() }
+                }
+                let d = pointToSegment(p.x, p.y, ax, ay, bx, by)
+                if d < best { best = d }
+                k += 1
+            }
+            ringStart = end
+        }
+        if best < boundaryTolerance { return nil }
+        return (inside, best)
+    }
+
+    /// Appends this polygon's vertices to flat storage; returns the ring ends (absolute indices
+    /// into the storage) to pass to ``classify(_:radius:xs:ys:start:ringEnds:)``.
+    public func append(to xs: inout [Double], _ ys: inout [Double]) -> (start: Int, ringEnds: [Int]) {
+        let start = xs.count
+        xs += self.xs
+        ys += self.ys
+        return (start, ringEnds.map { $0 + start })
     }
 
     /// GEOS `Distance::pointToSegment`, written the same way.
