@@ -25,8 +25,8 @@ extension GeotriggerEngine {
             fractions = circleCrossings(p, q, c, containing ? r - a : r + a)
         case .beacon(let c, let enter, _):
             fractions = circleCrossings(p, q, c, containing ? enter - a : enter + a)
-        case .area(let area):
-            guard let boundaryFractions = areaCrossings(j, area, p, q, a, containing) else { return }
+        case .area:
+            guard let area = fences.areas[j], let boundaryFractions = areaCrossings(j, area, p, q, a, containing) else { return }
             fractions = boundaryFractions
         case .line, .empty:
             return

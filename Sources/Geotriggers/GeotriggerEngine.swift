@@ -82,7 +82,7 @@ public final class GeotriggerEngine {
     let profiles: [Profile]
     // The compiled shapes as plain arrays (see CompiledFences): `let`, so reads need no access
     // bookkeeping.
-    let kinds: [CompiledFences.Kind]
+    let kinds: [FenceIndex.Kind]
     let centerX: [Double]
     let centerY: [Double]
     let radius: [Double]
@@ -138,23 +138,23 @@ public final class GeotriggerEngine {
     public init(fences: CompiledFences, traceName: String) {
         self.fences = fences
         self.traceName = traceName
-        kinds = fences.kinds
-        centerX = fences.centerX
-        centerY = fences.centerY
-        radius = fences.radius
-        exitRadius = fences.exitRadius
+        kinds = fences.index.kinds
+        centerX = fences.index.centerX
+        centerY = fences.index.centerY
+        radius = fences.index.radius
+        exitRadius = fences.index.exitRadius
         areas = fences.areas
         // Copies of the flat vertex arrays in engine-owned memory: read through plain pointers in
         // the hot loop (no retain, no bounds bookkeeping). Freed in deinit.
-        polygonXs = UnsafeMutablePointer<Double>.allocate(capacity: max(1, fences.polygonXs.count))
-        polygonXs.initialize(from: fences.polygonXs, count: fences.polygonXs.count)
-        polygonYs = UnsafeMutablePointer<Double>.allocate(capacity: max(1, fences.polygonYs.count))
-        polygonYs.initialize(from: fences.polygonYs, count: fences.polygonYs.count)
+        polygonXs = UnsafeMutablePointer<Double>.allocate(capacity: max(1, fences.index.polygonXs.count))
+        polygonXs.initialize(from: fences.index.polygonXs, count: fences.index.polygonXs.count)
+        polygonYs = UnsafeMutablePointer<Double>.allocate(capacity: max(1, fences.index.polygonYs.count))
+        polygonYs.initialize(from: fences.index.polygonYs, count: fences.index.polygonYs.count)
         polygonCache = UnsafeMutablePointer<PolygonLook>.allocate(capacity: max(1, fences.count))
         polygonCache.initialize(repeating: PolygonLook(x: 0, y: 0, distance: -.infinity, inside: false), count: max(1, fences.count))
-        polygonRingEnds = UnsafeMutablePointer<Int>.allocate(capacity: max(1, fences.polygonRingEnds.count))
-        polygonRingEnds.initialize(from: fences.polygonRingEnds, count: fences.polygonRingEnds.count)
-        polygonRings = fences.polygonRings
+        polygonRingEnds = UnsafeMutablePointer<Int>.allocate(capacity: max(1, fences.index.polygonRingEnds.count))
+        polygonRingEnds.initialize(from: fences.index.polygonRingEnds, count: fences.index.polygonRingEnds.count)
+        polygonRings = fences.index.polygonRings
         states = UnsafeMutablePointer<FenceState>.allocate(capacity: max(1, fences.count))
         states.initialize(repeating: FenceState(), count: max(1, fences.count))
         marks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, fences.count))
@@ -255,10 +255,10 @@ public final class GeotriggerEngine {
 
         // The query covers the feed disc and, when crossings between fixes matter, the segment
         // from the previous sample.
-        let reach = fences.usesAccuracyFeed ? sample.accuracy : 0
+        let reach = fences.index.usesAccuracyFeed ? sample.accuracy : 0
         var box = BoundingBox(minX: sample.position.x - reach, minY: sample.position.y - reach,
                               maxX: sample.position.x + reach, maxY: sample.position.y + reach)
-        if fences.hasLines || (fences.needsSegments && detectsHiddenVisits), let previous {
+        if fences.index.hasLines || (fences.index.needsSegments && detectsHiddenVisits), let previous {
             box.include(previous.position)
         }
         let currentStamp = stamp
@@ -278,13 +278,13 @@ public final class GeotriggerEngine {
 
         // Candidates come cell by cell from contiguous records; plain circles whose state does
         // not change are settled inline (one distance), everything else goes to `evaluate`.
-        if let range = fences.grid.cells(box) {
+        if let range = fences.index.grid.cells(box) {
             let multiCell = range.c0 != range.c1 || range.r0 != range.r1
-            fences.cellRecords.withUnsafeBufferPointer { records in
-                fences.grid.starts.withUnsafeBufferPointer { starts in
+            fences.index.cellRecords.withUnsafeBufferPointer { records in
+                fences.index.grid.starts.withUnsafeBufferPointer { starts in
                     for row in range.r0...range.r1 {
                         for column in range.c0...range.c1 {
-                            let cell = row * fences.grid.columns + column
+                            let cell = row * fences.index.grid.columns + column
                             for k in Int(starts[cell])..<Int(starts[cell + 1]) {
                                 let record = records[k]
                                 let j = Int(record.fence)
@@ -292,11 +292,11 @@ public final class GeotriggerEngine {
                                 marks[j] = currentStamp
                                 let hot = self.hot[j]
                                 let flags = record.flags
-                                if flags & CompiledFences.CellRecord.inline != 0, hot & GeotriggerEngine.pendingBit == 0 {
-                                    let a = flags & CompiledFences.CellRecord.accuracyFeed != 0 ? accuracy : 0
+                                if flags & FenceIndex.CellRecord.inline != 0, hot & GeotriggerEngine.pendingBit == 0 {
+                                    let a = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? accuracy : 0
                                     let inside = hot & GeotriggerEngine.insideBit != 0
                                     let holds: Bool
-                                    if flags & CompiledFences.CellRecord.area == 0 {
+                                    if flags & FenceIndex.CellRecord.area == 0 {
                                         let dx = px - record.x
                                         let dy = py - record.y
                                         let d = (dx * dx + dy * dy).squareRoot()
@@ -334,11 +334,11 @@ public final class GeotriggerEngine {
                                             stillActive.append(Int32(j))
                                             continue
                                         }
-                                        if !hiddenOn || flags & CompiledFences.CellRecord.hiddenVisits == 0 { continue }
+                                        if !hiddenOn || flags & FenceIndex.CellRecord.hiddenVisits == 0 { continue }
                                         // Could a visit hide between the fixes? Not if the segment
                                         // stays clear of everything a disc could reach.
-                                        let spread = flags & CompiledFences.CellRecord.accuracyFeed != 0 ? widestAccuracy : 0
-                                        if flags & CompiledFences.CellRecord.area == 0 {
+                                        let spread = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? widestAccuracy : 0
+                                        if flags & FenceIndex.CellRecord.area == 0 {
                                             if segmentDistance(XY(record.x, record.y), XY(qx, qy), XY(px, py)) > record.r + spread { continue }
                                         } else if max(px, qx) < record.x - spread || min(px, qx) > record.r + spread
                                                     || max(py, qy) < record.y - spread || min(py, qy) > record.rx + spread {
@@ -353,7 +353,7 @@ public final class GeotriggerEngine {
                 }
             }
         }
-        for j in fences.grid.large where marks[Int(j)] != currentStamp {
+        for j in fences.index.grid.large where marks[Int(j)] != currentStamp {
             marks[Int(j)] = currentStamp
             evaluateAndTrack(Int(j), sample, isFirst: isFirst, &stillActive)
         }
@@ -368,7 +368,7 @@ public final class GeotriggerEngine {
         active = stillActive
 
         if scratch.count > 1 {
-            let rank = fences.idRank
+            let rank = fences.index.idRank
             scratch.sort { a, b in
                 if a.time != b.time { return a.time < b.time }
                 if a.fence != b.fence { return rank[a.fence] < rank[b.fence] }
@@ -380,6 +380,35 @@ public final class GeotriggerEngine {
         for k in 0..<previousPassing.count where filterPass[k] {
             previousPassing[k] = sample
         }
+    }
+
+    /// Whether these settings make every fence's state after a sample depend only on that
+    /// sample (no filter, dwell, debounce or hidden-visit detection): then a trace can be cut
+    /// into slices replayed independently, each engine first ``resynchronize(with:)``-ing on the
+    /// sample before its slice.
+    public static func isMemoryless(_ settings: [GeotriggerSettings]) -> Bool {
+        settings.allSatisfy { s in
+            s.filter == nil && s.dwellSeconds == nil && s.enterAfter.isImmediate && s.exitAfter.isImmediate
+        }
+    }
+
+    /// Forgets every fence's state and takes the state `sample` gives, without events or
+    /// statistics: for replaying a slice of a trace whose previous sample is `sample` (valid
+    /// when the settings are ``isMemoryless(_:)`` and hidden visits are not detected).
+    public func resynchronize(with sample: Sample) {
+        for j in active {
+            states[Int(j)] = FenceState()
+            hot[Int(j)] = 0
+        }
+        active.removeAll(keepingCapacity: true)
+        previous = nil
+        for k in previousPassing.indices { previousPassing[k] = nil }
+        let savedStatistics = statistics
+        let savedFindings = findings.count
+        var discarded: [GeotriggerEvent] = []
+        process(sample, into: &discarded)
+        statistics = savedStatistics
+        findings.removeLast(findings.count - savedFindings)
     }
 
     static let insideBit: UInt8 = 1

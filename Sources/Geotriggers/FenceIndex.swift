@@ -1,0 +1,289 @@
+import Fences
+import Spatial
+import Support
+
+/// A fence set compiled for the engine: projected into the metric frame, buffered, indexed by a
+/// grid, with plain arrays for the hot path. Built once and shared by every worker.
+///
+/// - Important: `@unchecked Sendable` because every stored property is a `let` holding values
+///   (arrays, structs, enums of values) that nothing mutates after `init`; the GEOS and PROJ
+///   objects a worker needs live in its own ``CompiledFences``, never here.
+public final class FenceIndex: @unchecked Sendable {
+    public let fenceSet: FenceSet
+    /// Resolved settings of each fence, by fence index.
+    public let settings: [GeotriggerSettings]
+    /// The metric frame the index was compiled in.
+    public let definition: FrameDefinition
+    /// Findings while compiling (fences buffered away, ...).
+    public let warnings: [Diagnostic]
+
+    enum Shape {
+        case circle(center: XY, radius: Double)
+        /// Enter within `enterRadius`, stay until beyond `exitRadius` (Bluedot beacon check-out).
+        case beacon(center: XY, enterRadius: Double, exitRadius: Double)
+        case area(AreaShape)
+        case line([XY])
+        /// A fence that a negative buffer removed entirely; never entered.
+        case empty
+    }
+
+    /// An area fence in metres: its polygon, its arithmetic form and its envelope.
+    ///
+    /// Polygons of up to ``planarVertexLimit`` vertices are tested by arithmetic (GEOS's distance
+    /// formula, even–odd rule), which costs a fraction of a GEOS call with its temporary point;
+    /// GEOS decides points within a nanometre of the boundary and larger polygons, where its
+    /// indexed prepared geometry wins.
+    struct AreaShape {
+        let shape: Spatial.Shape
+        let planar: PlanarPolygon?
+        let envelope: BoundingBox
+
+        static let planarVertexLimit = 256
+
+        init(_ shape: Spatial.Shape) {
+            self.shape = shape
+            let planar = PlanarPolygon(shape)
+            self.planar = (planar?.vertexCount ?? Int.max) <= AreaShape.planarVertexLimit ? planar : nil
+            envelope = shape.boundingBox ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        }
+    }
+
+    enum Kind: UInt8 {
+        case circle, beacon, area, line, empty
+    }
+
+    /// One grid entry with what the engine's inline path needs, stored in the grid's cell order
+    /// (`cellRecords[k]` belongs to `grid.items[k]`), so a sample's candidates are read from
+    /// one contiguous run of memory.
+    struct CellRecord {
+        var x: Double
+        var y: Double
+        /// Enter radius (a circle's radius, a beacon's check-in distance).
+        var r: Double
+        /// Stay radius (a circle's radius, a beacon's full range).
+        var rx: Double
+        var fence: Int32
+        var flags: UInt8
+
+        /// A circle, beacon or area with `intersects`, no filter and no dwell: evaluated inline.
+        static let inline: UInt8 = 1
+        static let accuracyFeed: UInt8 = 2
+        static let hiddenVisits: UInt8 = 4
+        /// An area: `x`, `y`, `r`, `rx` hold its envelope (min x, min y, max x, max y).
+        static let area: UInt8 = 8
+    }
+
+    let shapes: [Shape]
+    /// The hot path's view of the shapes, as parallel arrays of plain values.
+    let kinds: [Kind]
+    let centerX: [Double]
+    let centerY: [Double]
+    /// Circle radius, or a beacon's check-in distance.
+    let radius: [Double]
+    /// A beacon's full range (its exit distance); the radius for circles.
+    let exitRadius: [Double]
+    let areas: [AreaShape?]
+    let cellRecords: [CellRecord]
+    /// Every arithmetic polygon's vertices in two flat arrays, with each fence's place in them
+    /// (`ringCount` 0 for fences without one), so the engine tests polygons without touching a
+    /// per-fence object.
+    let polygonXs: [Double]
+    let polygonYs: [Double]
+    let polygonRingEnds: [Int]
+    let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
+    /// Each fence's rank in id order: events at the same instant are ordered by fence id, so
+    /// that the log does not depend on the order of fences in the file.
+    let idRank: [Int32]
+    /// Metric envelopes, including the exit radius of beacons; `nil` for empty fences.
+    let envelopes: [BoundingBox?]
+    let grid: FenceGrid
+    /// Whether any fence uses the accuracy feed, is a line, may report hidden crossings: the
+    /// engine widens its queries only when it must.
+    let usesAccuracyFeed: Bool
+    let hasLines: Bool
+    let needsSegments: Bool
+
+    /// The number of fences.
+    public var count: Int { shapes.count }
+
+    /// Projects, buffers and indexes `fenceSet`.
+    ///
+    /// - Parameters:
+    ///   - settings: the resolved settings of each fence, in fence order (buffers are taken from
+    ///     here).
+    /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
+    public init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings]) throws(FencesimError) {
+        precondition(settings.count == fenceSet.fences.count, "one settings value per fence")
+        self.fenceSet = fenceSet
+        self.settings = settings
+        self.definition = definition
+        // A frame and a GEOS context used only while compiling (projection, buffers).
+        let frame: MetricFrame
+        let context: GEOSContext
+        do {
+            frame = try MetricFrame(definition)
+            context = try GEOSContext()
+        } catch {
+            throw FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
+        }
+        var shapes: [Shape] = []
+        var envelopes: [BoundingBox?] = []
+        shapes.reserveCapacity(fenceSet.fences.count)
+        envelopes.reserveCapacity(fenceSet.fences.count)
+        var warnings: [Diagnostic] = []
+        for (j, fence) in fenceSet.fences.enumerated() {
+            let buffer = settings[j].bufferMeters
+            do {
+                let (shape, envelope) = try FenceIndex.compile(fence, buffer: buffer, frame: frame, context: context)
+                if case .empty = shape {
+                    warnings.append(Diagnostic(.warning, "fence \"\(fence.id)\": a buffer of \(buffer) m leaves nothing; it will never be entered", at: fence.location, kind: "fence-empty"))
+                }
+                shapes.append(shape)
+                envelopes.append(envelope)
+            } catch {
+                throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
+            }
+        }
+        self.shapes = shapes
+        self.envelopes = envelopes
+        self.warnings = warnings
+        var kinds: [Kind] = []
+        var cx: [Double] = [], cy: [Double] = [], r: [Double] = [], rx: [Double] = []
+        var areas: [AreaShape?] = []
+        for shape in shapes {
+            var k = Kind.empty
+            var c = XY(0, 0)
+            var r0 = 0.0, r1 = 0.0
+            var area: AreaShape?
+            switch shape {
+            case .circle(let center, let radius): (k, c, r0, r1) = (.circle, center, radius, radius)
+            case .beacon(let center, let enter, let exit): (k, c, r0, r1) = (.beacon, center, enter, exit)
+            case .area(let a): (k, area) = (.area, a)
+            case .line: k = .line
+            case .empty: k = .empty
+            }
+            kinds.append(k)
+            cx.append(c.x)
+            cy.append(c.y)
+            r.append(r0)
+            rx.append(r1)
+            areas.append(area)
+        }
+        self.kinds = kinds
+        centerX = cx
+        centerY = cy
+        radius = r
+        exitRadius = rx
+        self.areas = areas
+        grid = FenceGrid(envelopes: envelopes)
+        idRank = FenceIndex.ranksByID(fenceSet.fences)
+        var xs: [Double] = [], ys: [Double] = [], ends: [Int] = []
+        var rings: [(vertexStart: Int, ringStart: Int, ringCount: Int)] = []
+        rings.reserveCapacity(areas.count)
+        for area in areas {
+            guard let planar = area?.planar else {
+                rings.append((0, 0, 0))
+                continue
+            }
+            let (start, ringEnds) = planar.append(to: &xs, &ys)
+            rings.append((start, ends.count, ringEnds.count))
+            ends += ringEnds
+        }
+        polygonXs = xs
+        polygonYs = ys
+        polygonRingEnds = ends
+        polygonRings = rings
+        var records: [CellRecord] = []
+        records.reserveCapacity(grid.items.count)
+        for item in grid.items {
+            let j = Int(item)
+            let s = settings[j]
+            var flags: UInt8 = 0
+            let simple = s.relationship == .intersects && s.filter == nil && s.dwellSeconds == nil
+            if s.feed == .accuracy { flags |= CellRecord.accuracyFeed }
+            if s.gapPolicy != .ignore { flags |= CellRecord.hiddenVisits }
+            switch kinds[j] {
+            case .circle, .beacon:
+                if simple { flags |= CellRecord.inline }
+                records.append(CellRecord(x: cx[j], y: cy[j], r: r[j], rx: rx[j], fence: item, flags: flags))
+            case .area:
+                flags |= CellRecord.area
+                if simple, rings[j].ringCount > 0 { flags |= CellRecord.inline }
+                let e = areas[j]?.envelope ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+                records.append(CellRecord(x: e.minX, y: e.minY, r: e.maxX, rx: e.maxY, fence: item, flags: flags))
+            case .line, .empty:
+                records.append(CellRecord(x: 0, y: 0, r: 0, rx: 0, fence: item, flags: flags))
+            }
+        }
+        cellRecords = records
+        usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
+        hasLines = shapes.contains { if case .line = $0 { true } else { false } }
+        needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }
+    }
+
+    static func ranksByID(_ fences: [Fence]) -> [Int32] {
+        var rank = [Int32](repeating: 0, count: fences.count)
+        let order = fences.indices.sorted { fences[$0].id < fences[$1].id }
+        for (r, j) in order.enumerated() { rank[j] = Int32(r) }
+        return rank
+    }
+
+    static func compile(_ fence: Fence, buffer: Double, frame: MetricFrame, context: GEOSContext) throws(SpatialError) -> (Shape, BoundingBox?) {
+        func project(_ p: XY) throws(SpatialError) -> XY {
+            let q = frame.forward(p)
+            guard q.x.isFinite, q.y.isFinite else {
+                throw SpatialError(function: "proj_trans", message: "position (\(p.x), \(p.y)) cannot be projected into the frame")
+            }
+            return q
+        }
+        switch fence.kind {
+        case .circle(let radius):
+            guard case .point(let c) = fence.shape else { throw SpatialError(function: "compile", message: "a circle needs a point") }
+            let center = try project(c)
+            let r = radius + buffer
+            guard r > 0 else { return (.empty, nil) }
+            return (.circle(center: center, radius: r), BoundingBox(minX: center.x - r, minY: center.y - r, maxX: center.x + r, maxY: center.y + r))
+        case .beacon(let range, let proximity):
+            guard case .point(let c) = fence.shape else { throw SpatialError(function: "compile", message: "a beacon needs a point") }
+            let center = try project(c)
+            let exit = range + max(0, buffer)
+            let enter = proximity.distance(range: range)
+            return (.beacon(center: center, enterRadius: enter, exitRadius: exit),
+                    BoundingBox(minX: center.x - exit, minY: center.y - exit, maxX: center.x + exit, maxY: center.y + exit))
+        case .line:
+            var metric: [XY] = []
+            for p in fence.shape.positions { metric.append(try project(p)) }
+            if buffer > 0 {
+                // A buffered line is a corridor: an area fence around it.
+                let corridor = try Geometry(.lineString(metric), context: context).buffer(buffer)
+                return (.area(AreaShape(try corridor.shape)), corridor.boundingBox)
+            }
+            return (.line(metric), BoundingBox(points: metric))
+        case .area:
+            let projected = fence.shape.mapPositions { frame.forward($0) }
+            for q in projected.positions where !(q.x.isFinite && q.y.isFinite) {
+                throw SpatialError(function: "proj_trans", message: "a vertex cannot be projected into the frame")
+            }
+            guard buffer != 0 else {
+                let area = AreaShape(projected)
+                return (.area(area), area.envelope)
+            }
+            let geometry = try Geometry(projected, context: context).buffer(buffer)
+            guard !geometry.isEmpty else { return (.empty, nil) }
+            return (.area(AreaShape(try geometry.shape)), geometry.boundingBox)
+        }
+    }
+}
+
+/// Distance from `p` to the segment `a`–`b`.
+@inline(__always)
+func segmentDistance(_ p: XY, _ a: XY, _ b: XY) -> Double {
+    let dx = b.x - a.x
+    let dy = b.y - a.y
+    let len2 = dx * dx + dy * dy
+    var t = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0
+    t = min(1, max(0, t))
+    let qx = a.x + t * dx - p.x
+    let qy = a.y + t * dy - p.y
+    return (qx * qx + qy * qy).squareRoot()
+}
