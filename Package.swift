@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "CheckInsTests", dependencies: ["CheckIns", "Geotriggers", "Fences", "Spatial", "Support"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "Fences", "Spatial", "Support"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geotriggers", "Traces", "Fences", "Spatial", "Support"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geotriggers", "CheckIns", "Places", "Traces", "Fences", "Spatial", "Support"]),
         .testTarget(name: "fencesimTests", dependencies: ["Support"]),
     ],
     swiftLanguageModes: [.v6]

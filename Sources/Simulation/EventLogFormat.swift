@@ -99,7 +99,7 @@ public enum EventLogFormat: String, Sendable, CaseIterable {
                 details.append("\(k)=\(cell(v))")
             }
             rows.append([
-                e.time.description, e.trace, e.type.rawValue, e.field("fence").map(cell) ?? "",
+                e.time.description, e.trace, e.type.rawValue, (e.field("fence") ?? e.field("poi")).map(cell) ?? "",
                 e.field("fix").map(cell) ?? "", e.field("distance").map(cell) ?? "", details.joined(separator: " "),
             ])
         }

@@ -9,6 +9,11 @@ public struct LogEvent: Sendable {
         case placesEntry = "places.entry"
         case placesExit = "places.exit"
         case placesExpired = "places.expired"
+        /// A nearby lookup at an app launch (fencesim's addition to SPEC §6.6: the SDKs dispatch
+        /// no region events for it, but it replaces the entered set).
+        case placesLookup = "places.lookup"
+        /// An app launch or termination of the scenario's `sessions` (fencesim's addition).
+        case session
         case rule, warning
     }
 
@@ -36,10 +41,19 @@ public struct LogEvent: Sendable {
     }
 
     /// The order of type-specific keys in every output format (SPEC §6.6).
+    ///
+    /// SPEC's keys, with fencesim's additions where they belong: the zone's `zoneName` and
+    /// `customData` after `zone`; `trigger` (the kind of event behind a derived one) before its
+    /// `fix`; `checkInTime` before the dwell; `crossedFences` after `willCheckOut`; `background`
+    /// (a signal the operating system woke the app for) after `poi`; Places' `validUntil`,
+    /// `cleared`, and a lookup's `nearby`, `monitored`, `entered`, `joined` and `left` after `lastExited`;
+    /// a session's `action` and `nearbyLookup` first.
     public static let fieldOrder = [
-        "fence", "zone", "fix", "fixTime", "feed", "feedRadius", "distance", "accuracy", "interpolated", "direction",
-        "enterTime", "exitTime", "dwellSeconds", "dwellMinutes", "willCheckOut", "reason", "poi", "current",
-        "lastEntered", "lastExited", "consequence", "message",
+        "action", "nearbyLookup", "fence", "zone", "zoneName", "customData", "trigger", "fix", "fixTime", "feed",
+        "feedRadius", "distance", "accuracy", "interpolated", "direction", "enterTime", "exitTime", "checkInTime",
+        "dwellSeconds", "dwellMinutes", "willCheckOut", "crossedFences", "reason", "poi", "background", "current",
+        "lastEntered", "lastExited", "validUntil", "cleared", "nearby", "monitored", "entered", "joined", "left", "consequence",
+        "message",
     ]
 
     /// The fields sorted into ``fieldOrder`` (stable for keys outside it).

@@ -2,6 +2,7 @@ import Dispatch
 import Fences
 import Foundation
 import Geotriggers
+import Places
 import Spatial
 import Support
 import Synchronization
@@ -24,15 +25,19 @@ public struct Replayer: Sendable {
         public var workers: Int
         /// Compute only the bench summary (no event log, no provenance).
         public var summaryOnly: Bool
+        /// Check-ins and Places after the engine (`run`); `nil` logs engine events only
+        /// (`replay`). Ignored with ``summaryOnly``.
+        public var pipeline: Pipeline?
 
         public init(fences: FenceSet, frame: FrameDefinition, settings: [GeotriggerSettings], readOptions: TraceReadOptions = TraceReadOptions(),
-                    workers: Int = 0, summaryOnly: Bool = false) {
+                    workers: Int = 0, summaryOnly: Bool = false, pipeline: Pipeline? = nil) {
             self.fences = fences
             self.frame = frame
             self.settings = settings
             self.readOptions = readOptions
             self.workers = workers
             self.summaryOnly = summaryOnly
+            self.pipeline = pipeline
         }
     }
 
@@ -47,6 +52,8 @@ public struct Replayer: Sendable {
         public var error: FencesimError?
         /// Located findings for standard error (reader warnings, fixes without time dropped).
         public var warnings: [Diagnostic] = []
+        /// The trace's Places state at its end, when Places is simulated (for `--state`).
+        public var placesState: PlacesState?
     }
 
     public let configuration: Configuration
@@ -64,9 +71,13 @@ public struct Replayer: Sendable {
 
     /// Replays every trace; outcomes come back in input order.
     ///
+    /// - Parameters:
+    ///   - traces: the traces.
+    ///   - placesStates: the Places state each trace starts from (by index; missing or `nil`: a
+    ///     fresh state), as persisted by an earlier run.
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome.
-    public func run(_ traces: [TraceInput]) throws(FencesimError) -> [Outcome] {
+    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = []) throws(FencesimError) -> [Outcome] {
         guard !traces.isEmpty else { return [] }
         let workers = workerCount(traces: traces.count)
         let next = Atomic<Int>(0)
@@ -84,7 +95,8 @@ public struct Replayer: Sendable {
             while true {
                 let k = next.add(1, ordering: .relaxed).oldValue
                 guard k < traces.count else { break }
-                let outcome = Replayer.replay(traces[k], compiled, configuration)
+                let state = placesStates.indices.contains(k) ? placesStates[k] : nil
+                let outcome = Replayer.replay(traces[k], compiled, configuration, placesState: state)
                 results.withLock { $0[k] = outcome }
             }
         }
@@ -93,7 +105,12 @@ public struct Replayer: Sendable {
     }
 
     /// Replays one trace with a worker's compiled fences.
-    static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration) -> Outcome {
+    ///
+    /// With ``Configuration/summaryOnly`` only the bench summary is computed; otherwise every fix's
+    /// events go through a ``TracePipeline`` (check-ins and Places when the configuration has a
+    /// pipeline).
+    static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
+                       placesState: PlacesState? = nil) -> Outcome {
         var outcome = Outcome(input: input)
         let engine = GeotriggerEngine(fences: compiled, traceName: input.label)
         engine.computesDistances = !configuration.summaryOnly
@@ -102,7 +119,8 @@ public struct Replayer: Sendable {
         buffer.reserveCapacity(64)
         var index = 0
         var summary = BenchSummary()
-        var events: [LogEvent] = []
+        var pipeline = TracePipeline(trace: input.label, fences: compiled.fenceSet,
+                                     pipeline: configuration.summaryOnly ? nil : configuration.pipeline, placesState: placesState)
         var untimed: [Diagnostic] = []
         var untimedCount = 0
         let frame = compiled.frame
@@ -136,9 +154,7 @@ public struct Replayer: Sendable {
                         }
                     }
                 } else {
-                    for e in buffer where e.notified {
-                        events.append(Replayer.logEvent(e, compiled.fenceSet, input.label))
-                    }
+                    pipeline.process(buffer, sample: sample)
                 }
             }
             outcome.readStatistics = statistics
@@ -154,6 +170,10 @@ public struct Replayer: Sendable {
         outcome.summary = summary
         outcome.engineStatistics = engine.statistics
         if !summaryOnly {
+            pipeline.finish()
+            outcome.warnings += pipeline.warnings
+            outcome.placesState = pipeline.places?.state
+            var events = pipeline.events
             events += engine.findings.map { finding in
                 LogEvent(time: finding.time, trace: input.label, type: .warning,
                          fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))])

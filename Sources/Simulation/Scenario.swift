@@ -20,6 +20,12 @@ public struct Scenario: Sendable {
     public var geotrigger: GeotriggerOverrides
     /// `zones`.
     public var zones: [ZoneDeclaration]
+    /// `places`: Places is simulated when the scenario has a `places` or a `sessions` key
+    /// (SPEC §4); `nil` otherwise.
+    public var places: PlacesSettings?
+    /// `sessions`, in time order (checked: launches increase, each terminate follows its launch
+    /// and precedes the next launch).
+    public var sessions: [AppSession]
     /// Sections that are read and checked but whose behaviour later versions add, with where
     /// they are (so that running such a scenario says so instead of ignoring them silently).
     public var notYetSimulated: [(key: String, location: SourceLocation)]

@@ -73,15 +73,19 @@ public enum ScenarioReader {
         var zones: [ZoneDeclaration] = []
         if let z = root["zones"] { zones = try readZones(z) }
         var pending: [(key: String, location: SourceLocation)] = []
-        if let p = root["places"] {
-            try checkKeys(p, placesKeys, "places")
-            pending.append(("places", p.location))
+        var places: PlacesSettings?
+        if let p = root["places"] { places = try readPlaces(p) }
+        var sessions: [AppSession] = []
+        if let s = root["sessions"] {
+            sessions = try readSessions(s)
+            // Sessions mean Places: launches publish its state and run nearby lookups.
+            if places == nil { places = PlacesSettings(location: s.location) }
         }
         if let d = root["degrade"] {
             try checkKeys(d, degradeKeys, "degrade")
             pending.append(("degrade", d.location))
         }
-        for key in ["sessions", "rules", "rulesPlatform", "truth"] {
+        for key in ["rules", "rulesPlatform", "truth"] {
             if let node = root[key] { pending.append((key, node.location)) }
         }
         var expected: String?
@@ -90,7 +94,8 @@ public enum ScenarioReader {
             expected = resolve(s, directory)
         }
         return Scenario(file: path, name: name, traces: traces, fencesPath: fencesPath, fencesLocation: fencesNode.location, crs: crs,
-                        geotrigger: geotrigger, zones: zones, notYetSimulated: pending, expectedPath: expected)
+                        geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
+                        expectedPath: expected)
     }
 
     static func checkKeys(_ node: ConfigNode, _ keys: [String], _ section: String) throws(FencesimError) {

@@ -97,7 +97,13 @@ import Testing
         #expect(zone.conditions.speed == ZoneConditions.Range(minimum: 0, maximum: 15))
         #expect(zone.conditions.travelPath == ["a"])
         #expect(JSONWriter.string(try #require(zone.customData)) == #"{"brand":"acme"}"#)
-        #expect(s.notYetSimulated.map(\.key) == ["places", "degrade", "sessions", "rules", "rulesPlatform", "truth"])
+        #expect(s.notYetSimulated.map(\.key) == ["degrade", "rules", "rulesPlatform", "truth"])
+        let places = try #require(s.places)
+        #expect(places.signals == .checkins)
+        #expect(places.configuration.membershipTTL == 3600)
+        #expect(places.configuration.regionBudget == 20)
+        #expect(s.sessions.map(\.launch) == [try Timestamp.parseISO8601("2026-01-01T09:00:00Z").get()])
+        #expect(s.sessions.map(\.nearbyLookup) == [false])
     }
 
     @Test func jsonScenariosAreAccepted() throws {

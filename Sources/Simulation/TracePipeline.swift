@@ -1,0 +1,121 @@
+import CheckIns
+import Fences
+import Geotriggers
+import Places
+import Support
+
+/// One trace's way through the pipeline after the geotrigger engine (SPEC §4: fence →
+/// geotrigger → check-in/out → Places): it logs the engine's notified events, feeds every fix's
+/// events to the check-in machine, feeds Places, and sends every event it logs through
+/// ``emit(_:)``, in order.
+///
+/// Sans-I/O: the replayer reads fixes and runs the engine; this takes the engine's events fix by
+/// fix and returns the log.
+struct TracePipeline {
+    /// An event on its way into the log, with what the rules engine will need beyond the log line.
+    struct Dispatched {
+        /// The log line.
+        var log: LogEvent
+        /// The SDK events behind it, in dispatch order: the Places region response and the Edge
+        /// experience event of a processed signal, the nearby response of a lookup.
+        var sdkEvents: [PlacesEvent] = []
+        /// The Places shared state published with it (`com.adobe.module.places`), if any.
+        var placesSharedState: JSONValue?
+    }
+
+    let trace: String
+    let fences: FenceSet
+    /// Check-ins, when the run has a pipeline (`run`); `replay` logs engine events only.
+    var checkIns: CheckInMachine?
+    /// Places, when simulated.
+    var places: PlacesRun?
+    /// The log so far, in dispatch order.
+    private(set) var events: [LogEvent] = []
+    /// Located findings for standard error (sessions that could not be simulated).
+    var warnings: [Diagnostic] = []
+    /// The check-in events of the current fix (reused).
+    var checkInBuffer: [CheckInEvent] = []
+
+    /// A pipeline for one trace.
+    ///
+    /// - Parameters:
+    ///   - pipeline: the run's pipeline; `nil` to log engine events only.
+    ///   - placesState: the state persisted by an earlier run (`--state`), else a fresh one.
+    init(trace: String, fences: FenceSet, pipeline: Pipeline?, placesState: PlacesState?) {
+        self.trace = trace
+        self.fences = fences
+        checkIns = pipeline?.checkIns
+        if let setup = pipeline?.places {
+            places = PlacesRun(setup: setup, state: placesState ?? PlacesState(configuration: setup.settings.configuration))
+        }
+        checkInBuffer.reserveCapacity(16)
+    }
+
+    /// Takes the engine's events for one fix (all of them, notified or not, possibly none).
+    ///
+    /// Logs the notified engine events, then the fix's check-in events, then what Places made of
+    /// them. With Places, the fix's events are taken in time order (stable: engine events, then
+    /// check-in events, each followed by its Places signal) and session launches, terminations
+    /// and strict expiries are interleaved with them by time.
+    mutating func process(_ buffer: [GeotriggerEvent], sample: Sample) {
+        guard checkIns != nil else {
+            for e in buffer where e.notified { emit(Dispatched(log: Replayer.logEvent(e, fences, trace))) }
+            return
+        }
+        let fix = CheckInFix(sample)
+        checkInBuffer.removeAll(keepingCapacity: true)
+        checkIns?.process(buffer, at: fix, into: &checkInBuffer)
+        guard places != nil else {
+            // Without Places nothing depends on time between fixes; the replayer's final sort
+            // puts derived events after their engine event at the same instant.
+            for e in buffer where e.notified { emit(Dispatched(log: Replayer.logEvent(e, fences, trace))) }
+            for c in checkInBuffer { emit(Dispatched(log: TracePipeline.logEvent(c, trace))) }
+            return
+        }
+        processWithPlaces(buffer, fix: fix)
+    }
+
+    /// Ends the trace: strict expiry up to the last fix; sessions after the end are reported.
+    mutating func finish() {
+        if places != nil { finishPlaces() }
+    }
+
+    /// The one function every pipeline event passes through, in the order the pipeline makes
+    /// them. This is where the rules engine will evaluate its rules (issue 5): on check-in and
+    /// check-out events as `com.fencesim.eventType.geotrigger` events and on `event.sdkEvents`,
+    /// with `event.placesSharedState` as the Places shared state, appending the `rule` events of
+    /// the consequences that fire right after this one.
+    mutating func emit(_ event: Dispatched) {
+        events.append(event.log)
+    }
+
+    /// The log line of a check-in, check-out or blocked check-in, with the provenance of the
+    /// geotrigger event behind it (SPEC §3, §6.6).
+    static func logEvent(_ c: CheckInEvent, _ trace: String) -> LogEvent {
+        let t = c.trigger
+        var fields: [(String, JSONValue)] = [("fence", .string(c.fenceID)), ("zone", .string(c.zoneID))]
+        if let name = c.zoneName { fields.append(("zoneName", .string(name))) }
+        if let data = c.customData { fields.append(("customData", data)) }
+        fields.append(("trigger", .string(t.kind.rawValue)))
+        fields.append(("fix", .int(Int64(c.fixIndex))))
+        if t.fixTime != c.time { fields.append(("fixTime", .string(t.fixTime.description))) }
+        if let d = t.distance { fields.append(("distance", .meters(d))) }
+        fields.append(("accuracy", .meters(t.accuracy)))
+        if c.interpolated { fields.append(("interpolated", .bool(true))) }
+        if let direction = c.direction { fields.append(("direction", .string(direction.rawValue))) }
+        if let t = c.checkInTime { fields.append(("checkInTime", .string(t.description))) }
+        if let d = c.dwellSeconds { fields.append(("dwellSeconds", .double(d))) }
+        if let m = c.dwellMinutes { fields.append(("dwellMinutes", .int(Int64(m)))) }
+        if let w = c.willCheckOut { fields.append(("willCheckOut", .bool(w))) }
+        if !c.crossedFences.isEmpty { fields.append(("crossedFences", .list(c.crossedFences.map { .string($0) }))) }
+        if let reason = c.reason { fields.append(("reason", .string(reason.rawValue))) }
+        if let detail = c.detail { fields.append(("message", .string(detail))) }
+        let type: LogEvent.EventType
+        switch c.kind {
+        case .checkin: type = .checkin
+        case .checkout: type = .checkout
+        case .suppressed: type = .suppressed
+        }
+        return LogEvent(time: c.time, trace: trace, type: type, fields: fields, longitude: c.longitude, latitude: c.latitude)
+    }
+}
