@@ -31,6 +31,16 @@ public struct Scenario: Sendable {
     public var notYetSimulated: [(key: String, location: SourceLocation)]
     /// `expected`: the golden event log, resolved.
     public var expectedPath: String?
+    /// The whole file as read, for features that read their own keys (rules, degradation,
+    /// ground truth) with located errors.
+    public var root: ConfigNode
+    /// The scenario's folder: relative paths in it are resolved against this.
+    public var directory: String
+
+    /// `path` resolved against the scenario's folder.
+    public func resolve(_ path: String) -> String {
+        ScenarioReader.resolve(path, directory)
+    }
 
     /// The zone declared with `id`.
     public func zone(id: String) -> ZoneDeclaration? {

@@ -81,13 +81,14 @@ public enum ScenarioReader {
             // Sessions mean Places: launches publish its state and run nearby lookups.
             if places == nil { places = PlacesSettings(location: s.location) }
         }
-        if let d = root["degrade"] {
-            try checkKeys(d, degradeKeys, "degrade")
-            pending.append(("degrade", d.location))
+        // Read later from `root` by the features that use them (see the Scenario extensions).
+        if let node = root["degrade"] {
+            try checkKeys(node, degradeKeys, "degrade")
+            pending.append(("degrade", node.location))
         }
-        for key in ["rules", "rulesPlatform", "truth"] {
-            if let node = root[key] { pending.append((key, node.location)) }
-        }
+        if let node = root["rules"] { pending.append(("rules", node.location)) }
+        if let node = root["rulesPlatform"] { pending.append(("rulesPlatform", node.location)) }
+        if let node = root["truth"] { pending.append(("truth", node.location)) }
         var expected: String?
         if let e = root["expected"] {
             guard let s = e.string else { throw e.error("expected must be a path to a golden event log") }
@@ -95,7 +96,7 @@ public enum ScenarioReader {
         }
         return Scenario(file: path, name: name, traces: traces, fencesPath: fencesPath, fencesLocation: fencesNode.location, crs: crs,
                         geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
-                        expectedPath: expected)
+                        expectedPath: expected, root: root, directory: directory)
     }
 
     static func checkKeys(_ node: ConfigNode, _ keys: [String], _ section: String) throws(FencesimError) {
