@@ -33,10 +33,11 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        .target(name: "Reports", dependencies: ["Simulation", "Support", "Spatial", "Fences", "Traces"]),
         .executableTarget(
             name: "fencesim",
             dependencies: [
-                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Simulation", "Rules",
+                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Simulation", "Rules", "Reports", "CheckIns", "Places",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,6 +51,7 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "Fences", "Spatial", "Support"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geotriggers", "CheckIns", "Places", "Traces", "Fences", "Spatial", "Support"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Simulation", "Traces", "Fences", "Spatial", "Support"]),
         .testTarget(name: "fencesimTests", dependencies: ["Support"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,1 @@
+// Placeholder; the Reports module replaces it.
