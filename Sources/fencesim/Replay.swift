@@ -30,6 +30,9 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print only the benchmark summary line (SPEC §8).")
     var summary = false
 
+    @Flag(name: .customLong("parse-only"), help: "Only read the fences and traces, print what was read, and stop (the floor of a replay's cost).")
+    var parseOnly = false
+
     @Option(help: ArgumentHelp("Write the event log to this file (atomically) instead of standard output.", valueName: "file"))
     var out: String?
 
@@ -45,10 +48,27 @@ struct Replay: ParsableCommand {
         try Terminal.run {
             let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
             for w in fenceSet.warnings { Terminal.err(w.description) }
+            if parseOnly {
+                var fixes = 0
+                for trace in traces {
+                    let statistics = try TraceReader.read(path: trace, options: readOptions) { (_: Fix) throws(FencesimError) in }
+                    fixes += statistics.fixesAccepted
+                }
+                Terminal.out("fences=\(fenceSet.fences.count) fixes=\(fixes)\n")
+                return
+            }
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
             let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
             let replayer = Replayer(Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                            workers: output.workers, summaryOnly: summary))
+            // One long trace: its summary is computed on every core (see ParallelSummary).
+            if summary, traces.count == 1, ParallelSummary.applies(to: replayer.configuration) {
+                let (total, statistics) = try ParallelSummary.run(TraceInput(path: traces[0]), configuration: replayer.configuration,
+                                                                   workers: output.workers)
+                for w in statistics.warnings.prefix(20) { Terminal.err(w.description) }
+                Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
+                return
+            }
             let outcomes = try replayer.run(traces.map { TraceInput(path: $0) })
             try Reporting.finish(outcomes)
             if summary {

@@ -54,6 +54,28 @@ extension BenchContractTests {
         return total
     }
 
+    /// The same numbers when the trace is cut into chunks and slices replayed on several
+    /// workers, each resynchronized on the sample before its slice.
+    @Test(arguments: [(1, 32_768), (2, 32_768), (2, 997), (3, 1_500)])
+    func parallelSummaryMatchesTheReference(workers: Int, chunk: Int) throws {
+        let dir = try #require(Self.workload)
+        let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
+        for (feed, expected) in [
+            (GeotriggerSettings.Feed.point, "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875"),
+            (.accuracy, "mode=accuracy inside_pairs=1023 enter=36 exit=36 enter_checksum=158673490510 exit_checksum=159696493579"),
+        ] {
+            var global = GeotriggerOverrides()
+            global.feed = feed
+            let settings = try SettingsResolver.resolve(fences, global: global)
+            let configuration = Replayer.Configuration(fences: fences, frame: .projString(Self.projString), settings: settings, summaryOnly: true)
+            #expect(ParallelSummary.applies(to: configuration))
+            let (summary, statistics) = try ParallelSummary.run(TraceInput(path: dir.appendingPathComponent("trace.csv").path),
+                                                                configuration: configuration, workers: workers, chunkSize: chunk)
+            #expect(summary.line(mode: feed.rawValue) == expected)
+            #expect(statistics.fixesAccepted == 10_000)
+        }
+    }
+
     @Test func pointFeedMatchesTheReference() throws {
         let s = try Self.summary(feed: .point)
         #expect(s.line(mode: "point") == "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875")
