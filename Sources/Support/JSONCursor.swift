@@ -282,13 +282,10 @@ public struct JSONCursor {
             for k in intStart..<position { value = value * 10 + Int64(buffer[k] - 48) }
             return .int(buffer[start] == UInt8(ascii: "-") ? -value : value)
         }
-        // The grammar above delimits the number; strtod reads a NUL-terminated copy of it, so
-        // the document needs no terminator (and is never copied).
-        let length = position - start
-        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
-            for k in 0..<length { text[k] = CChar(bitPattern: buffer[start + k]) }
-            text[length] = 0
-            return strtod(text.baseAddress!, nil)
+        // The grammar above delimits the number; DecimalParser converts it exactly (Clinger's
+        // fast path, else strtod on a copy), so the document needs no terminator.
+        guard let base = buffer.baseAddress, let value = DecimalParser.parse(base, start, position) else {
+            throw Failure(message: "not a number", offset: start)
         }
         guard value.isFinite else {
             throw Failure(message: "number out of range", offset: start)

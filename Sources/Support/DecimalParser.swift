@@ -11,7 +11,7 @@ import Darwin
 /// the power of ten are both exact doubles, so one IEEE multiplication or division gives the
 /// correctly rounded result, the same `Double` as `strtod`. Anything longer falls back to `strtod`
 /// on a NUL-terminated copy, so results are always correctly rounded.
-enum DecimalParser {
+public enum DecimalParser {
     /// 10^k for 0 ≤ k ≤ 22: every one is an exact `Double`.
     @inline(__always)
     private static func powerOfTen(_ k: Int) -> Double {
@@ -48,7 +48,7 @@ enum DecimalParser {
     /// the words `nan`, `inf` and `infinity` (any case), which trace files do contain.
     /// - Returns: the value and the index just past it, or `nil` when no number starts there.
     @inline(__always)
-    static func parsePrefix(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (value: Double, end: Int)? {
+    public static func parsePrefix(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (value: Double, end: Int)? {
         var i = start
         var negative = false
         if i < end, bytes[i] == 0x2D || bytes[i] == 0x2B {
@@ -116,20 +116,21 @@ enum DecimalParser {
 
     /// Parses `bytes[start..<end]` as one number with nothing before or after it.
     @inline(__always)
-    static func parse(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+    public static func parse(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         guard let (value, stop) = parsePrefix(bytes, start, end), stop == end else { return nil }
         return value
     }
 
     /// Parses a whole `String` as a number (for values that arrive as strings, e.g. XML).
-    static func parse(_ text: String) -> Double? {
+    public static func parse(_ text: String) -> Double? {
         var text = text
         return text.withUTF8 { buffer -> Double? in
             guard let base = buffer.baseAddress else { return nil }
             var start = 0
             var end = buffer.count
-            while start < end, ByteClass.isSpace(base[start]) { start += 1 }
-            while end > start, ByteClass.isSpace(base[end - 1]) { end -= 1 }
+            func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+            while start < end, isSpace(base[start]) { start += 1 }
+            while end > start, isSpace(base[end - 1]) { end -= 1 }
             return parse(base, start, end)
         }
     }
