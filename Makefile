@@ -8,12 +8,14 @@ BIN_DEBUG  := .build/debug/fencesim
 BIN        := .build/release/fencesim
 SHARED     ?= ../shared
 
-.PHONY: setup build release test demo leakcheck clean help
+.PHONY: setup build release test demo leakcheck bench bench-scaling clean help
 
 help:
 	@echo "make demo       build fencesim and run it on the bundled example"
 	@echo "make test       run the whole test suite"
 	@echo "make leakcheck  create and free GEOS objects under valgrind; fails on a definite leak"
+	@echo "make bench      time fencesim against the shapely reference (ratios, peak memory, identical counts)"
+	@echo "make bench-scaling  fencesim over growing traces and fence sets"
 	@echo "make setup      install the Debian packages fencesim needs (run by every target)"
 
 setup:
@@ -58,6 +60,21 @@ leakcheck: setup
 	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
 	  --suppressions=tools/valgrind-xctest.supp \
 	  $(LEAKCHECK_BUILD)/debug/fencesimPackageTests.xctest SpatialTests.LeakcheckTests/testLeakScenario
+
+# The reference's pinned Python packages go into a virtual environment of the project's own
+# (git-ignored); workloads are generated outside the repository.
+BENCH_VENV := .venv-bench
+$(BENCH_VENV)/ok:
+	python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q numpy==2.4.6 shapely==2.2.0 pyproj==3.7.2
+	touch $@
+
+bench: release $(BENCH_VENV)/ok
+	@command -v /usr/bin/time >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; $$SUDO apt-get install -y -qq time >/dev/null; }
+	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --runs 3
+
+bench-scaling: release $(BENCH_VENV)/ok
+	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --runs 3 --scaling
 
 clean:
 	rm -rf .build

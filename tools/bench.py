@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Times fencesim against the shapely/GEOS reference on the same files, in one run.
+
+Used by `make bench` and `make bench-scaling`. For each workload and feed mode it runs the
+reference (../shared/bench/reference_shapely.py) and `fencesim replay --summary` alternately
+(A B A B ...) under /usr/bin/time -v, checks that counts and checksums are identical, and prints
+medians of wall time, the ratio reference/fencesim, and the peak RSS of both. It also times
+`fencesim replay --parse-only`, the floor of a replay.
+
+Workloads are generated with ../shared/bench/gen_workload.py outside the repository (in
+$TMPDIR/geofence-bench) when missing. Absolute times depend on the machine and its load; the
+ratios are what to compare.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED_BENCH = os.path.join(os.path.dirname(ROOT), "shared", "bench")
+FENCESIM = os.path.join(ROOT, ".build", "release", "fencesim")
+PROJ = "+proj=tmerc +lat_0=37.75 +lon_0=-122.20 +k=1 +x_0=0 +y_0=0 +ellps=WGS84"
+SUMMARY = re.compile(r"^mode=(\w+)\s+inside_pairs=(\d+) enter=(\d+) exit=(\d+) enter_checksum=(\d+) exit_checksum=(\d+)", re.M)
+
+
+def workload(root, name, args):
+    d = os.path.join(root, name)
+    if not os.path.exists(os.path.join(d, "manifest.json")):
+        print("generating %s ..." % name, file=sys.stderr, flush=True)
+        subprocess.run([sys.executable, os.path.join(SHARED_BENCH, "gen_workload.py")] + args + ["--out", d],
+                       check=True, stdout=subprocess.DEVNULL)
+    return d
+
+
+def timed(cmd):
+    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("command failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-2000:]))
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", p.stderr)
+    h, m, s = wall.groups()
+    seconds = (int(h) * 3600 if h else 0) + int(m) * 60 + float(s)
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
+    return seconds, rss, p.stdout
+
+
+def summaries(text):
+    return [m.groups() for m in SUMMARY.finditer(text)]
+
+
+def compare(d, mode, runs, python):
+    ref_cmd = [python, os.path.join(SHARED_BENCH, "reference_shapely.py"), d, "--mode", mode]
+    fs_cmd = [FENCESIM, "replay", os.path.join(d, "trace.csv"), "--fences", os.path.join(d, "fences.geojson"),
+              "--crs", PROJ, "--feed", mode, "--summary"]
+    ref_t, ref_rss, fs_t, fs_rss = [], [], [], []
+    ref_out = fs_out = None
+    for _ in range(runs):
+        t, rss, out = timed(ref_cmd)
+        ref_t.append(t)
+        ref_rss.append(rss)
+        ref_out = summaries(out)
+        t, rss, out = timed(fs_cmd)
+        fs_t.append(t)
+        fs_rss.append(rss)
+        fs_out = summaries(out)
+    same = ref_out == fs_out and len(fs_out) == 1
+    return {
+        "ref": statistics.median(ref_t), "fs": statistics.median(fs_t),
+        "ref_rss": max(ref_rss) / 1024, "fs_rss": max(fs_rss) / 1024,
+        "same": same, "summary": fs_out[0] if fs_out else None, "ref_summary": ref_out,
+    }
+
+
+def parse_floor(d, runs):
+    cmd = [FENCESIM, "replay", os.path.join(d, "trace.csv"), "--fences", os.path.join(d, "fences.geojson"), "--parse-only"]
+    return statistics.median(timed(cmd)[0] for _ in range(runs))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--root", default=os.path.join(tempfile.gettempdir(), "geofence-bench"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--python", default=sys.executable, help="the interpreter with numpy, shapely and pyproj")
+    ap.add_argument("--scaling", action="store_true", help="time fencesim alone over growing workloads")
+    a = ap.parse_args()
+    if not os.path.exists(FENCESIM):
+        sys.exit("build fencesim first: swift build -c release")
+    if a.scaling:
+        return scaling(a)
+    print("| workload | mode | reference s | fencesim s | ratio | reference RSS MiB | fencesim RSS MiB | identical |")
+    print("|---|---|---|---|---|---|---|---|")
+    failed = False
+    floors = []
+    for size in ["medium", "large"]:
+        d = workload(a.root, "%s-s1" % size, ["--size", size, "--seed", "1"])
+        for mode in ["point", "accuracy"]:
+            r = compare(d, mode, a.runs, a.python)
+            failed |= not r["same"]
+            print("| %s | %s | %.2f | %.2f | %.1f× | %.0f | %.0f | %s |" % (
+                size, mode, r["ref"], r["fs"], r["ref"] / r["fs"], r["ref_rss"], r["fs_rss"], "yes" if r["same"] else "NO"),
+                flush=True)
+        floors.append((size, parse_floor(d, a.runs)))
+    print()
+    for size, t in floors:
+        print("fencesim --parse-only on %s: %.2f s (reading the fences and the trace, no evaluation)" % (size, t))
+    if failed:
+        sys.exit("counts or checksums differ between fencesim and the reference")
+
+
+def scaling(a):
+    print("| fences | fixes | mode | fencesim s | peak RSS MiB | per million fixes s |")
+    print("|---|---|---|---|---|---|")
+    cases = [(100_000, 100_000), (100_000, 1_000_000), (100_000, 4_000_000),
+             (10_000, 1_000_000), (400_000, 1_000_000)]
+    for fences, fixes in cases:
+        d = workload(a.root, "scale-f%d-x%d" % (fences, fixes), ["--fences", str(fences), "--fixes", str(fixes), "--seed", "1"])
+        for mode in ["point", "accuracy"]:
+            cmd = [FENCESIM, "replay", os.path.join(d, "trace.csv"), "--fences", os.path.join(d, "fences.geojson"),
+                   "--crs", PROJ, "--feed", mode, "--summary"]
+            runs = [timed(cmd) for _ in range(a.runs)]
+            t = statistics.median(r[0] for r in runs)
+            rss = max(r[1] for r in runs) / 1024
+            print("| %d | %d | %s | %.2f | %.0f | %.2f |" % (fences, fixes, mode, t, rss, t / (fixes / 1e6)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
