@@ -63,30 +63,18 @@ public struct PlanarPolygon: Sendable {
     ///
     /// - Complexity: O(vertices).
     public func locate(_ p: XY) -> Location {
-        var inside = false
-        var best = Double.infinity
-        var start = 0
+        let found = withStorage { xs, ys, ends in PlanarPolygon.locate(p, xs: xs, ys: ys, start: 0, ringEnds: ends) }
+        guard let (inside, distance) = found else { return .nearBoundary }
+        return inside ? .inside(boundaryDistance: distance) : .outside(boundaryDistance: distance)
+    }
+
+    /// Runs `body` with pointers to this polygon's vertex arrays and ring ends.
+    private func withStorage<T>(_ body: (UnsafePointer<Double>, UnsafePointer<Double>, UnsafeBufferPointer<Int>) -> T) -> T {
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
-                for end in ringEnds {
-                    var k = start
-                    while k + 1 < end {
-                        let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
-                        // Even–odd crossing of the ray to +x.
-                        if (ay > p.y) != (by > p.y) {
-                            let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
-                            if p.x < x { inside.toggle() }
-                        }
-                        let d = PlanarPolygon.pointToSegment(p.x, p.y, ax, ay, bx, by)
-                        if d < best { best = d }
-                        k += 1
-                    }
-                    start = end
-                }
+                ringEnds.withUnsafeBufferPointer { ends in body(xs.baseAddress!, ys.baseAddress!, ends) }
             }
         }
-        if best < PlanarPolygon.boundaryTolerance { return .nearBoundary }
-        return inside ? .inside(boundaryDistance: best) : .outside(boundaryDistance: best)
     }
 
     /// Whether `p` is inside and whether its distance to the boundary is at most `radius`,
@@ -96,14 +84,7 @@ public struct PlanarPolygon: Sendable {
     /// - Returns: `nil` when `p` is within ``boundaryTolerance`` of the boundary (ask GEOS).
     /// - Complexity: O(vertices), with a distance only for nearby edges.
     public func classify(_ p: XY, radius: Double) -> (inside: Bool, withinRadius: Bool)? {
-        xs.withUnsafeBufferPointer { xs in
-            ys.withUnsafeBufferPointer { ys in
-                ringEnds.withUnsafeBufferPointer { ends in
-                    PlanarPolygon.classify(p, radius: radius, xs: xs.baseAddress!, ys: ys.baseAddress!, start: 0,
-                                           ringEnds: UnsafeBufferPointer(rebasing: ends[...]))
-                }
-            }
-        }
+        withStorage { xs, ys, ends in PlanarPolygon.classify(p, radius: radius, xs: xs, ys: ys, start: 0, ringEnds: ends) }
     }
 
     /// ``classify(_:radius:)`` over vertex storage shared by many polygons (the engine keeps every
