@@ -31,6 +31,8 @@ public struct CheckInEvent: Sendable {
         case speed
         /// The fix's course is outside the zone's bearing arc, or unknown.
         case bearing
+        /// A line was crossed in the other direction than the zone's travel direction.
+        case travelDirection
         /// Too few of the zone's fences were entered or crossed since its last check-in.
         case percentageCrossed
         /// The zone's travel path has not been completed in order by this enter.

@@ -43,6 +43,10 @@ extension CheckInMachine {
                 return (.bearing, "course \(decimalText(course))° (\(source)) is outside the arc \(decimalText(arc.from))°–\(decimalText(arc.to))° clockwise")
             }
         }
+        if let wanted = conditions.travelDirection, trigger.event.kind == .cross, let direction = trigger.event.direction,
+           direction.rawValue != wanted.rawValue {
+            return (.travelDirection, "line crossed \(direction.rawValue), the zone checks in only \(wanted.rawValue)")
+        }
         let path = travelPaths[z]
         if !path.isEmpty, !(state.pathProgress == path.count && path.last == trigger.event.fence) {
             let names = path.map { "\"\(fenceEntries[$0].id)\"" }.joined(separator: " → ")

@@ -42,7 +42,9 @@ import Support
 ///   its own time is the reference.
 /// - **Gates**, in this order, the first failing one naming the `reason`: `zoneDisabled` (the
 ///   schedule at the candidate's time), `checkedIn`, `mrt`, `timeWindow`, `speed`, `bearing`,
-///   `travelPath`, `percentageCrossed`. Check-outs pass no gate.
+///   `travelDirection`, `travelPath`, `percentageCrossed`. Check-outs pass no gate.
+/// - **Travel direction** applies to line crossings only: a crossing in the other direction than
+///   the zone's `travelDirection` (relative to the line's digitised direction) is suppressed.
 /// - **Time windows**: the candidate's time must fall in at least one window (local days and
 ///   hours in the window's time zone, daylight saving time included; a window past midnight
 ///   belongs to the day it starts on).

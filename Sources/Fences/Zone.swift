@@ -122,7 +122,16 @@ public struct ZoneConditions: Sendable {
         }
     }
 
+    /// For line fences (GEOLINE): the crossing direction that checks in, relative to the line's
+    /// digitised direction.
+    public enum TravelDirection: String, Hashable, Sendable, CaseIterable {
+        case leftToRight = "left-to-right"
+        case rightToLeft = "right-to-left"
+    }
+
     public var timeWindows: [TimeWindow]
+    /// Line crossings check in only in this direction (fence enters are not affected).
+    public var travelDirection: TravelDirection?
     /// Speed in m/s.
     public var speed: Range?
     public var bearing: BearingRange?
@@ -131,8 +140,9 @@ public struct ZoneConditions: Sendable {
     public var travelPath: [String]
 
     public init(timeWindows: [TimeWindow] = [], speed: Range? = nil, bearing: BearingRange? = nil,
-                percentageCrossed: PercentageCrossed? = nil, travelPath: [String] = []) {
+                percentageCrossed: PercentageCrossed? = nil, travelPath: [String] = [], travelDirection: TravelDirection? = nil) {
         self.timeWindows = timeWindows
+        self.travelDirection = travelDirection
         self.speed = speed
         self.bearing = bearing
         self.percentageCrossed = percentageCrossed
@@ -141,6 +151,6 @@ public struct ZoneConditions: Sendable {
 
     /// Whether no condition is set.
     public var isEmpty: Bool {
-        timeWindows.isEmpty && speed == nil && bearing == nil && percentageCrossed == nil && travelPath.isEmpty
+        timeWindows.isEmpty && speed == nil && bearing == nil && percentageCrossed == nil && travelPath.isEmpty && travelDirection == nil
     }
 }

@@ -10,7 +10,7 @@ public enum ScenarioReader {
     public static let topLevelKeys = ["name", "traces", "fences", "crs", "geotrigger", "zones", "places", "sessions", "rules",
                                       "rulesPlatform", "degrade", "truth", "expected"]
     static let zoneKeys = ["id", "name", "checkOut", "minimumRetriggerTime", "customData", "schedule", "conditions", "geotrigger"]
-    static let conditionKeys = ["timeWindows", "speed", "bearing", "percentageCrossed", "travelPath"]
+    static let conditionKeys = ["timeWindows", "speed", "bearing", "travelDirection", "percentageCrossed", "travelPath"]
     static let placesKeys = ["signals", "membershipTTL", "expiry", "platform", "regionBudget"]
     static let degradeKeys = ["resample", "noise", "dropout", "spikes", "jitter", "exitLoss", "entryLoss", "seed"]
 
@@ -247,6 +247,12 @@ public enum ScenarioReader {
                 throw b.error("bearing needs from and to (degrees clockwise from north)")
             }
             c.bearing = ZoneConditions.BearingRange(from: from, to: to)
+        }
+        if let d = node["travelDirection"] {
+            guard let text = d.string, let direction = ZoneConditions.TravelDirection(rawValue: text) else {
+                throw d.error("travelDirection must be left-to-right or right-to-left (relative to the line's digitised direction)")
+            }
+            c.travelDirection = direction
         }
         if let p = node["percentageCrossed"] {
             try checkKeys(p, ["percent", "window"], "percentageCrossed")

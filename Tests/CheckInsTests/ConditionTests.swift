@@ -117,6 +117,19 @@ import Testing
         #expect(run.checkIns.map(\.direction) == [.leftToRight, .rightToLeft])
     }
 
+    /// A line whose zone accepts only left-to-right crossings (SPEC §3 travel direction): the
+    /// line runs south to north, so eastbound travel crosses it from its left.
+    @Test func lineWithATravelDirectionChecksInOneWayOnly() throws {
+        var world = try World()
+        world.zones = [Zone(id: "gate", checkOut: false, conditions: ZoneConditions(travelDirection: .leftToRight))]
+        world.line("l", [XY(0, -20), XY(0, 20)], zone: "gate")
+        let fixes = World.straight(from: XY(-45, 0), to: XY(45, 0), count: 10)
+            + World.straight(from: XY(45, 0), to: XY(-45, 0), count: 10, startingAt: 10)
+        let run = try world.run(fixes)
+        #expect(summary(run.checkIns) == ["checkin:l", "suppressed(travelDirection):l"])
+        #expect(run.checkIns.last?.detail?.contains("right-to-left") == true)
+    }
+
     @Test func gatesAreCheckedInOrder() throws {
         // Disabled beats every condition; conditions come after the re-trigger time.
         var bench = Bench()

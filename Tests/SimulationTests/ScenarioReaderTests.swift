@@ -152,6 +152,7 @@ import Testing
         try expectError(head + "  - {id: z1, conditions: {timeWindows: [{from: \"8am\", to: \"18:00\"}]}}\n", line: 4, "HH:MM")
         try expectError(head + "  - {id: z1, conditions: {timeWindows: [{from: \"08:00\", to: \"18:00\", timezone: Mars/Olympus}]}}\n", line: 4, "unknown time zone")
         try expectError(head + "  - {id: z1, conditions: {percentageCrossed: {percent: 150}}}\n", line: 4, "percent in (0, 100]")
+        try expectError(head + "  - {id: z1, conditions: {travelDirection: northbound}}\n", line: 4, "left-to-right or right-to-left")
     }
 
     @Test func yamlSyntaxErrorsAreLocated() throws {
