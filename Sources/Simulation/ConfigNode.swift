@@ -26,6 +26,9 @@ public struct ConfigNode: Sendable {
     }
 
     /// A short name of the node's type, for messages.
+    // Not inlined: Swift 6.3.1 in release builds crashes (CopyPropagation, "Found ownership
+    // error") on some typed-throws functions that inline these switches over `Value`.
+    @inline(never)
     public var typeDescription: String {
         switch value {
         case .null: "null"
@@ -37,21 +40,25 @@ public struct ConfigNode: Sendable {
         }
     }
 
+    @inline(never)
     public var string: String? {
         if case .string(let s) = value { return s }
         return nil
     }
 
+    @inline(never)
     public var number: Double? {
         if case .number(let d) = value { return d }
         return nil
     }
 
+    @inline(never)
     public var bool: Bool? {
         if case .bool(let b) = value { return b }
         return nil
     }
 
+    @inline(never)
     public var isNull: Bool {
         if case .null = value { return true }
         return false
