@@ -71,6 +71,16 @@ public struct Fence: Sendable {
         self.location = location
     }
 
+    /// For beacons: the standard deviation, in metres, of the noise added to the simulated
+    /// distance on each fix (`properties.signalNoise`, default 0), and the seed of that noise
+    /// (`properties.signalSeed`, default 0). With no radio data in a trace, beacon proximity is
+    /// simulated from distance (SPEC §3); the noise stands for an unsteady signal.
+    public var beaconSignalNoise: (sigmaMeters: Double, seed: UInt64) {
+        let sigma = property("signalNoise")?.number ?? 0
+        let seed = property("signalSeed")?.number ?? 0
+        return (sigma.isFinite && sigma > 0 ? sigma : 0, seed >= 0 && seed < 1.8e19 ? UInt64(seed) : 0)
+    }
+
     /// The property named `key`, if the feature has it.
     public func property(_ key: String) -> JSONNode? {
         properties.last(where: { $0.key == key })?.node

@@ -355,6 +355,14 @@ struct Reader {
                         return nil
                     }
                 }
+                for key in ["signalNoise", "signalSeed"] {
+                    if let n = props.member(key), !n.isNull {
+                        guard let v = n.number, v.isFinite, v >= 0, key == "signalNoise" || v == v.rounded() else {
+                            report("\(label): beacon \"\(key)\" must be \(key == "signalNoise" ? "a number of metres, 0 or more" : "a whole number, 0 or more"), found \(JSONWriter.string(n.value))", n.offset)
+                            return nil
+                        }
+                    }
+                }
                 kind = .beacon(rangeMeters: range, proximity: proximity)
             } else {
                 let radius: Double

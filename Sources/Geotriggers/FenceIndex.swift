@@ -83,6 +83,8 @@ public final class FenceIndex: @unchecked Sendable {
     /// A beacon's full range (its exit distance); the radius for circles.
     let exitRadius: [Double]
     let areas: [AreaShape?]
+    /// Per fence: a beacon's signal noise (standard deviation in metres, 0 for none) and seed.
+    let beaconNoise: [(sigma: Double, seed: UInt64)]
     let cellRecords: [CellRecord]
     /// Every arithmetic polygon's vertices in two flat arrays, with each fence's place in them
     /// (`ringCount` 0 for fences without one), so the engine tests polygons without touching a
@@ -175,6 +177,10 @@ public final class FenceIndex: @unchecked Sendable {
         radius = r
         exitRadius = rx
         self.areas = areas
+        beaconNoise = fenceSet.fences.map { fence in
+            if case .beacon = fence.kind { let noise = fence.beaconSignalNoise; return (noise.sigmaMeters, noise.seed) }
+            return (0, 0)
+        }
         grid = FenceGrid(envelopes: envelopes)
         idRank = FenceIndex.ranksByID(fenceSet.fences)
         var xs: [Double] = [], ys: [Double] = [], ends: [Int] = []
@@ -204,7 +210,7 @@ public final class FenceIndex: @unchecked Sendable {
             if s.gapPolicy != .ignore { flags |= CellRecord.hiddenVisits }
             switch kinds[j] {
             case .circle, .beacon:
-                if simple { flags |= CellRecord.inline }
+                if simple, beaconNoise[j].sigma == 0 { flags |= CellRecord.inline }
                 records.append(CellRecord(x: cx[j], y: cy[j], r: r[j], rx: rx[j], fence: item, flags: flags))
             case .area:
                 flags |= CellRecord.area

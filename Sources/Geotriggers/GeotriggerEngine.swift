@@ -411,6 +411,13 @@ public final class GeotriggerEngine {
         findings.removeLast(findings.count - savedFindings)
     }
 
+    /// A standard normal deviate for beacon `fence` at fix `fix`: a pure function of the seed and
+    /// the pair, so the noise does not depend on evaluation order or the number of workers.
+    static func signalNoise(seed: UInt64, fence: Int, fix: Int) -> Double {
+        var rng = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: fence) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(truncatingIfNeeded: fix) &* 0xC2B2_AE3D_27D4_EB4F))
+        return rng.nextGaussian()
+    }
+
     static let insideBit: UInt8 = 1
     static let pendingBit: UInt8 = 2
 
@@ -445,7 +452,7 @@ public final class GeotriggerEngine {
         }
 
         let a = profile.accuracyFeed ? sample.accuracy : 0
-        let (enterCondition, stayCondition) = conditions(j, sample.position, a, profile.relationship)
+        let (enterCondition, stayCondition) = conditions(j, sample.position, a, profile.relationship, sampleIndex: sample.index)
         var state = states[j]
         let wasInside = state.inside
         // A flip pending from the previous fix means that fix already met the enter condition:
@@ -526,12 +533,16 @@ public final class GeotriggerEngine {
     /// Whether the feed (the point, or the disc of radius `a`) satisfies the fence's enter
     /// condition and its stay condition, under `relationship`. The boundary counts as inside.
     @inline(__always)
-    func conditions(_ j: Int, _ p: XY, _ a: Double, _ relationship: GeotriggerSettings.Relationship) -> (Bool, Bool) {
+    func conditions(_ j: Int, _ p: XY, _ a: Double, _ relationship: GeotriggerSettings.Relationship, sampleIndex: Int = 0) -> (Bool, Bool) {
         switch kinds[j] {
         case .circle, .beacon:
             let dx = p.x - centerX[j]
             let dy = p.y - centerY[j]
-            let d = (dx * dx + dy * dy).squareRoot()
+            var d = (dx * dx + dy * dy).squareRoot()
+            let noise = fences.index.beaconNoise[j]
+            if noise.sigma > 0 {
+                d = max(0, d + noise.sigma * GeotriggerEngine.signalNoise(seed: noise.seed, fence: j, fix: sampleIndex))
+            }
             let enter = radius[j]
             let exit = exitRadius[j]
             switch relationship {

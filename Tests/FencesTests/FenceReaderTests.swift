@@ -165,6 +165,8 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
         (#""id": "p", "beacon": true"#, "needs \"range\""),
         (#""id": "p", "beacon": true, "range": 10, "proximity": "close""#, "\"immediate\", \"near\", \"far\""),
         (#""id": "p", "radius": 10, "zone": 3"#, "zone id"),
+        (#""id": "p", "beacon": true, "range": 10, "signalNoise": -1"#, "signalNoise"),
+        (#""id": "p", "beacon": true, "range": 10, "signalSeed": 1.5"#, "signalSeed"),
     ])
     func badPointProperties(properties: String, message: String) {
         expectError(collection(feature(properties, #"{"type": "Point", "coordinates": [0, 0]}"#)), line: 2, message)
