@@ -1,11 +1,13 @@
 import CheckIns
 import Fences
 import Places
+import Rules
 import Support
 
 /// What every trace of a scenario run passes its geotrigger events through after the engine:
-/// check-ins (SPEC §3) and, when the scenario asks for it, Places (SPEC §4). Built once per run;
-/// each trace starts from a fresh copy of its state machines.
+/// check-ins (SPEC §3) and, when the scenario asks for them, Places (SPEC §4) and the rules
+/// engine (SPEC §5). Built once per run; each trace starts from a fresh copy of its state
+/// machines.
 ///
 /// Zones: when the scenario declares zones, a fence naming any other zone is an error (SPEC §3).
 /// When it declares none, each zone a fence names becomes an implicit zone with the default
@@ -17,8 +19,11 @@ public struct Pipeline: Sendable {
     public let checkIns: CheckInMachine
     /// Places, when simulated.
     let places: PlacesSetup?
+    /// The rules, when the scenario names a rules file.
+    private(set) var rules: RulesSetup?
     /// Notes and warnings for standard error: implicit zones, fences that cannot be POIs,
-    /// metadata dropped, sessions that cannot be simulated.
+    /// metadata dropped, sessions that cannot be simulated, pieces of the rules the platform
+    /// drops.
     public let findings: [Diagnostic]
 
     /// Builds the pipeline of a scenario for its fence set.
@@ -27,11 +32,15 @@ public struct Pipeline: Sendable {
     ///   - scenario: the scenario (its zones, `places` and `sessions`).
     ///   - fences: the fence set its geotrigger events index into.
     ///   - places: the Places settings to use instead of the scenario's (command-line overrides).
+    ///   - rulesPlatform: the rules platform to use instead of the scenario's `rulesPlatform`
+    ///     (`--rules-platform`).
     /// - Throws: ``Support/FencesimError`` `.badData`, located, before any replay: a fence naming an
     ///   undeclared zone (at the fence), a duplicate zone, a bad re-trigger time, a schedule out
     ///   of order or a travel path naming a fence outside its zone, every further problem in
-    ///   `related` (``CheckIns/CheckInMachine/init(fences:zones:)``).
-    public init(scenario: Scenario, fences: FenceSet, places: PlacesSettings? = nil) throws(FencesimError) {
+    ///   `related` (``CheckIns/CheckInMachine/init(fences:zones:)``); bad `rules` or
+    ///   `rulesPlatform` values (at the key) and rules the platform refuses (in the rules file);
+    ///   `.missingInput` located at `rules` when the rules file does not exist.
+    public init(scenario: Scenario, fences: FenceSet, places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil) throws(FencesimError) {
         var findings: [Diagnostic] = []
         var zones = scenario.zones.map(\.zone)
         if zones.isEmpty {
@@ -64,11 +73,37 @@ public struct Pipeline: Sendable {
         } else {
             self.places = nil
         }
+        // The rules are read here, after everything else in the scenario is known to be good and
+        // before any trace is replayed, so that bad rules write nothing.
+        if let settings = try scenario.rulesSettings(platform: rulesPlatform) {
+            let ruleSet = try settings.load()
+            findings += ruleSet.warnings
+            rules = RulesSetup(settings: settings, ruleSet: ruleSet, fences: fences, zones: zones)
+        }
         self.findings = findings
     }
 
     /// Whether Places is simulated.
     public var simulatesPlaces: Bool { places != nil }
+
+    /// Whether rules are evaluated.
+    public var simulatesRules: Bool { rules != nil }
+
+    /// The rules settings in effect, when rules are evaluated.
+    public var rulesSettings: RulesSettings? { rules?.settings }
+
+    /// Makes each trace start from a persisted rules state and keep its final one (`--state`).
+    ///
+    /// - Parameter initial: the state each trace starts from, by trace label (absent: fresh).
+    /// - Returns: where each trace's final state can be read once the run is over, or `nil` when
+    ///   no rules are evaluated.
+    public mutating func persistRulesStates(initial: [String: RulesDeviceState]) -> RulesStateCollector? {
+        guard rules != nil else { return nil }
+        let collector = RulesStateCollector()
+        rules?.initialStates = initial
+        rules?.collector = collector
+        return collector
+    }
 
     /// The Places settings in effect, when Places is simulated.
     public var placesSettings: PlacesSettings? { places?.settings }

@@ -86,8 +86,6 @@ public enum ScenarioReader {
             try checkKeys(node, degradeKeys, "degrade")
             pending.append(("degrade", node.location))
         }
-        if let node = root["rules"] { pending.append(("rules", node.location)) }
-        if let node = root["rulesPlatform"] { pending.append(("rulesPlatform", node.location)) }
         if let node = root["truth"] { pending.append(("truth", node.location)) }
         var expected: String?
         if let e = root["expected"] {

@@ -2,12 +2,13 @@ import CheckIns
 import Fences
 import Geotriggers
 import Places
+import Rules
 import Support
 
 /// One trace's way through the pipeline after the geotrigger engine (SPEC §4: fence →
-/// geotrigger → check-in/out → Places): it logs the engine's notified events, feeds every fix's
-/// events to the check-in machine, feeds Places, and sends every event it logs through
-/// ``emit(_:)``, in order.
+/// geotrigger → check-in/out → Places, then the rules of SPEC §5 on every dispatched event): it
+/// logs the engine's notified events, feeds every fix's events to the check-in machine, feeds
+/// Places, and sends every event it logs through ``emit(_:)``, in order, where the rules run.
 ///
 /// Sans-I/O: the replayer reads fixes and runs the engine; this takes the engine's events fix by
 /// fix and returns the log.
@@ -29,6 +30,8 @@ struct TracePipeline {
     var checkIns: CheckInMachine?
     /// Places, when simulated.
     var places: PlacesRun?
+    /// The rules, when the scenario has them.
+    var rules: RulesStage?
     /// The log so far, in dispatch order.
     private(set) var events: [LogEvent] = []
     /// Located findings for standard error (sessions that could not be simulated).
@@ -48,6 +51,7 @@ struct TracePipeline {
         if let setup = pipeline?.places {
             places = PlacesRun(setup: setup, state: placesState ?? PlacesState(configuration: setup.settings.configuration))
         }
+        if let setup = pipeline?.rules { rules = RulesStage(setup: setup, trace: trace) }
         checkInBuffer.reserveCapacity(16)
     }
 
@@ -68,25 +72,80 @@ struct TracePipeline {
         guard places != nil else {
             // Without Places nothing depends on time between fixes; the replayer's final sort
             // puts derived events after their engine event at the same instant.
-            for e in buffer where e.notified { emit(Dispatched(log: Replayer.logEvent(e, fences, trace))) }
-            for c in checkInBuffer { emit(Dispatched(log: TracePipeline.logEvent(c, trace))) }
+            guard rules != nil else {
+                for e in buffer where e.notified { emit(Dispatched(log: Replayer.logEvent(e, fences, trace))) }
+                for c in checkInBuffer { emit(Dispatched(log: TracePipeline.logEvent(c, trace))) }
+                return
+            }
+            // Rules run in log order, so the fix's events are emitted in the order the final
+            // sort gives them (time, then engine events before check-in events): the log is the
+            // same bytes as without this sort.
+            var lines: [LogEvent] = []
+            for e in buffer where e.notified { lines.append(Replayer.logEvent(e, fences, trace)) }
+            for c in checkInBuffer { lines.append(TracePipeline.logEvent(c, trace)) }
+            let ordered = lines.enumerated().sorted { a, b in
+                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+            }
+            for (_, line) in ordered { emit(Dispatched(log: line)) }
             return
         }
         processWithPlaces(buffer, fix: fix)
     }
 
-    /// Ends the trace: strict expiry up to the last fix; sessions after the end are reported.
+    /// Ends the trace: strict expiry up to the last fix; sessions after the end are reported; the
+    /// rules state is left for `--state`.
     mutating func finish() {
         if places != nil { finishPlaces() }
+        if let rules { rules.setup.collector?.deposit(rules.state, trace: trace) }
     }
 
     /// The one function every pipeline event passes through, in the order the pipeline makes
-    /// them. This is where the rules engine will evaluate its rules (issue 5): on check-in and
-    /// check-out events as `com.fencesim.eventType.geotrigger` events and on `event.sdkEvents`,
-    /// with `event.placesSharedState` as the Places shared state, appending the `rule` events of
-    /// the consequences that fire right after this one.
+    /// them: it logs the event, then, when the scenario has rules, evaluates them on the events
+    /// dispatched with it and logs the `rule` lines of the consequences that fire right after it
+    /// (see ``evaluateRules(on:)``).
     mutating func emit(_ event: Dispatched) {
         events.append(event.log)
+        if rules != nil { evaluateRules(on: event) }
+    }
+
+    /// The rules half of ``emit(_:)`` (SPEC §5): the events a log line stands for are
+    /// - its geotrigger event (``GeotriggerRuleEvent``) for a notified engine event, a check-in or a
+    ///   check-out;
+    /// - its SDK events, in dispatch order: the Places region response then the Edge experience
+    ///   event of a processed signal (Edge events recorded in history with their mask), the nearby
+    ///   response of a lookup.
+    ///
+    /// Each is evaluated with the Places shared state as last published: the state published
+    /// with this line when it has one (the SDKs publish before dispatching the region response,
+    /// research §1.7), else the one published before. Places first publishes when the extension
+    /// registers (the first launch, a background launch, or the first fix without sessions);
+    /// before that rules read no Places state.
+    mutating func evaluateRules(on event: Dispatched) {
+        if rules?.placesSharedState == nil, let run = places, run.running {
+            rules?.placesSharedState = run.state.sharedState()
+        }
+        if let published = event.placesSharedState { rules?.placesSharedState = published }
+        let log = event.log
+        if GeotriggerRuleEvent.kinds.contains(log.type), let setup = rules?.setup {
+            let fence = log.field("fence").flatMap { id -> Fence? in
+                guard case .string(let s) = id, let k = setup.fenceIndex[s] else { return nil }
+                return fences.fences[k]
+            }
+            let zone = log.field("zone").flatMap { id -> Zone? in
+                guard case .string(let s) = id else { return nil }
+                return setup.zones[s]
+            }
+            if let ruleEvent = GeotriggerRuleEvent.make(log, fence: fence, zone: zone),
+               let lines = rules?.evaluate(ruleEvent, mask: GeotriggerRuleEvent.historyMask, trigger: log) {
+                events += lines
+            }
+        }
+        for sdk in event.sdkEvents {
+            let ruleEvent = RuleEvent(name: sdk.name, type: sdk.type, source: sdk.source, data: sdk.data, time: log.time)
+            if let lines = rules?.evaluate(ruleEvent, mask: sdk.mask.isEmpty ? nil : sdk.mask, trigger: log) {
+                events += lines
+            }
+        }
     }
 
     /// The log line of a check-in, check-out or blocked check-in, with the provenance of the
