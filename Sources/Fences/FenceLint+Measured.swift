@@ -1,0 +1,119 @@
+import Foundation
+import Spatial
+import Support
+
+extension FenceLint {
+    /// A fence as the engine evaluates it (buffer applied), projected into the metric frame, with
+    /// the measurements the lint needs.
+    ///
+    /// Holds GEOS geometries of one context: built, used and dropped by one ``FenceLint/lint(_:options:)``
+    /// call on one thread.
+    struct Measured {
+        let fence: Fence
+        /// The buffer in effect, metres.
+        let buffer: Double
+        /// The buffer leaves nothing.
+        private(set) var isEmpty = false
+        /// How narrow the fence is (see ``FenceLint``); `nil` when it cannot fall in a gap.
+        private(set) var width: Double?
+        /// A circle's radius with its buffer.
+        private(set) var radius: Double?
+        /// An area's area with its buffer, m².
+        private(set) var area: Double?
+        /// Metric extent, for the overlap sweep.
+        private(set) var envelope: BoundingBox?
+        /// A circle's centre in the frame.
+        private var center: XY?
+        /// An area's polygon in the frame, buffered.
+        private var geometry: Geometry?
+        /// The GEOS context of the lint.
+        private let context: GEOSContext
+
+        /// Whether the fence takes part in `zone-overlap` (circles and areas that are not empty).
+        var pairable: Bool { !isEmpty && (center != nil || geometry != nil) }
+
+        init(_ fence: Fence, buffer: Double, frame: MetricFrame, context: GEOSContext) throws(SpatialError) {
+            self.fence = fence
+            self.buffer = buffer
+            self.context = context
+            func project(_ p: XY) throws(SpatialError) -> XY {
+                let q = frame.forward(p)
+                guard q.x.isFinite, q.y.isFinite else {
+                    throw SpatialError(function: "proj_trans", message: "position (\(p.x), \(p.y)) cannot be projected")
+                }
+                return q
+            }
+            switch fence.kind {
+            case .circle(let r):
+                guard case .point(let c) = fence.shape else { return }
+                let effective = r + buffer
+                guard effective > 0 else {
+                    isEmpty = true
+                    return
+                }
+                let q = try project(c)
+                center = q
+                radius = effective
+                width = 2 * effective
+                envelope = BoundingBox(minX: q.x - effective, minY: q.y - effective, maxX: q.x + effective, maxY: q.y + effective)
+            case .area:
+                let projected = fence.shape.mapPositions { frame.forward($0) }
+                for q in projected.positions where !(q.x.isFinite && q.y.isFinite) {
+                    throw SpatialError(function: "proj_trans", message: "a vertex cannot be projected")
+                }
+                let plain = try Geometry(projected, context: context)
+                var shape = plain
+                if buffer != 0 {
+                    shape = try plain.buffer(buffer)
+                    guard !shape.isEmpty else {
+                        isEmpty = true
+                        return
+                    }
+                }
+                // The hull of a polygon grown by b is its hull grown by b, whose width is exactly
+                // the hull's width + 2b; GEOS on the buffered arcs would only approximate that.
+                width = buffer > 0 ? try plain.minimumWidth() + 2 * buffer : try shape.minimumWidth()
+                area = try shape.area()
+                envelope = shape.boundingBox
+                geometry = shape
+            case .line:
+                if buffer > 0 { width = 2 * buffer }
+            case .beacon:
+                break
+            }
+        }
+
+        /// The area shared with `other`, when above ``FenceLint/minimumOverlapSquareMeters``:
+        /// exact for two circles, GEOS intersections otherwise (circles as 64-gons).
+        func overlap(with other: Measured) throws(SpatialError) -> (value: Double, text: String)? {
+            let shared: Double
+            if let c1 = center, let r1 = radius, let c2 = other.center, let r2 = other.radius {
+                shared = Measured.lensArea(r1, r2, c1.distance(to: c2))
+            } else if let g1 = try polygon(), let g2 = try other.polygon() {
+                guard try g1.intersects(g2) else { return nil }
+                shared = try g1.intersection(g2).area()
+            } else {
+                return nil
+            }
+            guard shared >= FenceLint.minimumOverlapSquareMeters else { return nil }
+            return (shared, "by \((center != nil) != (other.center != nil) ? "about " : "")\(FenceLint.areaText(shared)) m²")
+        }
+
+        /// The fence as a GEOS polygon: the area itself, or the circle as a 64-gon.
+        private func polygon() throws(SpatialError) -> Geometry? {
+            if let geometry { return geometry }
+            guard let center, let radius else { return nil }
+            return try Geometry(point: center, context: context).buffer(radius)
+        }
+
+        /// The area of the intersection of two discs of radii `r1`, `r2` whose centres are `d` apart.
+        static func lensArea(_ r1: Double, _ r2: Double, _ d: Double) -> Double {
+            if d >= r1 + r2 { return 0 }
+            if d <= abs(r1 - r2) { return Double.pi * min(r1, r2) * min(r1, r2) }
+            let a1 = acos(max(-1, min(1, (d * d + r1 * r1 - r2 * r2) / (2 * d * r1))))
+            let a2 = acos(max(-1, min(1, (d * d + r2 * r2 - r1 * r1) / (2 * d * r2))))
+            let k = (-d + r1 + r2) * (d + r1 - r2) * (d - r1 + r2) * (d + r1 + r2)
+            return r1 * r1 * a1 + r2 * r2 * a2 - 0.5 * max(0, k).squareRoot()
+        }
+    }
+}
