@@ -2,13 +2,16 @@ import ArgumentParser
 import Fences
 import Foundation
 import Geotriggers
+import Places
+import Rules
 import Simulation
 import Spatial
 import Support
 import Traces
 
 /// `fencesim run SCENARIO`: replays every trace of a scenario through the geotrigger engine,
-/// check-ins and (when the scenario has `places:` or `sessions:`) Places, and writes its event log.
+/// check-ins, (when the scenario has `places:` or `sessions:`) Places and (when it has `rules:`)
+/// the Adobe mobile rules, and writes its event log.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a scenario file and write its event log.",
@@ -16,7 +19,9 @@ struct Run: ParsableCommand {
             Traces run on all cores; the log is identical whatever the number of workers. \
             --state keeps the Places state between runs: a file for a one-trace scenario, or a \
             directory (an existing one, or a path ending in /) holding <trace file name>.places.json \
-            per trace. A missing state file starts fresh; a corrupt one is an error and is left as it is.
+            per trace. With rules, the client-side profile and the event history are kept beside \
+            it, in <trace file name>.rules-state.json (state.rules-state.json for --state state.json). \
+            A missing state file starts fresh; a corrupt one is an error and is left as it is.
             """
     )
 
@@ -35,6 +40,14 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("region-budget"), help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs.", valueName: "n"))
     var regionBudget: Int?
 
+    @Option(name: .customLong("rules-platform"),
+            help: ArgumentHelp("Override rulesPlatform: docs (the documented behaviour), ios or android (each SDK's tolerance and coercions).",
+                               valueName: "platform"))
+    var rulesPlatform: String?
+
+    @Option(help: ArgumentHelp("Replay only shard K of N (the traces at positions K, K+N, ... of the scenario, 0-based) and write its partial log for fencesim merge.", valueName: "K/N"))
+    var shard: String?
+
     @OptionGroup var output: OutputOptions
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
@@ -49,44 +62,72 @@ struct Run: ParsableCommand {
         if let state, state.isEmpty {
             throw ValidationError("--state needs a file or directory path")
         }
+        if let shard {
+            do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
+            guard output.logFormat == .jsonl else { throw ValidationError("--shard writes a partial JSON Lines log; choose the format when merging (fencesim merge --format)") }
+        }
+        if let rulesPlatform, RulesPlatform(rawValue: rulesPlatform) == nil {
+            throw ValidationError("--rules-platform must be one of \(RulesPlatform.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(rulesPlatform)\"")
+        }
     }
 
     func run() throws {
         let readOptions = try traceOptions.readOptions()
         try Terminal.run {
             let scenario = try ScenarioReader.read(path: scenario)
+            let shard = try self.shard.map { text throws(FencesimError) in try Shard(parsing: text) }
+            let positions = shard?.positions(of: scenario.traces.count) ?? Array(scenario.traces.indices)
+            let traces = positions.map { scenario.traces[$0] }
             for (key, location) in scenario.notYetSimulated {
                 Terminal.err("\(location): warning: \"\(key)\" is read and checked but not simulated by this version of fencesim")
             }
             var places = scenario.places
-            if state != nil || placesPlatform != nil || regionBudget != nil {
+            if state != nil && places == nil && !scenario.hasRules {
+                throw FencesimError(.usage, "--state needs Places or rules, and the scenario has neither places:, sessions: nor rules:",
+                                    at: SourceLocation(file: scenario.file))
+            }
+            if placesPlatform != nil || regionBudget != nil {
                 guard let settings = places else {
-                    let option = state != nil ? "--state" : placesPlatform != nil ? "--places-platform" : "--region-budget"
+                    let option = placesPlatform != nil ? "--places-platform" : "--region-budget"
                     throw FencesimError(.usage, "\(option) needs Places, and the scenario has neither places: nor sessions:",
                                         at: SourceLocation(file: scenario.file))
                 }
                 places = settings.overridden(platform: placesPlatform, regionBudget: regionBudget)
             }
-            let statePaths = try state.map { path throws(FencesimError) in try PlacesStateFiles.paths(for: scenario.traces, option: path) }
+            if rulesPlatform != nil && !scenario.hasRules {
+                throw FencesimError(.usage, "--rules-platform needs rules, and the scenario has no rules:", at: SourceLocation(file: scenario.file))
+            }
+            let statePaths = try state.map { path throws(FencesimError) in try PlacesStateFiles.paths(for: scenario.traces, option: path) }.map { paths in positions.map { paths[$0] } }
             let fenceSet = try FenceReader.read(path: scenario.fencesPath, options: fenceOptions.readOptions)
             for w in fenceSet.warnings { Terminal.err(w.description) }
-            // Zones are checked here, every problem at once, before anything is replayed.
-            let pipeline = try Pipeline(scenario: scenario, fences: fenceSet, places: places)
+            // Zones and rules are checked here, every problem at once, before anything is replayed.
+            var pipeline = try Pipeline(scenario: scenario, fences: fenceSet, places: places,
+                                        rulesPlatform: rulesPlatform.flatMap(RulesPlatform.init(rawValue:)))
             for finding in pipeline.findings { Terminal.err(finding.description) }
             let settings = try SettingsResolver.resolve(fenceSet, global: scenario.geotrigger, zones: scenario.zones,
                                                         requireDeclaredZones: !scenario.zones.isEmpty)
             let frame = try FrameChoice.frame(given: scenario.crs, fences: fenceSet, location: scenario.fencesLocation)
-            let initialStates = try statePaths.map { paths throws(FencesimError) in
-                try PlacesStateFiles.load(paths, settings: places ?? PlacesSettings())
+            let initialStates = try statePaths.map { paths throws(FencesimError) -> [PlacesState?] in
+                guard places != nil else { return [] }
+                return try PlacesStateFiles.load(paths, settings: places ?? PlacesSettings())
             } ?? []
+            var rulesStatePaths: [String]?
+            var rulesStates: RulesStateCollector?
+            if let statePaths, pipeline.simulatesRules {
+                let paths = statePaths.map(PlacesStateFiles.rulesStatePath(forStatePath:))
+                rulesStates = pipeline.persistRulesStates(initial: try PlacesStateFiles.loadRulesStates(paths, traces: traces))
+                rulesStatePaths = paths
+            }
             let replayer = Replayer(Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                            workers: output.workers, pipeline: pipeline))
-            let outcomes = try replayer.run(scenario.traces, placesStates: initialStates)
+            let outcomes = try replayer.run(traces, placesStates: initialStates)
             try Reporting.finish(outcomes)
-            let text = output.logFormat.render(Replayer.merge(outcomes))
+            let text = shard.map { PartialEventLog(scenario: scenario.name, shard: $0, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text }
+                ?? output.logFormat.render(Replayer.merge(outcomes))
             if let out {
                 try Run.makeDirectory(out)
-                let path = (out as NSString).appendingPathComponent("\(scenario.name).events.\(output.logFormat.fileExtension)")
+                let path = (out as NSString).appendingPathComponent(shard.map { PartialEventLog.fileName(scenario: scenario.name, shard: $0) }
+                                                                 ?? "\(scenario.name).events.\(output.logFormat.fileExtension)")
                 try FileIO.writeAtomically(text, to: path)
                 Terminal.err("wrote \(path)")
             } else {
@@ -95,6 +136,13 @@ struct Run: ParsableCommand {
             if let statePaths {
                 for (outcome, path) in zip(outcomes, statePaths) {
                     guard let final = outcome.placesState else { continue }
+                    try Run.makeDirectory((path as NSString).deletingLastPathComponent)
+                    try FileIO.writeAtomically(PlacesStateFiles.text(of: final), to: path)
+                }
+            }
+            if let rulesStatePaths, let rulesStates {
+                for (trace, path) in zip(traces, rulesStatePaths) {
+                    guard let final = rulesStates.state(for: trace.label) else { continue }
                     try Run.makeDirectory((path as NSString).deletingLastPathComponent)
                     try FileIO.writeAtomically(PlacesStateFiles.text(of: final), to: path)
                 }
