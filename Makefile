@@ -8,7 +8,7 @@ BIN_DEBUG  := .build/debug/fencesim
 BIN        := .build/release/fencesim
 SHARED     ?= ../shared
 
-.PHONY: setup build release test demo leakcheck bench bench-scaling clean help
+.PHONY: setup build release test update-goldens demo leakcheck bench bench-scaling clean help
 
 help:
 	@echo "make demo       build fencesim and run it on the bundled example"
@@ -38,6 +38,11 @@ release: setup
 test: setup
 	$(SWIFT) build
 	$(SWIFT) test
+	$(BIN_DEBUG) check scenarios/
+
+# Rewrites the bundled scenarios' golden event logs; review the diff before committing it.
+update-goldens: build
+	$(BIN_DEBUG) check scenarios/ --update
 
 demo: release
 	@echo "== fencesim inspect traces/demo-drive.gpx traces/demo-fences.geojson"
