@@ -181,17 +181,7 @@ struct OutputOptions: ParsableArguments {
 /// Chooses the metric frame: the one given, or an automatic one around the fences.
 enum FrameChoice {
     static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?) throws -> FrameDefinition {
-        if let given { return given }
-        guard let box = fences.boundingBox else {
-            return .transverseMercator(latitudeOfOrigin: 0, centralMeridian: 0)
-        }
-        do {
-            return try MetricFrame.automaticDefinition(covering: box).definition
-        } catch let refusal as MetricFrame.AutomaticFrameRefusal {
-            throw FencesimError(.badData, "no automatic metric frame fits the fences: \(refusal)", at: location ?? SourceLocation(file: fences.file))
-        } catch {
-            throw FencesimError(.badData, "cannot choose a metric frame for the fences: \(error)", at: location ?? SourceLocation(file: fences.file))
-        }
+        try ScenarioRunner.frame(given: given, fences: fences, location: location)
     }
 
     /// Reads a `--crs` value, checking PROJ understands it.

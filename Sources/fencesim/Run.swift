@@ -78,9 +78,6 @@ struct Run: ParsableCommand {
             let shard = try self.shard.map { text throws(FencesimError) in try Shard(parsing: text) }
             let positions = shard?.positions(of: scenario.traces.count) ?? Array(scenario.traces.indices)
             let traces = positions.map { scenario.traces[$0] }
-            for (key, location) in scenario.notYetSimulated {
-                Terminal.err("\(location): warning: \"\(key)\" is read and checked but not simulated by this version of fencesim")
-            }
             var places = scenario.places
             if state != nil && places == nil && !scenario.hasRules {
                 throw FencesimError(.usage, "--state needs Places or rules, and the scenario has neither places:, sessions: nor rules:",
@@ -98,29 +95,24 @@ struct Run: ParsableCommand {
                 throw FencesimError(.usage, "--rules-platform needs rules, and the scenario has no rules:", at: SourceLocation(file: scenario.file))
             }
             let statePaths = try state.map { path throws(FencesimError) in try PlacesStateFiles.paths(for: scenario.traces, option: path) }.map { paths in positions.map { paths[$0] } }
-            let fenceSet = try FenceReader.read(path: scenario.fencesPath, options: fenceOptions.readOptions)
-            for w in fenceSet.warnings { Terminal.err(w.description) }
-            // Zones and rules are checked here, every problem at once, before anything is replayed.
-            var pipeline = try Pipeline(scenario: scenario, fences: fenceSet, places: places,
-                                        rulesPlatform: rulesPlatform.flatMap(RulesPlatform.init(rawValue:)))
-            for finding in pipeline.findings { Terminal.err(finding.description) }
-            let settings = try SettingsResolver.resolve(fenceSet, global: scenario.geotrigger, zones: scenario.zones,
-                                                        requireDeclaredZones: !scenario.zones.isEmpty)
-            let frame = try FrameChoice.frame(given: scenario.crs, fences: fenceSet, location: scenario.fencesLocation)
+            // Fences, zones, rules, settings and frame: every problem is reported before anything is
+            // replayed.
+            var runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions,
+                                            places: places, rulesPlatform: rulesPlatform.flatMap(RulesPlatform.init(rawValue:)),
+                                            workers: output.workers)
+            for diagnostic in runner.diagnostics { Terminal.err(diagnostic.description) }
             let initialStates = try statePaths.map { paths throws(FencesimError) -> [PlacesState?] in
                 guard places != nil else { return [] }
                 return try PlacesStateFiles.load(paths, settings: places ?? PlacesSettings())
             } ?? []
             var rulesStatePaths: [String]?
             var rulesStates: RulesStateCollector?
-            if let statePaths, pipeline.simulatesRules {
+            if let statePaths, runner.pipeline.simulatesRules {
                 let paths = statePaths.map(PlacesStateFiles.rulesStatePath(forStatePath:))
-                rulesStates = pipeline.persistRulesStates(initial: try PlacesStateFiles.loadRulesStates(paths, traces: traces))
+                rulesStates = runner.pipeline.persistRulesStates(initial: try PlacesStateFiles.loadRulesStates(paths, traces: traces))
                 rulesStatePaths = paths
             }
-            let replayer = Replayer(Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
-                                                           workers: output.workers, pipeline: pipeline))
-            let outcomes = try replayer.run(traces, placesStates: initialStates)
+            let outcomes = try runner.run(traces, placesStates: initialStates)
             try Reporting.finish(outcomes)
             let text = shard.map { PartialEventLog(scenario: scenario.name, shard: $0, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text }
                 ?? output.logFormat.render(Replayer.merge(outcomes))
