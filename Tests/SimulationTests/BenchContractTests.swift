@@ -15,16 +15,22 @@ struct BenchContractTests {
     static var workload: URL? { SmallWorkload.directory }
 }
 
-/// The small seed-1 workload, generated once per test run into a temporary folder.
+/// The small seed-1 workload, generated once into `$TMPDIR/fencesim-bench-small-s1` and reused by
+/// later runs (the generator is deterministic). A run generates into a folder of its own and
+/// renames it into place, so concurrent runs never see a half-written workload.
 enum SmallWorkload {
     static let directory: URL? = {
         guard let shared = Paths.shared else { return nil }
         let generator = shared.appendingPathComponent("bench/gen_workload.py")
-        guard FileManager.default.fileExists(atPath: generator.path) else { return nil }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-bench-small-s1-\(ProcessInfo.processInfo.processIdentifier)")
+        let files = FileManager.default
+        guard files.fileExists(atPath: generator.path) else { return nil }
+        let out = files.temporaryDirectory.appendingPathComponent("fencesim-bench-small-s1")
+        if files.fileExists(atPath: out.appendingPathComponent("manifest.json").path) { return out }
+        let scratch = files.temporaryDirectory.appendingPathComponent("fencesim-bench-small-s1.\(ProcessInfo.processInfo.processIdentifier)")
+        defer { try? files.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", generator.path, "--size", "small", "--seed", "1", "--out", out.path]
+        process.arguments = ["python3", generator.path, "--size", "small", "--seed", "1", "--out", scratch.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
@@ -34,6 +40,10 @@ enum SmallWorkload {
             return nil
         }
         guard process.terminationStatus == 0 else { return nil }
+        // Another run may have won the race; its copy is identical.
+        if rename(scratch.path, out.path) != 0, !files.fileExists(atPath: out.appendingPathComponent("manifest.json").path) {
+            return nil
+        }
         return out
     }()
 }
@@ -106,5 +116,50 @@ extension BenchContractTests {
         let s = try Self.summary(feed: .point)
         #expect(fromLog.enters == s.enters && fromLog.exits == s.exits)
         #expect(fromLog.enterChecksum == s.enterChecksum && fromLog.exitChecksum == s.exitChecksum)
+    }
+}
+
+/// The reading thread of ``ParallelSummary`` hands its failures to the caller, wherever in the
+/// trace they happen, and never leaves the caller waiting.
+@Suite(.enabled(if: SmallWorkload.directory != nil, "needs the small bench workload"))
+struct ParallelSummaryFailureTests {
+    /// The small workload's trace with row `row` (1-based data row) replaced by `replacement`.
+    static func trace(breakingRow row: Int, with replacement: String) throws -> URL {
+        let dir = try #require(SmallWorkload.directory)
+        var lines = try String(contentsOf: dir.appendingPathComponent("trace.csv"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        lines[row] = Substring(replacement)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-broken-\(row)-\(ProcessInfo.processInfo.processIdentifier).csv")
+        try lines.joined(separator: "\n").write(to: out, atomically: true, encoding: .utf8)
+        return out
+    }
+
+    static func run(_ trace: URL, chunk: Int) throws(FencesimError) -> BenchSummary {
+        let dir = SmallWorkload.directory!
+        let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
+        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
+        let configuration = Replayer.Configuration(fences: fences, frame: .projString(BenchContractTests.projString), settings: settings, summaryOnly: true)
+        return try ParallelSummary.run(TraceInput(path: trace.path), configuration: configuration, workers: 2, chunkSize: chunk).0
+    }
+
+    @Test(arguments: [(3, 2), (5_000, 997), (9_999, 16_384)])
+    func aBadRowStopsTheSummaryWithItsLocation(row: Int, chunk: Int) throws {
+        let broken = try Self.trace(breakingRow: row, with: "2026-01-01T00:00:00.000Z,not-a-latitude,-122.2,5,0")
+        defer { try? FileManager.default.removeItem(at: broken) }
+        do {
+            _ = try Self.run(broken, chunk: chunk)
+            Issue.record("a bad row should fail the summary")
+        } catch {
+            #expect(error.code.exitStatus == 65)
+            #expect(error.location?.line == row + 1, "\(error)")
+        }
+    }
+
+    @Test func aMissingTraceIsAMissingInput() {
+        do {
+            _ = try Self.run(URL(fileURLWithPath: "/nonexistent/trace.csv"), chunk: 997)
+            Issue.record("a missing trace should fail the summary")
+        } catch {
+            #expect(error.code.exitStatus == 66, "\(error)")
+        }
     }
 }
