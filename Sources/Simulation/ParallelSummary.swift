@@ -16,7 +16,7 @@ import Traces
 /// numbers). Memory stays bounded by the chunk size.
 public enum ParallelSummary {
     /// Samples read before the workers take them.
-    public static let chunkSize = 32_768
+    public static let chunkSize = 16_384
 
     /// Whether `configuration` can be summarised this way.
     public static func applies(to configuration: Replayer.Configuration) -> Bool {
@@ -28,10 +28,59 @@ public enum ParallelSummary {
     /// - Throws: ``Support/FencesimError`` for an unreadable trace or fences that cannot be
     ///   compiled.
     public static func run(_ trace: TraceInput, configuration: Replayer.Configuration, workers requested: Int,
-                           chunkSize: Int = ParallelSummary.chunkSize) throws(FencesimError) -> (BenchSummary, TraceStatistics) {
+                           chunkSize: Int = ParallelSummary.chunkSize, timer: PhaseTimer? = nil) throws(FencesimError) -> (BenchSummary, TraceStatistics) {
         let workers = max(1, requested > 0 ? requested : ProcessInfo.processInfo.activeProcessorCount)
-        // The fences are compiled once; each worker adds its own GEOS and PROJ objects.
-        let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+        // A reading thread parses and projects the next chunks (with a frame of its own) while
+        // the workers evaluate the current one; at most `depth` chunks wait between them.
+        let channel = ChunkChannel(depth: 2)
+        let reader = ReaderResult()
+        let readOptions = configuration.readOptions
+        let definition = configuration.frame
+        let producer = Thread {
+            var chunk: [Sample] = []
+            chunk.reserveCapacity(chunkSize)
+            var row = 0
+            do throws(FencesimError) {
+                let frame: MetricFrame
+                do throws(SpatialError) {
+                    frame = try MetricFrame(definition)
+                } catch {
+                    throw FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
+                }
+                reader.statistics = try TraceReader.read(path: trace.path, options: readOptions) { (fix: Fix) throws(FencesimError) in
+                    let fixIndex = row
+                    row += 1
+                    guard let time = fix.time else {
+                        throw FencesimError(.badData, "fix \(fixIndex) has no time; a replay needs timed fixes",
+                                            at: SourceLocation(file: trace.path, line: fix.line))
+                    }
+                    chunk.append(Sample(index: fixIndex, time: time, position: frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude)),
+                                        longitude: fix.longitude, latitude: fix.latitude, accuracy: fix.accuracyMeters,
+                                        speed: fix.speedMetersPerSecond, course: fix.courseDegrees))
+                    if chunk.count == chunkSize {
+                        guard channel.send(chunk) else { throw FencesimError(.internalError, "cancelled") }
+                        chunk = []
+                        chunk.reserveCapacity(chunkSize)
+                    }
+                }
+                if !chunk.isEmpty { _ = channel.send(chunk) }
+            } catch {
+                reader.error = error
+            }
+            channel.close()
+        }
+        producer.stackSize = 8 << 20
+        producer.start()
+
+        // The fences are compiled while the first chunks are read.
+        let index: FenceIndex
+        do {
+            index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+        } catch {
+            channel.cancel()
+            throw error
+        }
+        timer?.lap("index-fences")
         final class Slot: @unchecked Sendable {
             // Written by exactly one worker (its own index); read after the workers have joined.
             var compiled: CompiledFences?
@@ -53,21 +102,13 @@ public enum ParallelSummary {
                 slots[w].error = error
             }
         }
-        if let error = slots.compactMap(\.error).first { throw error }
-        // The reading thread projects with a frame of its own.
-        let frame: MetricFrame
-        do {
-            frame = try MetricFrame(configuration.frame)
-        } catch {
-            throw FencesimError(.badData, "cannot build the metric frame \"\(configuration.frame)\": \(error.message)", cause: error)
+        if let error = slots.compactMap(\.error).first {
+            channel.cancel()
+            throw error
         }
-        var chunk: [Sample] = []
-        chunk.reserveCapacity(chunkSize)
+        timer?.lap("compile-workers")
         var previousChunkLast: Sample?
-        var row = 0
-
-        func flush() {
-            let samples = chunk
+        while let samples = channel.receive() {
             let before = previousChunkLast
             let count = samples.count
             DispatchQueue.concurrentPerform(iterations: workers) { w in
@@ -77,34 +118,31 @@ public enum ParallelSummary {
                 let predecessor = start > 0 ? samples[start - 1] : before
                 if let predecessor { engine.resynchronize(with: predecessor) }
                 let slot = slots[w]
+                // Taken out of the slot while in use, so that appending never copies.
+                var buffer = slot.buffer
+                slot.buffer = []
+                var summary = slot.summary
                 for k in start..<end {
-                    slot.buffer.removeAll(keepingCapacity: true)
-                    engine.process(samples[k], into: &slot.buffer)
-                    for e in slot.buffer {
+                    buffer.removeAll(keepingCapacity: true)
+                    engine.process(samples[k], into: &buffer)
+                    for e in buffer {
                         switch e.kind {
-                        case .enter: slot.summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
-                        case .exit: slot.summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
+                        case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
+                        case .exit: summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
                         default: break
                         }
                     }
                 }
+                slot.buffer = buffer
+                slot.summary = summary
             }
             previousChunkLast = samples.last
-            chunk.removeAll(keepingCapacity: true)
         }
-
-        let statistics = try TraceReader.read(path: trace.path, options: configuration.readOptions) { (fix: Fix) throws(FencesimError) in
-            let fixIndex = row
-            row += 1
-            guard let time = fix.time else {
-                throw FencesimError(.badData, "fix \(fixIndex) has no time; a replay needs timed fixes", at: SourceLocation(file: trace.path, line: fix.line))
-            }
-            chunk.append(Sample(index: fixIndex, time: time, position: frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude)),
-                                longitude: fix.longitude, latitude: fix.latitude, accuracy: fix.accuracyMeters,
-                                speed: fix.speedMetersPerSecond, course: fix.courseDegrees))
-            if chunk.count == chunkSize { flush() }
+        if let error = reader.error { throw error }
+        guard let statistics = reader.statistics else {
+            throw FencesimError(.internalError, "the trace reader of \(trace.path) ended without a result")
         }
-        if !chunk.isEmpty { flush() }
+        timer?.lap("replay")
         var total = BenchSummary()
         for slot in slots {
             var s = slot.summary
@@ -112,5 +150,65 @@ public enum ParallelSummary {
             total.merge(s)
         }
         return (total, statistics)
+    }
+}
+
+/// The reading thread's outcome, read by the caller after the channel closes.
+private final class ReaderResult: @unchecked Sendable {
+    // Written by the reading thread before it closes the channel; read after `receive` returned nil.
+    var statistics: TraceStatistics?
+    var error: FencesimError?
+}
+
+/// A bounded hand-off of sample chunks from one reading thread to one consumer.
+private final class ChunkChannel: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [[Sample]] = []
+    private var closed = false
+    private var cancelled = false
+    private let depth: Int
+
+    init(depth: Int) {
+        self.depth = depth
+    }
+
+    /// Waits while `depth` chunks are pending, then queues `chunk`; `false` when the consumer
+    /// has cancelled (the reader should stop).
+    func send(_ chunk: [Sample]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= depth && !cancelled { condition.wait() }
+        if cancelled { return false }
+        queue.append(chunk)
+        condition.broadcast()
+        return true
+    }
+
+    /// The consumer gives up: pending and future chunks are dropped and the reader told to stop.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        queue.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more chunks will come.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next chunk, or `nil` once the channel is closed and drained.
+    func receive() -> [Sample]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !closed { condition.wait() }
+        if queue.isEmpty { return nil }
+        let chunk = queue.removeFirst()
+        condition.broadcast()
+        return chunk
     }
 }

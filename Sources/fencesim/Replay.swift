@@ -33,6 +33,9 @@ struct Replay: ParsableCommand {
     @Flag(name: .customLong("parse-only"), help: "Only read the fences and traces, print what was read, and stop (the floor of a replay's cost).")
     var parseOnly = false
 
+    @Flag(help: "Print the wall-clock time of each phase (reading fences, compiling, replaying) to standard error.")
+    var timings = false
+
     @Option(help: ArgumentHelp("Write the event log to this file (atomically) instead of standard output.", valueName: "file"))
     var out: String?
 
@@ -45,8 +48,11 @@ struct Replay: ParsableCommand {
         let overrides = try geotrigger.overrides()
         let readOptions = try traceOptions.readOptions()
         let given = try crs.map(FrameChoice.parse)
+        let timer: PhaseTimer? = timings ? PhaseTimer() : nil
+        defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
             let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
+            timer?.lap("read-fences")
             for w in fenceSet.warnings { Terminal.err(w.description) }
             if parseOnly {
                 var fixes = 0
@@ -54,17 +60,19 @@ struct Replay: ParsableCommand {
                     let statistics = try TraceReader.read(path: trace, options: readOptions) { (_: Fix) throws(FencesimError) in }
                     fixes += statistics.fixesAccepted
                 }
+                timer?.lap("read-traces")
                 Terminal.out("fences=\(fenceSet.fences.count) fixes=\(fixes)\n")
                 return
             }
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
             let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+            timer?.lap("resolve-settings")
             let replayer = Replayer(Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                            workers: output.workers, summaryOnly: summary))
             // One long trace: its summary is computed on every core (see ParallelSummary).
             if summary, traces.count == 1, ParallelSummary.applies(to: replayer.configuration) {
                 let (total, statistics) = try ParallelSummary.run(TraceInput(path: traces[0]), configuration: replayer.configuration,
-                                                                   workers: output.workers)
+                                                                   workers: output.workers, timer: timer)
                 for w in statistics.warnings.prefix(20) { Terminal.err(w.description) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
                 return
