@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Spatial
 import Support
 
@@ -27,6 +29,13 @@ public enum FenceReader {
 
     /// Reads fences from GeoJSON held in memory.
     public static func parse(_ source: SourceText, options: FenceReadOptions = FenceReadOptions()) throws(FencesimError) -> FenceSet {
+        try parse(source, options: options, workers: nil)
+    }
+
+    /// Reads fences from GeoJSON held in memory with `workers` threads for the feature array
+    /// (`nil`: as many as pay off; 1: streamed on the calling thread, the reference that the
+    /// parallel read is tested against).
+    static func parse(_ source: SourceText, options: FenceReadOptions, workers: Int?) throws(FencesimError) -> FenceSet {
         var nonWhitespace = false
         for b in source.bytes where !(b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09) {
             nonWhitespace = true
@@ -60,13 +69,102 @@ public enum FenceReader {
                 } catch {
                     return JSONCursor.Failure(message: error.message, offset: crs.offset)
                 }
-            }, onFeature: { feature in reader.accept(feature) })
+            }, onFeature: { feature in reader.accept(feature) }, onFeatureArray: { cursor, ranges throws(JSONCursor.Failure) in
+                guard let converted = try convertInParallel(cursor, ranges, options: options, reprojectedFrom: reader.reprojectedFrom,
+                                                            locator: reader.locator, workers: workers) else { return false }
+                for block in converted.outcomes {
+                    for outcome in block { reader.accept(outcome) }
+                }
+                reader.otherNotices += converted.notices
+                return true
+            })
             if lateCRS == nil, document.crsAfterFeatures, let crs = document.crs, !crs.isNull, !reader.namesWGS84(crs) {
                 lateCRS = crs
                 continue
             }
             return try reader.finish(document)
         }
+    }
+}
+
+extension FenceReader {
+    /// Feature arrays at least this long are converted on several threads (unless a test asks
+    /// for a number of workers).
+    static let parallelThreshold = 4_096
+
+    /// Reads and converts the elements of a `features` array on several threads, each taking a
+    /// contiguous block of elements with its own cursor, GEOS context and PROJ transform.
+    ///
+    /// The outcomes come back in file order (block after block) for the ``Reader`` to take (it checks id uniqueness
+    /// and collects problems exactly as when streaming). The first JSON failure in file order is
+    /// thrown, as the streaming read would; `nil` means "read the array in order instead" (too
+    /// few elements or processors, or an element that did not end where the structural scan said,
+    /// which only malformed JSON can cause and the streaming read then reports).
+    static func convertInParallel(_ cursor: JSONCursor, _ ranges: [Range<Int>], options: FenceReadOptions, reprojectedFrom: String?,
+                                  locator: SourceText.Locator, workers requested: Int? = nil) throws(JSONCursor.Failure) -> (outcomes: [[FeatureOutcome]], notices: [String])? {
+        let workers: Int
+        if let requested {
+            workers = min(requested, ranges.count)
+        } else {
+            guard ranges.count >= parallelThreshold else { return nil }
+            workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, ranges.count / (parallelThreshold / 2))
+        }
+        guard workers > 1 else { return nil }
+        final class Block: @unchecked Sendable {
+            // Written only by the worker of this block; read after every worker has joined.
+            var outcomes: [FeatureOutcome] = []
+            var failure: JSONCursor.Failure?
+            var gaveUp = false
+            var notices: [String] = []
+        }
+        /// The cursor holds a pointer into bytes that outlive the workers and are only read.
+        struct Shared: @unchecked Sendable {
+            let cursor: JSONCursor
+        }
+        let blocks = (0..<workers).map { _ in Block() }
+        let shared = Shared(cursor: cursor)
+        let depth = cursor.nestingDepth
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            let block = blocks[w]
+            let lo = ranges.count * w / workers
+            let hi = ranges.count * (w + 1) / workers
+            guard let context = try? GEOSContext() else {
+                block.gaveUp = true
+                return
+            }
+            var transform: CRSTransform?
+            if let reprojectedFrom {
+                guard let t = try? CRSTransform(from: reprojectedFrom) else {
+                    block.gaveUp = true
+                    return
+                }
+                transform = t
+            }
+            var converter = FeatureConverter(options: options, context: context, transform: transform, locator: locator)
+            block.outcomes.reserveCapacity(hi - lo)
+            for k in lo..<hi {
+                var c = shared.cursor.cursor(at: ranges[k].lowerBound, depth: depth)
+                do throws(JSONCursor.Failure) {
+                    let feature = try RawDocument.readFeature(&c, index: k)
+                    guard c.position == ranges[k].upperBound else {
+                        block.gaveUp = true
+                        return
+                    }
+                    block.outcomes.append(converter.convert(feature))
+                } catch {
+                    block.failure = error
+                    return
+                }
+            }
+            block.notices = context.takeNotices()
+        }
+        // Blocks before the first one that stopped are complete, so that one's problem is the
+        // first in file order.
+        for block in blocks {
+            if let failure = block.failure { throw failure }
+            if block.gaveUp { return nil }
+        }
+        return (blocks.map(\.outcomes), blocks.flatMap(\.notices))
     }
 }
 
@@ -79,15 +177,27 @@ struct Reader {
     var errorCount = 0
     var warnings: [Diagnostic] = []
     var firstOffsetOfID: [String: Int] = [:]
-    var transform: CRSTransform?
+    let locator: SourceText.Locator
+    /// Converts this reader's features (the ones not converted on other threads).
+    var converter: FeatureConverter
+    /// GEOS notices from converters on other threads, in file order.
+    var otherNotices: [String] = []
 
     init(source: SourceText, options: FenceReadOptions, context: GEOSContext) {
         self.source = source
         self.options = options
         self.context = context
+        locator = source.locator()
+        converter = FeatureConverter(options: options, context: context, transform: nil, locator: locator)
     }
 
-    func at(_ offset: Int) -> SourceLocation { source.location(ofOffset: offset) }
+    /// The transform from the file's CRS to WGS84 when reprojecting.
+    var transform: CRSTransform? {
+        get { converter.transform }
+        set { converter.transform = newValue }
+    }
+
+    func at(_ offset: Int) -> SourceLocation { locator.location(ofOffset: offset) }
 
     mutating func report(_ message: String, _ offset: Int) {
         errorCount += 1
@@ -108,7 +218,29 @@ struct Reader {
 
     /// Converts one streamed feature; problems are collected.
     mutating func accept(_ feature: RawFeature) {
-        if let fence = readFeature(feature) { fences.append(fence) }
+        accept(converter.convert(feature))
+    }
+
+    /// Takes a converted feature, in file order: its problems are collected, its id checked for
+    /// uniqueness against every feature before it, and its fence kept.
+    mutating func accept(_ outcome: FeatureOutcome) {
+        let before = outcome.identified?.notesBefore ?? outcome.notes.count
+        for note in outcome.notes[..<before] { take(note) }
+        guard let (id, idOffset, _) = outcome.identified else { return }
+        if let first = firstOffsetOfID[id] {
+            report("duplicate fence id \"\(id)\" (first used at \(at(first)))", idOffset)
+            return
+        }
+        firstOffsetOfID[id] = idOffset
+        for note in outcome.notes[before...] { take(note) }
+        if let fence = outcome.fence { fences.append(fence) }
+    }
+
+    private mutating func take(_ note: FeatureOutcome.Note) {
+        switch note {
+        case .error(let message, let offset): report(message, offset)
+        case .warning(let message, let offset, let kind): warning(message, offset, kind: kind)
+        }
     }
 
     /// Whether a crs member names WGS84 (or cannot be read, which `readCRS` reports).
@@ -158,7 +290,7 @@ struct Reader {
             }
             throw FencesimError(.badData, first.message, at: first.location, related: related)
         }
-        let notices = context.takeNotices()
+        let notices = otherNotices + context.takeNotices()
         for n in notices.prefix(20) {
             warnings.append(Diagnostic(.warning, "GEOS: \(n)", at: SourceLocation(file: source.file), kind: "geos-notice"))
         }
@@ -190,6 +322,58 @@ struct Reader {
         }
         warning("fences reprojected from \(name) to WGS84 with PROJ", crs.offset, kind: "reprojected")
         return name
+    }
+}
+
+/// What converting one feature found: its problems in order, its id, and the fence.
+///
+/// The id's uniqueness is not decided here: it needs every feature before this one, so the
+/// ``Reader`` checks it when it takes outcomes in file order (``Reader/accept(_:)-(FeatureOutcome)``).
+struct FeatureOutcome: Sendable {
+    enum Note: Sendable {
+        case error(String, offset: Int)
+        case warning(String, offset: Int, kind: String)
+    }
+
+    var notes: [Note] = []
+    /// The feature's id and its offset, and how many notes came before the id was known (those
+    /// are reported whether or not the id is a duplicate; the rest only when it is not).
+    var identified: (id: String, offset: Int, notesBefore: Int)?
+    var fence: Fence?
+}
+
+/// Turns streamed features into fences: everything but the id uniqueness. Owns a GEOS context
+/// (validity checks) and, when reprojecting, a PROJ transform, so it is not thread-safe: each
+/// thread that converts features has its own.
+struct FeatureConverter {
+    let options: FenceReadOptions
+    let context: GEOSContext
+    var transform: CRSTransform?
+    let locator: SourceText.Locator
+    private var outcome = FeatureOutcome()
+
+    init(options: FenceReadOptions, context: GEOSContext, transform: CRSTransform?, locator: SourceText.Locator) {
+        self.options = options
+        self.context = context
+        self.transform = transform
+        self.locator = locator
+    }
+
+    func at(_ offset: Int) -> SourceLocation { locator.location(ofOffset: offset) }
+
+    mutating func report(_ message: String, _ offset: Int) {
+        outcome.notes.append(.error(message, offset: offset))
+    }
+
+    mutating func warning(_ message: String, _ offset: Int, kind: String) {
+        outcome.notes.append(.warning(message, offset: offset, kind: kind))
+    }
+
+    /// Converts one feature.
+    mutating func convert(_ feature: RawFeature) -> FeatureOutcome {
+        outcome = FeatureOutcome()
+        outcome.fence = readFeature(feature)
+        return outcome
     }
 
     mutating func readFeature(_ feature: RawFeature) -> Fence? {
@@ -247,11 +431,7 @@ struct Reader {
             idOffset = idNode.offset
         }
         let label = "fence \"\(id)\""
-        if let first = firstOffsetOfID[id] {
-            report("duplicate fence id \"\(id)\" (first used at \(at(first)))", idOffset)
-            return nil
-        }
-        firstOffsetOfID[id] = idOffset
+        outcome.identified = (id, idOffset, outcome.notes.count)
 
         guard let geometry = feature.geometry else {
             report("\(label) has no geometry", feature.offset)
@@ -408,7 +588,7 @@ struct Reader {
                 warning("\(label): dropped \(stray.joined(separator: ", ")) from a GeometryCollection of polygons (--make-valid)", geometryNode.offset, kind: "make-valid")
             }
             kind = .area
-            let merged = Shape.multiPolygon(Reader.polygonalParts(shape))
+            let merged = Shape.multiPolygon(FeatureConverter.polygonalParts(shape))
             guard let checked = checkValidity(merged, label: label, node: geometryNode) else { return nil }
             shape = checked
         case .polygon, .multiPolygon:
@@ -445,7 +625,7 @@ struct Reader {
                 return nil
             }
             let repaired = try geometry.makeValid()
-            let polygons = Reader.polygonalParts(try repaired.shape)
+            let polygons = FeatureConverter.polygonalParts(try repaired.shape)
             guard !polygons.isEmpty else {
                 report("\(label): invalid geometry: \(reason); make-valid leaves no area", node.offset)
                 return nil

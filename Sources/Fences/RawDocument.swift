@@ -42,7 +42,14 @@ struct RawDocument {
     /// it is read; features are not kept.
     /// A `crs` member met before the features goes to `onCRS` at once (so the features can be
     /// reprojected as they stream); a failure it returns stops the read there.
-    static func scan(_ source: SourceText, onCRS: (JSONNode) -> JSONCursor.Failure?, onFeature: (RawFeature) -> Void) throws(FencesimError) -> RawDocument {
+    ///
+    /// `onFeatureArray`, when given, is offered the byte ranges of the elements of `features`
+    /// (see ``Support/JSONCursor/elementRanges()``) with a cursor standing in the array; when it
+    /// returns `true` it has read every element itself (on several threads) and `onFeature` is not
+    /// called for them. When it returns `false`, or the ranges cannot be found, the elements
+    /// stream to `onFeature` in order.
+    static func scan(_ source: SourceText, onCRS: (JSONNode) -> JSONCursor.Failure?, onFeature: (RawFeature) -> Void,
+                     onFeatureArray: ((JSONCursor, [Range<Int>]) throws(JSONCursor.Failure) -> Bool)? = nil) throws(FencesimError) -> RawDocument {
         try JSONParser.withCursor(source) { (c: inout JSONCursor) throws(JSONCursor.Failure) -> RawDocument in
             var document = RawDocument()
             document.offset = c.position
@@ -69,6 +76,11 @@ struct RawDocument {
                 case "features":
                     if c.peek() == UInt8(ascii: "[") {
                         try c.beginArray()
+                        if let onFeatureArray, let (ranges, close) = c.elementRanges(), try onFeatureArray(c, ranges) {
+                            c.finishArray(closingAt: close)
+                            document.featureCount = ranges.count
+                            continue
+                        }
                         var count = 0
                         var firstElement = true
                         while try c.nextElement(&firstElement) {

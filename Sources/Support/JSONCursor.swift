@@ -150,6 +150,85 @@ public struct JSONCursor {
         }
     }
 
+    /// How many arrays and objects are open at the cursor.
+    public var nestingDepth: Int { depth }
+
+    /// A cursor over the same bytes standing at `position` with `depth` levels open, for reading
+    /// the elements found by ``elementRanges()`` separately (on several threads). Valid only inside
+    /// the ``JSONParser/withCursor(_:_:)`` call that made this cursor.
+    public func cursor(at position: Int, depth: Int) -> JSONCursor {
+        var c = JSONCursor(buffer: buffer, end: end, position: position)
+        c.depth = depth
+        return c
+    }
+
+    /// The byte ranges of the elements of the array whose `[` the cursor has just consumed, and the
+    /// offset of its closing `]`, found by a structural scan (brackets, commas and strings only;
+    /// the grammar inside each element is not checked).
+    ///
+    /// `nil` when the scan meets anything it does not expect (an empty element, an unterminated
+    /// string, text after a scalar, the end of the input): the caller then reads the array in
+    /// order with the full grammar, which reports the problem where it is. Callers that use the
+    /// ranges must check that reading each element ends exactly at its range's end.
+    public func elementRanges() -> (ranges: [Range<Int>], close: Int)? {
+        var p = position
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+        while p < end, isSpace(buffer[p]) { p += 1 }
+        guard p < end else { return nil }
+        if buffer[p] == UInt8(ascii: "]") { return ([], p) }
+        var ranges: [Range<Int>] = []
+        while true {
+            while p < end, isSpace(buffer[p]) { p += 1 }
+            let start = p
+            var open = 0
+            scan: while p < end {
+                let b = buffer[p]
+                switch b {
+                case UInt8(ascii: "\""):
+                    p += 1
+                    while p < end, buffer[p] != UInt8(ascii: "\"") {
+                        p += buffer[p] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                    guard p < end else { return nil }
+                    p += 1
+                    if open == 0 { break scan }
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    open += 1
+                    p += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if open == 0 { break scan }
+                    open -= 1
+                    p += 1
+                    if open == 0 { break scan }
+                case UInt8(ascii: ","):
+                    if open == 0 { break scan }
+                    p += 1
+                case 0x20, 0x0A, 0x0D, 0x09:
+                    if open == 0 { break scan }
+                    p += 1
+                default:
+                    p += 1
+                }
+            }
+            guard p < end, p > start else { return nil }
+            ranges.append(start..<p)
+            while p < end, isSpace(buffer[p]) { p += 1 }
+            guard p < end else { return nil }
+            switch buffer[p] {
+            case UInt8(ascii: ","): p += 1
+            case UInt8(ascii: "]"): return (ranges, p)
+            default: return nil
+            }
+        }
+    }
+
+    /// Moves the cursor past the closing `]` at `close` of the array it stands in (after its
+    /// elements were read separately, see ``elementRanges()``).
+    public mutating func finishArray(closingAt close: Int) {
+        position = close + 1
+        depth -= 1
+    }
+
     mutating func enter() throws(Failure) {
         depth += 1
         guard depth <= JSONParser.maximumDepth else {

@@ -2,7 +2,8 @@
 /// columns.
 ///
 /// The table of line starts is built the first time a location is asked for, so files that
-/// parse cleanly never pay for it. Not thread-safe: one reader owns it.
+/// parse cleanly never pay for it. Not thread-safe: one reader owns it; readers working on
+/// several threads share a ``Locator`` instead.
 public final class SourceText {
     /// The file name used in locations.
     public let file: String
@@ -17,16 +18,33 @@ public final class SourceText {
 
     /// The location of the byte at `offset` (0-based); offsets past the end locate the end.
     public func location(ofOffset offset: Int) -> SourceLocation {
-        let starts = lineStartTable()
-        let clamped = max(0, min(offset, bytes.count))
-        // Last line start <= offset.
-        var lo = 0
-        var hi = starts.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if starts[mid] <= clamped { lo = mid } else { hi = mid - 1 }
+        locator().location(ofOffset: offset)
+    }
+
+    /// Turns offsets into locations without touching the `SourceText`: a value that threads may
+    /// share.
+    public struct Locator: Sendable {
+        public let file: String
+        let lineStarts: [Int]
+        let count: Int
+
+        /// The location of the byte at `offset` (0-based); offsets past the end locate the end.
+        public func location(ofOffset offset: Int) -> SourceLocation {
+            let clamped = max(0, min(offset, count))
+            // Last line start <= offset.
+            var lo = 0
+            var hi = lineStarts.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if lineStarts[mid] <= clamped { lo = mid } else { hi = mid - 1 }
+            }
+            return SourceLocation(file: file, line: lo + 1, column: clamped - lineStarts[lo] + 1)
         }
-        return SourceLocation(file: file, line: lo + 1, column: clamped - starts[lo] + 1)
+    }
+
+    /// The locator of this text (building the table of line starts if needed).
+    public func locator() -> Locator {
+        Locator(file: file, lineStarts: lineStartTable(), count: bytes.count)
     }
 
     private func lineStartTable() -> [Int] {
