@@ -1,4 +1,6 @@
+import Dispatch
 import Fences
+import Foundation
 import Spatial
 import Support
 
@@ -88,10 +90,11 @@ public final class FenceIndex: @unchecked Sendable {
     let cellRecords: [CellRecord]
     /// Every arithmetic polygon's vertices in two flat arrays, with each fence's place in them
     /// (`ringCount` 0 for fences without one), so the engine tests polygons without touching a
-    /// per-fence object.
-    let polygonXs: [Double]
-    let polygonYs: [Double]
-    let polygonRingEnds: [Int]
+    /// per-fence object. Held in memory the index owns (freed in `deinit`) and read through plain
+    /// pointers by every worker's engine: no copy per worker, no retain or bounds bookkeeping.
+    let polygonXs: UnsafePointer<Double>
+    let polygonYs: UnsafePointer<Double>
+    let polygonRingEnds: UnsafePointer<Int>
     let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
     /// Each fence's rank in id order: events at the same instant are ordered by fence id, so
     /// that the log does not depend on the order of fences in the file.
@@ -114,38 +117,17 @@ public final class FenceIndex: @unchecked Sendable {
     ///   - settings: the resolved settings of each fence, in fence order (buffers are taken from
     ///     here).
     /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
-    public init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings]) throws(FencesimError) {
+    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings]) throws(FencesimError) {
+        try self.init(fenceSet, frame: definition, settings: settings, workers: nil)
+    }
+
+    /// Compiles with `workers` threads for the projection (`nil`: as many as pay off).
+    init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings], workers: Int?) throws(FencesimError) {
         precondition(settings.count == fenceSet.fences.count, "one settings value per fence")
         self.fenceSet = fenceSet
         self.settings = settings
         self.definition = definition
-        // A frame and a GEOS context used only while compiling (projection, buffers).
-        let frame: MetricFrame
-        let context: GEOSContext
-        do {
-            frame = try MetricFrame(definition)
-            context = try GEOSContext()
-        } catch {
-            throw FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
-        }
-        var shapes: [Shape] = []
-        var envelopes: [BoundingBox?] = []
-        shapes.reserveCapacity(fenceSet.fences.count)
-        envelopes.reserveCapacity(fenceSet.fences.count)
-        var warnings: [Diagnostic] = []
-        for (j, fence) in fenceSet.fences.enumerated() {
-            let buffer = settings[j].bufferMeters
-            do {
-                let (shape, envelope) = try FenceIndex.compile(fence, buffer: buffer, frame: frame, context: context)
-                if case .empty = shape {
-                    warnings.append(Diagnostic(.warning, "fence \"\(fence.id)\": a buffer of \(buffer) m leaves nothing; it will never be entered", at: fence.location, kind: "fence-empty"))
-                }
-                shapes.append(shape)
-                envelopes.append(envelope)
-            } catch {
-                throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
-            }
-        }
+        let (shapes, envelopes, warnings) = try FenceIndex.compileAll(fenceSet, frame: definition, settings: settings, workers: workers)
         self.shapes = shapes
         self.envelopes = envelopes
         self.warnings = warnings
@@ -195,9 +177,9 @@ public final class FenceIndex: @unchecked Sendable {
             rings.append((start, ends.count, ringEnds.count))
             ends += ringEnds
         }
-        polygonXs = xs
-        polygonYs = ys
-        polygonRingEnds = ends
+        polygonXs = FenceIndex.ownedCopy(xs)
+        polygonYs = FenceIndex.ownedCopy(ys)
+        polygonRingEnds = FenceIndex.ownedCopy(ends)
         polygonRings = rings
         var records: [CellRecord] = []
         records.reserveCapacity(grid.items.count)
@@ -225,6 +207,92 @@ public final class FenceIndex: @unchecked Sendable {
         usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
         hasLines = shapes.contains { if case .line = $0 { true } else { false } }
         needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }
+    }
+
+    deinit {
+        polygonXs.deallocate()
+        polygonYs.deallocate()
+        polygonRingEnds.deallocate()
+    }
+
+    /// `values` in memory of its own (at least one element, so the pointer is never dangling);
+    /// the element types are trivial, so freeing needs no deinitialization.
+    static func ownedCopy<T: BitwiseCopyable>(_ values: [T]) -> UnsafePointer<T> {
+        let p = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count))
+        p.initialize(from: values, count: values.count)
+        return UnsafePointer(p)
+    }
+
+    /// Fences compiled per worker below this count are not worth a thread.
+    static let fencesPerWorker = 8_192
+
+    /// Projects and buffers every fence, on several threads for large sets (each with its own
+    /// PROJ frame and GEOS context, taking a contiguous block of fences); results are in fence
+    /// order, and the first failure in fence order is thrown, as a single pass would.
+    static func compileAll(_ fenceSet: FenceSet, frame definition: FrameDefinition,
+                           settings: [GeotriggerSettings], workers requested: Int? = nil) throws(FencesimError) -> ([Shape], [BoundingBox?], [Diagnostic]) {
+        let fences = fenceSet.fences
+        let automatic = min(ProcessInfo.processInfo.activeProcessorCount, 8, fences.count / fencesPerWorker)
+        let workers = max(1, min(requested ?? automatic, fences.count))
+        final class Block: @unchecked Sendable {
+            // Written only by this block's worker; read after the workers have joined.
+            var shapes: [Shape] = []
+            var envelopes: [BoundingBox?] = []
+            var warnings: [Diagnostic] = []
+            var error: FencesimError?
+        }
+        let blocks = (0..<workers).map { _ in Block() }
+        let work: @Sendable (Int) -> Void = { w in
+            let block = blocks[w]
+            let lo = fences.count * w / workers
+            let hi = fences.count * (w + 1) / workers
+            // A frame and a GEOS context used only while compiling (projection, buffers).
+            let frame: MetricFrame
+            let context: GEOSContext
+            do throws(SpatialError) {
+                frame = try MetricFrame(definition)
+                context = try GEOSContext()
+            } catch {
+                block.error = FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
+                return
+            }
+            block.shapes.reserveCapacity(hi - lo)
+            block.envelopes.reserveCapacity(hi - lo)
+            for j in lo..<hi {
+                let fence = fences[j]
+                let buffer = settings[j].bufferMeters
+                do throws(SpatialError) {
+                    let (shape, envelope) = try FenceIndex.compile(fence, buffer: buffer, frame: frame, context: context)
+                    if case .empty = shape {
+                        block.warnings.append(Diagnostic(.warning, "fence \"\(fence.id)\": a buffer of \(buffer) m leaves nothing; it will never be entered",
+                                                         at: fence.location, kind: "fence-empty"))
+                    }
+                    block.shapes.append(shape)
+                    block.envelopes.append(envelope)
+                } catch {
+                    block.error = FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
+                    return
+                }
+            }
+        }
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        var shapes: [Shape] = []
+        var envelopes: [BoundingBox?] = []
+        var warnings: [Diagnostic] = []
+        shapes.reserveCapacity(fences.count)
+        envelopes.reserveCapacity(fences.count)
+        for block in blocks {
+            // Blocks before the first failed one are complete: its failure is the first.
+            if let error = block.error { throw error }
+            shapes += block.shapes
+            envelopes += block.envelopes
+            warnings += block.warnings
+        }
+        return (shapes, envelopes, warnings)
     }
 
     static func ranksByID(_ fences: [Fence]) -> [Int32] {

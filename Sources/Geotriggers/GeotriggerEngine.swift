@@ -88,9 +88,9 @@ public final class GeotriggerEngine {
     let radius: [Double]
     let exitRadius: [Double]
     let areas: [CompiledFences.AreaFence?]
-    let polygonXs: UnsafeMutablePointer<Double>
-    let polygonYs: UnsafeMutablePointer<Double>
-    let polygonRingEnds: UnsafeMutablePointer<Int>
+    let polygonXs: UnsafePointer<Double>
+    let polygonYs: UnsafePointer<Double>
+    let polygonRingEnds: UnsafePointer<Int>
     /// Per fence: the last exact look at its polygon (see the inline path in `process`).
     let polygonCache: UnsafeMutablePointer<PolygonLook>
 
@@ -144,16 +144,12 @@ public final class GeotriggerEngine {
         radius = fences.index.radius
         exitRadius = fences.index.exitRadius
         areas = fences.areas
-        // Copies of the flat vertex arrays in engine-owned memory: read through plain pointers in
-        // the hot loop (no retain, no bounds bookkeeping). Freed in deinit.
-        polygonXs = UnsafeMutablePointer<Double>.allocate(capacity: max(1, fences.index.polygonXs.count))
-        polygonXs.initialize(from: fences.index.polygonXs, count: fences.index.polygonXs.count)
-        polygonYs = UnsafeMutablePointer<Double>.allocate(capacity: max(1, fences.index.polygonYs.count))
-        polygonYs.initialize(from: fences.index.polygonYs, count: fences.index.polygonYs.count)
+        // The flat vertex arrays live in the shared index (which `fences` keeps alive).
+        polygonXs = fences.index.polygonXs
+        polygonYs = fences.index.polygonYs
         polygonCache = UnsafeMutablePointer<PolygonLook>.allocate(capacity: max(1, fences.count))
         polygonCache.initialize(repeating: PolygonLook(x: 0, y: 0, distance: -.infinity, inside: false), count: max(1, fences.count))
-        polygonRingEnds = UnsafeMutablePointer<Int>.allocate(capacity: max(1, fences.index.polygonRingEnds.count))
-        polygonRingEnds.initialize(from: fences.index.polygonRingEnds, count: fences.index.polygonRingEnds.count)
+        polygonRingEnds = fences.index.polygonRingEnds
         polygonRings = fences.index.polygonRings
         states = UnsafeMutablePointer<FenceState>.allocate(capacity: max(1, fences.count))
         states.initialize(repeating: FenceState(), count: max(1, fences.count))
@@ -194,9 +190,6 @@ public final class GeotriggerEngine {
         states.deallocate()
         marks.deallocate()
         hot.deallocate()
-        polygonXs.deallocate()
-        polygonYs.deallocate()
-        polygonRingEnds.deallocate()
         polygonCache.deallocate()
     }
 
