@@ -1,1 +1,0 @@
-// Placeholder; the Reports module replaces it.

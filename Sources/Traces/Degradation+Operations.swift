@@ -1,0 +1,143 @@
+import Support
+
+extension Degradation {
+    /// WGS84 semi-major axis and first eccentricity squared, for metres ↔ degrees at a latitude.
+    static let equatorialRadius = 6_378_137.0
+    static let eccentricitySquared = 0.006_694_379_990_141_317
+
+    /// Fixes at `first + offset + k·interval`, interpolated linearly (in time) between the two
+    /// clean fixes around each instant; instants between two segments get no fix (the source had
+    /// no signal there). Fixes without time are dropped.
+    func resample(_ fixes: [Fix], interval: Double) -> [Fix] {
+        let timed = fixes.filter { $0.time != nil }
+        guard let firstTime = timed.first?.time, let lastTime = timed.last?.time else { return [] }
+        let step = max(1, Int64((interval * 1e9).rounded()))
+        var rng = generator(.resample)
+        // A seeded phase, whole milliseconds, so that different seeds sample different instants.
+        let phase = Int64(rng.nextUnitDouble() * Double(step)) / 1_000_000 * 1_000_000
+        let span = lastTime.nanoseconds(since: firstTime)
+        var out: [Fix] = []
+        var j = 0
+        var offset = phase
+        while offset <= span {
+            let t = firstTime.adding(nanoseconds: offset)
+            offset += step
+            while j + 1 < timed.count, let next = timed[j + 1].time, next <= t { j += 1 }
+            let a = timed[j]
+            guard let ta = a.time else { continue }
+            if ta == t || j + 1 >= timed.count {
+                if ta == t { out.append(a) }
+                continue
+            }
+            let b = timed[j + 1]
+            guard let tb = b.time, a.segment == b.segment else { continue }
+            let f = Double(t.nanoseconds(since: ta)) / Double(tb.nanoseconds(since: ta))
+            var fix = a
+            fix.time = t
+            fix.latitude = a.latitude + (b.latitude - a.latitude) * f
+            fix.longitude = a.longitude + (b.longitude - a.longitude) * f
+            fix.accuracyMeters = a.accuracyMeters + (b.accuracyMeters - a.accuracyMeters) * f
+            if let sa = a.speedMetersPerSecond, let sb = b.speedMetersPerSecond { fix.speedMetersPerSecond = sa + (sb - sa) * f }
+            if let ea = a.altitudeMeters, let eb = b.altitudeMeters { fix.altitudeMeters = ea + (eb - ea) * f }
+            out.append(fix)
+        }
+        return out
+    }
+
+    /// Drops fixes with a two-state Markov chain whose long-run share of dropped fixes is
+    /// ``dropout`` and whose dropped runs last ``dropoutBurst`` fixes on average.
+    func dropOut(_ fixes: [Fix]) -> [Fix] {
+        let share = min(max(dropout, 0), 0.999_999)
+        let burst = max(1, dropoutBurst)
+        let stay = 1 - 1 / burst
+        let start = burst <= 1 ? share : min(1, share / ((1 - share) * burst))
+        var rng = generator(.dropout)
+        var dropped = rng.nextUnitDouble() < share
+        var out: [Fix] = []
+        out.reserveCapacity(fixes.count)
+        for fix in fixes {
+            let u = rng.nextUnitDouble()
+            if burst <= 1 {
+                dropped = u < share
+            } else {
+                dropped = dropped ? u < stay : u < start
+            }
+            if !dropped { out.append(fix) }
+        }
+        return out
+    }
+
+    /// Moves fixes by Gaussian noise (σ = ``noise`` × accuracy per axis) and, for a share
+    /// ``spikes`` of them, by a jump of about ``spikeMeters`` that their accuracy does not admit.
+    /// Every fix takes the same number of draws, so one fix's fate never shifts another's.
+    func displace(_ fixes: [Fix]) -> [Fix] {
+        var noiseSource = GaussianSource(generator(.noise))
+        var spikeSource = GaussianSource(generator(.spikes))
+        var out = fixes
+        for k in out.indices {
+            var east = 0.0
+            var north = 0.0
+            if noise > 0 {
+                let sigma = noise * out[k].accuracyMeters
+                east += noiseSource.next() * sigma
+                north += noiseSource.next() * sigma
+            }
+            if spikes > 0 {
+                let u = spikeSource.generator.nextUnitDouble()
+                let distance = spikeMeters * (0.5 + spikeSource.generator.nextUnitDouble())
+                let direction = spikeSource.direction()
+                if u < spikes {
+                    east += direction.east * distance
+                    north += direction.north * distance
+                }
+            }
+            guard east != 0 || north != 0 else { continue }
+            Degradation.move(&out[k], east: east, north: north)
+        }
+        return out
+    }
+
+    /// Moves a fix by metres east and north on the WGS84 ellipsoid (radii of curvature at its
+    /// latitude; exact enough for metres to kilometres).
+    static func move(_ fix: inout Fix, east: Double, north: Double) {
+        let phi = fix.latitude * .pi / 180
+        let s = PortableMath.sin(phi)
+        let c = PortableMath.cos(phi)
+        let w = (1 - eccentricitySquared * s * s).squareRoot()
+        let meridional = equatorialRadius * (1 - eccentricitySquared) / (w * w * w)
+        let normal = equatorialRadius / w
+        let latitude = fix.latitude + north / meridional * 180 / .pi
+        fix.latitude = min(90, max(-90, latitude))
+        if c > 1e-9 {
+            var longitude = fix.longitude + east / (normal * c) * 180 / .pi
+            if longitude > 180 { longitude -= 360 }
+            if longitude < -180 { longitude += 360 }
+            fix.longitude = longitude
+        }
+    }
+
+    /// Shifts each timed fix's time by Gaussian jitter (σ = ``jitterSeconds``), whole
+    /// milliseconds, limited to 45 % of the interval to each neighbour so that the order of the
+    /// fixes never changes.
+    func jitter(_ fixes: [Fix]) -> [Fix] {
+        var source = GaussianSource(generator(.jitter))
+        var out = fixes
+        var previousNew: Timestamp?
+        for k in out.indices {
+            guard let t = fixes[k].time else { continue }
+            var offset = source.next() * jitterSeconds
+            // The first and last fixes are held by their one neighbour on both sides.
+            let previousGap = k > 0 ? fixes[k - 1].time.map { t.seconds(since: $0) } : nil
+            let nextGap = k + 1 < fixes.count ? fixes[k + 1].time.map { $0.seconds(since: t) } : nil
+            let before = previousGap ?? nextGap
+            let after = nextGap ?? previousGap
+            if offset < 0, let before { offset = max(offset, -0.45 * before) }
+            if offset > 0, let after { offset = min(offset, 0.45 * after) }
+            var moved = t.adding(nanoseconds: Int64((offset * 1000).rounded()) * 1_000_000)
+            if let previousNew, moved <= previousNew { moved = t }
+            out[k].time = moved
+            previousNew = moved
+        }
+        return out
+    }
+}
