@@ -111,6 +111,20 @@ public struct Replayer: Sendable {
     /// pipeline).
     static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
                        placesState: PlacesState? = nil) -> Outcome {
+        replay(input, compiled, configuration, placesState: placesState) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+            try TraceReader.read(path: input.path, options: configuration.readOptions, onFix: onFix)
+        }
+    }
+
+    /// Replays the fixes that `source` hands to its argument, in order (a file streamed by
+    /// ``Traces/TraceReader``, or fixes held in memory); `source` returns what reading them found,
+    /// if it read them.
+    ///
+    /// - Parameter signalLoss: notifications the operating system never delivers (SPEC §6.2):
+    ///   applied to the engine's events before check-ins and Places see them.
+    static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
+                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil,
+                       source: ((Fix) throws(FencesimError) -> Void) throws(FencesimError) -> TraceStatistics?) -> Outcome {
         var outcome = Outcome(input: input)
         let engine = GeotriggerEngine(fences: compiled, traceName: input.label)
         engine.computesDistances = !configuration.summaryOnly
@@ -126,8 +140,10 @@ public struct Replayer: Sendable {
         let frame = compiled.frame
         let lenient = configuration.readOptions.lenient
         let summaryOnly = configuration.summaryOnly
+        var loss = signalLoss
+        let fenceIDs = signalLoss == nil ? [] : compiled.fenceSet.fences.map(\.id)
         do throws(FencesimError) {
-            let statistics = try TraceReader.read(path: input.path, options: configuration.readOptions) { (fix: Fix) throws(FencesimError) in
+            let statistics = try source { (fix: Fix) throws(FencesimError) in
                 let row = index
                 index += 1
                 guard let time = fix.time else {
@@ -145,6 +161,7 @@ public struct Replayer: Sendable {
                                     altitude: fix.altitudeMeters, hdop: fix.hdop, satellites: fix.satellites)
                 buffer.removeAll(keepingCapacity: true)
                 engine.process(sample, into: &buffer)
+                loss?.apply(&buffer, fences: fenceIDs)
                 if summaryOnly {
                     for e in buffer {
                         switch e.kind {
@@ -157,8 +174,10 @@ public struct Replayer: Sendable {
                     pipeline.process(buffer, sample: sample)
                 }
             }
-            outcome.readStatistics = statistics
-            outcome.warnings = statistics.warnings
+            if let statistics {
+                outcome.readStatistics = statistics
+                outcome.warnings = statistics.warnings
+            }
         } catch {
             outcome.error = error
         }

@@ -84,9 +84,7 @@ public enum ScenarioReader {
         // Read later from `root` by the features that use them (see the Scenario extensions).
         if let node = root["degrade"] {
             try checkKeys(node, degradeKeys, "degrade")
-            pending.append(("degrade", node.location))
         }
-        if let node = root["truth"] { pending.append(("truth", node.location)) }
         var expected: String?
         if let e = root["expected"] {
             guard let s = e.string else { throw e.error("expected must be a path to a golden event log") }

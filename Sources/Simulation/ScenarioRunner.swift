@@ -23,6 +23,8 @@ public struct ScenarioRunner: Sendable {
     public var readOptions: TraceReadOptions
     /// Worker threads (0: one per core); the result does not depend on it.
     public var workers: Int
+    /// The scenario's `degrade` section (SPEC §6.2), applied to every trace it replays.
+    public let degradation: Degradation?
     /// Findings for standard error, in the order `run` prints them: sections read but not yet
     /// simulated, the fence reader's warnings, then the pipeline's notes and warnings.
     public let diagnostics: [Diagnostic]
@@ -40,7 +42,7 @@ public struct ScenarioRunner: Sendable {
     ///   - workers: worker threads (0: one per core); the result does not depend on it.
     /// - Throws: ``Support/FencesimError`` before anything is replayed: the fence file missing or
     ///   bad, zones that do not match the fences, bad rules, a bad `geotrigger` property, no
-    ///   metric frame.
+    ///   metric frame, a bad `degrade` section.
     public init(scenario: Scenario, fenceOptions: FenceReadOptions = FenceReadOptions(), readOptions: TraceReadOptions = TraceReadOptions(),
                 places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil, workers: Int = 0) throws(FencesimError) {
         var diagnostics = scenario.notYetSimulated.map { key, location in
@@ -54,6 +56,7 @@ public struct ScenarioRunner: Sendable {
         settings = try SettingsResolver.resolve(fences, global: scenario.geotrigger, zones: scenario.zones,
                                                 requireDeclaredZones: !scenario.zones.isEmpty)
         frame = try ScenarioRunner.frame(given: scenario.crs, fences: fences, location: scenario.fencesLocation)
+        degradation = try scenario.degradation()
         self.scenario = scenario
         self.fences = fences
         self.pipeline = pipeline
@@ -67,14 +70,19 @@ public struct ScenarioRunner: Sendable {
         Replayer.Configuration(fences: fences, frame: frame, settings: settings, readOptions: readOptions, workers: workers, pipeline: pipeline)
     }
 
-    /// Replays `traces` (the scenario's own by default); outcomes come back in the order given.
+    /// Replays `traces` (the scenario's own by default), degraded as the scenario says; outcomes
+    /// come back in the order given.
     ///
     /// - Parameter placesStates: the Places state each trace starts from (by position in
     ///   `traces`), as persisted by an earlier run.
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome (see ``firstFailure(_:)``).
     public func run(_ traces: [TraceInput]? = nil, placesStates: [PlacesState?] = []) throws(FencesimError) -> [Replayer.Outcome] {
-        try Replayer(configuration).run(traces ?? scenario.traces, placesStates: placesStates)
+        let replayer = Replayer(configuration)
+        if let degradation {
+            return try replayer.run(traces ?? scenario.traces, placesStates: placesStates, degradation: degradation)
+        }
+        return try replayer.run(traces ?? scenario.traces, placesStates: placesStates)
     }
 
     /// The whole log of a run that had no failing trace: every trace's events in trace order,

@@ -1,0 +1,90 @@
+import Dispatch
+import Fences
+import Foundation
+import Geotriggers
+import Places
+import Spatial
+import Support
+import Synchronization
+import Traces
+
+extension Replayer {
+    /// Replays every trace through a degradation (SPEC §6.2): each trace is read, its fixes
+    /// degraded with `degradation` (seeded), and the degraded fixes replayed, with the
+    /// notifications `degradation` loses turned into `suppressed` events before check-ins and
+    /// Places. Outcomes come back in input order and do not depend on the number of workers.
+    ///
+    /// - Parameters:
+    ///   - traces: the traces.
+    ///   - placesStates: the Places state each trace starts from (by index), as in ``run(_:placesStates:)``.
+    ///   - degradation: what to do to each trace.
+    /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
+    ///   fails is reported in its outcome.
+    /// - Complexity: memory O(fixes of the traces being replayed): a degraded trace is held whole.
+    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], degradation: Degradation) throws(FencesimError) -> [Outcome] {
+        let configuration = self.configuration
+        return try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count), configuration: configuration) { k, compiled in
+            let input = traces[k]
+            let state = placesStates.indices.contains(k) ? placesStates[k] : nil
+            let trace: Trace
+            do throws(FencesimError) {
+                trace = try Trace.load(path: input.path, options: configuration.readOptions)
+            } catch {
+                var outcome = Outcome(input: input)
+                outcome.error = error
+                return outcome
+            }
+            // Fix indices in events are positions in the degraded trace.
+            let fixes = degradation.apply(to: trace.fixes)
+            return Replayer.replay(input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label)) {
+                (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+                for fix in fixes { try onFix(fix) }
+                return trace.statistics
+            }
+        }
+    }
+
+    /// Runs `body` for trace indices `0..<count` on `workers` threads, each with fences of its own
+    /// compiled once, and returns the results in index order.
+    ///
+    /// - Throws: the first compilation error.
+    static func forEachTrace<Result: Sendable>(_ count: Int, workers: Int, configuration: Configuration,
+                                               _ body: @Sendable (Int, CompiledFences) -> Result) throws(FencesimError) -> [Result] {
+        guard count > 0 else { return [] }
+        let next = Atomic<Int>(0)
+        let results = Mutex<[Result?]>(Array(repeating: nil, count: count))
+        let failure = Mutex<FencesimError?>(nil)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
+            let compiled: CompiledFences
+            do throws(FencesimError) {
+                compiled = try CompiledFences(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+                return
+            }
+            while true {
+                let k = next.add(1, ordering: .relaxed).oldValue
+                guard k < count else { break }
+                let result = body(k, compiled)
+                results.withLock { $0[k] = result }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+}
+
+extension Replayer {
+    /// Replays fixes held in memory (a degraded feed) with a worker's compiled fences, exactly as
+    /// a file is replayed, with `signalLoss` applied to the engine's events before the pipeline
+    /// sees them. Fix indices in events are positions in `fixes`; the outcome has no reading
+    /// statistics (the caller read the fixes).
+    static func replay(fixes: [Fix], input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
+                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil) -> Outcome {
+        replay(input, compiled, configuration, placesState: placesState, signalLoss: signalLoss) {
+            (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+            for fix in fixes { try onFix(fix) }
+            return nil
+        }
+    }
+}
