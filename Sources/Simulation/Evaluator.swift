@@ -1,0 +1,144 @@
+import Dispatch
+import Fences
+import Foundation
+import Geotriggers
+import Spatial
+import Support
+import Synchronization
+import Traces
+
+/// Evaluates traces against ground truth on all cores (SPEC §6.1–§6.3): per trace, reads the
+/// clean trace, takes its truth visits (from the clean path, a reference trace, or labelled
+/// visits), degrades the feed, replays it through the engine and the pipeline with signal loss,
+/// and scores the notifications. A trace that fails is reported in its result; the others
+/// complete. Results come back in input order and do not depend on the number of workers.
+public struct Evaluator: Sendable {
+    public struct Configuration: Sendable {
+        /// Fences, frame, settings, reading options, workers and pipeline.
+        public var replay: Replayer.Configuration
+        /// What to do to each feed; `nil` replays the clean trace.
+        public var degradation: Degradation?
+        public var truth: TruthSource
+        public var bands: [SpeedBand]
+        /// Points kept per track for maps.
+        public var trackPointLimit: Int
+
+        public init(replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
+                    bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500) {
+            self.replay = replay
+            self.degradation = degradation
+            self.truth = truth
+            self.bands = bands
+            self.trackPointLimit = trackPointLimit
+        }
+    }
+
+    public let configuration: Configuration
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Evaluates every trace.
+    ///
+    /// - Parameters:
+    ///   - traces: the traces.
+    ///   - progress: called after each trace with the number done and the total (from worker
+    ///     threads; keep it cheap).
+    /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled.
+    public func run(_ traces: [TraceInput], progress: (@Sendable (Int, Int) -> Void)? = nil) throws(FencesimError) -> [TraceEvaluation] {
+        guard !traces.isEmpty else { return [] }
+        let configuration = self.configuration
+        let workers = Replayer(configuration.replay).workerCount(traces: traces.count)
+        let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let results = Mutex<[TraceEvaluation?]>(Array(repeating: nil, count: traces.count))
+        let failure = Mutex<FencesimError?>(nil)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let compiled: CompiledFences
+            let truth: GroundTruth
+            do throws(FencesimError) {
+                compiled = try CompiledFences(configuration.replay.fences, frame: configuration.replay.frame, settings: configuration.replay.settings)
+                truth = try GroundTruth(fences: configuration.replay.fences, frame: configuration.replay.frame)
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+                return
+            }
+            while true {
+                let k = next.add(1, ordering: .relaxed).oldValue
+                guard k < traces.count else { break }
+                let result = Evaluator.evaluate(traces[k], compiled, truth, configuration)
+                results.withLock { $0[k] = result }
+                let n = done.add(1, ordering: .relaxed).newValue
+                progress?(n, traces.count)
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// Evaluates one trace with a worker's compiled fences and truth.
+    static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration) -> TraceEvaluation {
+        var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
+        let options = configuration.replay.readOptions
+        do throws(FencesimError) {
+            let trace = try Trace.load(path: input.path, options: options)
+            let clean = trace.fixes
+            result.outcome.readStatistics = trace.statistics
+            let timed = clean.filter { $0.time != nil }
+            if timed.count < clean.count, !options.lenient, let bad = clean.first(where: { $0.time == nil }) {
+                throw FencesimError(.badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
+                                    at: SourceLocation(file: input.path, line: bad.line))
+            }
+            let truth: [TruthVisit]
+            switch configuration.truth {
+            case .trace:
+                truth = try groundTruth.visits(along: timed)
+            case .reference(let pattern):
+                let path = TruthSource.referencePath(pattern, for: input)
+                let reference = try Trace.load(path: path, options: options)
+                truth = try groundTruth.visits(along: reference.fixes)
+            case .visits(let labelled):
+                truth = labelled.visits(for: input)
+            }
+            let feed = configuration.degradation?.apply(to: timed) ?? timed
+            let loss = configuration.degradation.flatMap { SignalLoss($0, trace: input.label) }
+            let outcome = Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss)
+            result.outcome.events = outcome.events
+            result.outcome.engineStatistics = outcome.engineStatistics
+            result.outcome.placesState = outcome.placesState
+            result.outcome.warnings = trace.statistics.warnings + outcome.warnings
+            if let error = outcome.error { throw error }
+            let start = timed.first?.time
+            var duration = 0.0
+            if let start, let end = timed.last?.time { duration = end.seconds(since: start) }
+            result.start = start
+            result.truth = truth
+            result.cleanFixCount = timed.count
+            result.feedFixCount = feed.count
+            result.cleanTrack = Evaluator.track(timed, start: start, limit: configuration.trackPointLimit)
+            result.feedTrack = Evaluator.track(feed, start: start, limit: configuration.trackPointLimit)
+            result.score = Scoring.score(truth: truth, events: outcome.events, fences: compiled.fenceSet, trace: input.label,
+                                         durationSeconds: duration, bands: configuration.bands)
+        } catch {
+            result.outcome.error = error
+        }
+        return result
+    }
+
+    /// At most `limit` points of `fixes`, evenly thinned, the last always kept.
+    static func track(_ fixes: [Fix], start: Timestamp?, limit: Int) -> [TraceEvaluation.TrackPoint] {
+        guard let start, !fixes.isEmpty else { return [] }
+        let stride = max(1, (fixes.count + max(1, limit) - 1) / max(1, limit))
+        var out: [TraceEvaluation.TrackPoint] = []
+        for k in Swift.stride(from: 0, to: fixes.count, by: stride) {
+            out.append(point(fixes[k], start))
+        }
+        if (fixes.count - 1) % stride != 0, let last = fixes.last { out.append(point(last, start)) }
+        return out
+    }
+
+    static func point(_ fix: Fix, _ start: Timestamp) -> TraceEvaluation.TrackPoint {
+        TraceEvaluation.TrackPoint(longitude: fix.longitude, latitude: fix.latitude, seconds: fix.time.map { $0.seconds(since: start) } ?? 0)
+    }
+}

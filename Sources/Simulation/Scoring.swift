@@ -1,0 +1,151 @@
+import Fences
+import Support
+
+/// Scores the notifications of one trace against its truth visits (SPEC §6.3).
+///
+/// - A detected visit runs from an `enter` of a fence to the next `exit` of that fence (open at
+///   the end of the trace); a further `enter` while it is open is counted, not a new visit;
+///   an `exit` with no open visit is counted as an orphan. `passthrough` reports are not
+///   detections (the app is never told); `suppressed` events of signal loss are counted.
+/// - Matching, per fence, detected visits in time order: each takes the earliest truth visit it
+///   overlaps in time that no earlier detected visit took. One that overlaps only taken truth
+///   visits is a flap of the earliest of them; one that overlaps none is a false detection.
+/// - Per truth visit: enter latency (matched enter − true entry), exit latency (exit of the
+///   last detected visit belonging to it − true exit), dwell error (that detected span − the
+///   true duration), flaps, false exits (a detected exit while the device was inside, followed
+///   by a re-entry before the true exit, or by the end of the trace with the device inside),
+///   and for a miss the reason (`gap` when a passthrough overlaps it, `entryLoss`, else
+///   `undetected`).
+public enum Scoring {
+    /// Scores one trace.
+    ///
+    /// - Parameters:
+    ///   - truth: the truth visits (any order).
+    ///   - events: the trace's event log, in time order.
+    ///   - fences: the fence set the events name.
+    ///   - trace: the trace's name.
+    ///   - durationSeconds: the true path's duration.
+    ///   - bands: speed bands for ``VisitScore/speedBand``.
+    /// - Complexity: O(events + visits × detected visits of their fence).
+    public static func score(truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
+                             bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
+        var index: [String: Int] = [:]
+        for (j, f) in fences.fences.enumerated() where index[f.id] == nil { index[f.id] = j }
+        func zone(_ j: Int) -> String { fences.fences.indices.contains(j) ? fences.fences[j].zone ?? "default" : "default" }
+
+        var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
+        var open: [Int: DetectedVisit] = [:]
+        var detections: [DetectedVisit] = []
+        var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
+        var lostEnters: [Int: [Timestamp]] = [:]
+        for e in events {
+            guard let id = Scoring.text(e.field("fence")), let j = index[id] else { continue }
+            switch e.type {
+            case .enter:
+                if open[j] != nil {
+                    open[j]?.duplicateEnters += 1
+                } else {
+                    open[j] = DetectedVisit(fence: j, fenceID: id, enter: e.time, interpolated: Scoring.flag(e.field("interpolated")))
+                }
+            case .exit:
+                if var visit = open.removeValue(forKey: j) {
+                    visit.exit = e.time
+                    detections.append(visit)
+                } else {
+                    result.orphanExits += 1
+                }
+            case .passthrough:
+                let enter = Scoring.text(e.field("enterTime")).flatMap { LabelledVisits.time($0) } ?? e.time
+                let exit = Scoring.text(e.field("exitTime")).flatMap { LabelledVisits.time($0) } ?? e.time
+                passthroughs[j, default: []].append((enter, exit))
+                result.passthroughs += 1
+            case .suppressed:
+                switch Scoring.text(e.field("reason")) {
+                case SignalLoss.entryReason?:
+                    lostEnters[j, default: []].append(e.time)
+                    result.lostEnters += 1
+                case SignalLoss.exitReason?:
+                    result.lostExits += 1
+                default: break
+                }
+            default:
+                break
+            }
+        }
+        detections += open.values
+        detections.sort { a, b in a.enter != b.enter ? a.enter < b.enter : a.fenceID < b.fenceID }
+        result.detections = detections
+
+        var truthByFence: [Int: [TruthVisit]] = [:]
+        for t in truth.sorted(by: TruthVisit.ordered) { truthByFence[t.fence, default: []].append(t) }
+        var detectedByFence: [Int: [DetectedVisit]] = [:]
+        for d in detections { detectedByFence[d.fence, default: []].append(d) }
+
+        var scores: [VisitScore] = []
+        for j in Set(truthByFence.keys).union(detectedByFence.keys).sorted() {
+            let truths = truthByFence[j] ?? []
+            let detected = detectedByFence[j] ?? []
+            var match: [DetectedVisit?] = Array(repeating: nil, count: truths.count)
+            var last: [DetectedVisit?] = Array(repeating: nil, count: truths.count)
+            var flaps = Array(repeating: 0, count: truths.count)
+            var falseExits = Array(repeating: 0, count: truths.count)
+            for (n, d) in detected.enumerated() {
+                let candidates = truths.indices.filter { d.overlaps(truths[$0]) }
+                if let u = candidates.first(where: { match[$0] == nil }) {
+                    match[u] = d
+                    last[u] = d
+                } else if let c = candidates.first {
+                    flaps[c] += 1
+                    if let l = last[c], d.enter >= l.enter { last[c] = d }
+                } else {
+                    result.falseDetections.append(TraceScore.FalseDetection(trace: trace, zone: zone(j), visit: d))
+                }
+                // A false exit: out while truly inside, and back in (or the trace over) before the true exit.
+                guard let exit = d.exit,
+                      let t = truths.indices.first(where: { truths[$0].enter <= exit && (truths[$0].exit.map { exit < $0 } ?? true) })
+                else { continue }
+                if n + 1 < detected.count {
+                    let next = detected[n + 1].enter
+                    if truths[t].exit.map({ next <= $0 }) ?? true { falseExits[t] += 1 }
+                } else if truths[t].exit == nil {
+                    falseExits[t] += 1
+                }
+            }
+            for (k, t) in truths.enumerated() {
+                var s = VisitScore(trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
+                                   falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
+                if let m = match[k] {
+                    s.enterLatency = m.enter.seconds(since: t.enter)
+                    if let x = s.detectedExit, let tx = t.exit {
+                        s.exitLatency = x.seconds(since: tx)
+                        s.dwellError = x.seconds(since: m.enter) - tx.seconds(since: t.enter)
+                    }
+                } else {
+                    let end = t.exit
+                    let inVisit: (Timestamp, Timestamp) -> Bool = { a, b in b >= t.enter && (end.map { a <= $0 } ?? true) }
+                    if (passthroughs[j] ?? []).contains(where: { inVisit($0.0, $0.1) }) {
+                        s.missReason = .gap
+                    } else if (lostEnters[j] ?? []).contains(where: { inVisit($0, $0) }) {
+                        s.missReason = .entryLoss
+                    } else {
+                        s.missReason = .undetected
+                    }
+                }
+                scores.append(s)
+            }
+        }
+        result.visits = scores.sorted { a, b in TruthVisit.ordered(a.truth, b.truth) }
+        result.falseDetections.sort { a, b in a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID }
+        return result
+    }
+
+    static func text(_ value: JSONValue?) -> String? {
+        if case .string(let s)? = value { return s }
+        return nil
+    }
+
+    static func flag(_ value: JSONValue?) -> Bool {
+        if case .bool(let b)? = value { return b }
+        return false
+    }
+}

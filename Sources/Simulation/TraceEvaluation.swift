@@ -1,0 +1,36 @@
+import Support
+
+/// What evaluating one trace produced: the replay of its (degraded) feed, its truth visits, the
+/// score, and both tracks for maps.
+public struct TraceEvaluation: Sendable {
+    /// A point of a track for drawing: WGS84 and seconds since the trace's first fix.
+    public struct TrackPoint: Sendable, Hashable {
+        public var longitude: Double
+        public var latitude: Double
+        public var seconds: Double
+
+        public init(longitude: Double, latitude: Double, seconds: Double) {
+            self.longitude = longitude
+            self.latitude = latitude
+            self.seconds = seconds
+        }
+    }
+
+    /// The replay of the feed (events, warnings, and the error when the trace failed).
+    public var outcome: Replayer.Outcome
+    public var truth: [TruthVisit] = []
+    /// `nil` when the trace failed.
+    public var score: TraceScore?
+    /// The clean path, thinned to at most ``Evaluator/Configuration/trackPointLimit`` points.
+    public var cleanTrack: [TrackPoint] = []
+    /// The degraded feed the engine saw, thinned likewise (the clean path when not degraded).
+    public var feedTrack: [TrackPoint] = []
+    /// The first clean fix's time.
+    public var start: Timestamp?
+    /// Fixes in the clean trace and in the feed.
+    public var cleanFixCount = 0
+    public var feedFixCount = 0
+
+    public var input: TraceInput { outcome.input }
+    public var error: FencesimError? { outcome.error }
+}
