@@ -1,0 +1,184 @@
+import Fences
+import Simulation
+import Spatial
+import Support
+import Traces
+
+/// An accuracy report (SPEC §6.3): one model that the JSON, HTML and terminal renderings show,
+/// so that their numbers agree.
+public struct AccuracyReport: Sendable {
+    /// One trace of the batch.
+    public struct TraceEntry: Sendable {
+        public var name: String
+        public var path: String
+        /// The located error when the trace could not be evaluated.
+        public var error: String?
+        public var score: TraceScore?
+        public var cleanTrack: [TraceEvaluation.TrackPoint]
+        public var feedTrack: [TraceEvaluation.TrackPoint]
+        public var start: Timestamp?
+        public var cleanFixes: Int
+        public var feedFixes: Int
+        /// Notifications and findings worth drawing (enter, exit, passthrough, lost signals), with a place.
+        public var markers: [Marker]
+
+        public var failed: Bool { error != nil }
+    }
+
+    /// An event drawn on the map.
+    public struct Marker: Sendable, Hashable {
+        public enum Kind: String, Sendable, CaseIterable {
+            case enter, exit, passthrough, lost, missed, falseDetection
+        }
+
+        public var kind: Kind
+        public var longitude: Double
+        public var latitude: Double
+        public var label: String
+    }
+
+    /// A fence as drawn: WGS84 shape, kind and id.
+    public struct FenceShape: Sendable {
+        public var id: String
+        public var zone: String
+        public var kind: Fence.Kind
+        public var shape: Shape
+    }
+
+    public var title: String
+    /// `fencesim <version>`.
+    public var generator: String
+    public var fencesFile: String
+    /// `trace`, `reference <path>` or `visits <path>`.
+    public var truth: String
+    public var degradation: Degradation?
+    public var bands: [SpeedBand]
+    public var summary: AccuracySummary
+    public var traces: [TraceEntry]
+    /// Every truth visit's score, traces in input order, each in time order.
+    public var visits: [VisitScore]
+    public var falseDetections: [TraceScore.FalseDetection]
+    /// The fences drawn on the map (those near the tracks, at most ``fenceDrawLimit``).
+    public var fences: [FenceShape]
+    /// Fences not drawn because of the limit.
+    public var fencesOmitted: Int
+
+    /// At most this many fences are drawn.
+    public static let fenceDrawLimit = 3000
+
+    /// Builds the report of evaluated traces.
+    ///
+    /// - Parameters:
+    ///   - evaluations: the traces, in input order.
+    ///   - fences: the fence set.
+    ///   - title: the report's title (the scenario's name, or the inputs).
+    ///   - generator: what made it (`fencesim 0.1.0`).
+    ///   - truth: how truth was taken, as shown to readers.
+    ///   - degradation: the degradation of the feed, if any.
+    public init(evaluations: [TraceEvaluation], fences: FenceSet, title: String, generator: String, truth: String,
+                degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard) {
+        self.title = title
+        self.generator = generator
+        fencesFile = fences.file
+        self.truth = truth
+        self.degradation = degradation
+        self.bands = bands
+        let scores = evaluations.compactMap(\.score)
+        summary = AccuracySummary(scores, fences: fences, bands: bands)
+        visits = scores.flatMap(\.visits)
+        falseDetections = scores.flatMap(\.falseDetections)
+        traces = evaluations.map { e in
+            TraceEntry(name: e.input.label, path: e.input.path, error: e.error?.fullDescription, score: e.score,
+                       cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
+                       feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e))
+        }
+        // Fences near the tracks, visited ones first, at most the limit.
+        var box: BoundingBox?
+        for t in traces {
+            for p in t.cleanTrack + t.feedTrack {
+                let xy = XY(longitude: p.longitude, latitude: p.latitude)
+                if box == nil { box = BoundingBox(minX: xy.x, minY: xy.y, maxX: xy.x, maxY: xy.y) } else { box?.include(xy) }
+            }
+        }
+        let margin = box.map { max($0.width, $0.height) * 0.1 + 0.0005 } ?? 0
+        let near = box?.expanded(by: margin)
+        let visited = Set(visits.map(\.truth.fenceID) + falseDetections.map(\.visit.fenceID))
+        var chosen: [FenceShape] = []
+        var candidates: [(visited: Bool, fence: Fence)] = []
+        for fence in fences.fences {
+            guard let b = AccuracyReport.extent(fence) else { continue }
+            if let near, !near.intersects(b), !visited.contains(fence.id) { continue }
+            candidates.append((visited.contains(fence.id), fence))
+        }
+        candidates.sort { a, b in a.visited != b.visited ? a.visited : a.fence.id < b.fence.id }
+        for c in candidates.prefix(AccuracyReport.fenceDrawLimit) {
+            chosen.append(FenceShape(id: c.fence.id, zone: c.fence.zone ?? "default", kind: c.fence.kind, shape: c.fence.shape))
+        }
+        self.fences = chosen
+        fencesOmitted = max(0, candidates.count - AccuracyReport.fenceDrawLimit)
+    }
+
+    /// The WGS84 extent of a fence (circles grown by their radius).
+    static func extent(_ fence: Fence) -> BoundingBox? {
+        guard let b = fence.shape.boundingBox else { return nil }
+        switch fence.kind {
+        case .circle(let r), .beacon(let r, _):
+            let dLat = r / 111_320
+            let dLon = r / (111_320 * max(0.01, cosDegrees(b.center.latitude)))
+            return BoundingBox(minX: b.minX - dLon, minY: b.minY - dLat, maxX: b.maxX + dLon, maxY: b.maxY + dLat)
+        default:
+            return b
+        }
+    }
+
+    /// The markers of one trace: its notifications, passthroughs and lost signals with a place,
+    /// its missed truth visits at their true entry, its false detections.
+    static func markers(_ e: TraceEvaluation) -> [Marker] {
+        var out: [Marker] = []
+        for event in e.outcome.events {
+            guard let lon = event.longitude, let lat = event.latitude else { continue }
+            let fence: String
+            if case .string(let s)? = event.field("fence") { fence = s } else { fence = "" }
+            let kind: Marker.Kind
+            switch event.type {
+            case .enter: kind = .enter
+            case .exit: kind = .exit
+            case .passthrough: kind = .passthrough
+            case .suppressed:
+                guard case .string(let reason)? = event.field("reason"), reason == SignalLoss.exitReason || reason == SignalLoss.entryReason else { continue }
+                kind = .lost
+            default: continue
+            }
+            out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)"))
+        }
+        for d in e.score?.falseDetections ?? [] {
+            let enter = e.outcome.events.first { event in
+                guard event.type == .enter, event.time == d.visit.enter, case .string(let f)? = event.field("fence") else { return false }
+                return f == d.visit.fenceID
+            }
+            guard let lon = enter?.longitude, let lat = enter?.latitude else { continue }
+            out.append(Marker(kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)"))
+        }
+        for v in e.score?.visits ?? [] where !v.detected {
+            guard let lon = v.truth.enterLongitude, let lat = v.truth.enterLatitude else { continue }
+            out.append(Marker(kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)"))
+        }
+        return out
+    }
+}
+
+/// The cosine of an angle in degrees (for drawing only).
+func cosDegrees(_ degrees: Double) -> Double {
+    // A drawing does not need the last bit; the series keeps output independent of libm.
+    let x = degrees * .pi / 180
+    let x2 = x * x
+    var term = 1.0
+    var sum = 1.0
+    var n = 0.0
+    for _ in 0..<14 {
+        term = -term * x2 / ((n + 1) * (n + 2))
+        sum += term
+        n += 2
+    }
+    return sum
+}

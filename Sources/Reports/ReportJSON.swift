@@ -1,0 +1,146 @@
+import Simulation
+import Support
+import Traces
+
+/// The report as JSON with stable keys, in a fixed order (documented in the README): numbers
+/// rounded as ``ReportNumber`` rounds them, times in ISO-8601 UTC with milliseconds, absent
+/// values as `null`.
+public enum ReportJSON {
+    /// The format's version (`"report"` key); bumped when a key changes meaning.
+    public static let version = 1
+
+    /// The whole report as pretty-printed JSON text (one key per line, two-space indent), ending
+    /// with a newline.
+    public static func render(_ report: AccuracyReport) -> String {
+        var out = ""
+        write(value(report), indent: 0, to: &out)
+        return out + "\n"
+    }
+
+    /// The report as a JSON value.
+    public static func value(_ report: AccuracyReport) -> JSONValue {
+        let s = report.summary
+        return .orderedObject([
+            ("generator", .string(report.generator)),
+            ("report", .int(Int64(version))),
+            ("title", .string(report.title)),
+            ("fences", .string(report.fencesFile)),
+            ("truth", .string(report.truth)),
+            ("degrade", report.degradation.map(degradation) ?? .null),
+            ("speedBands", .list(report.bands.map { b in
+                .orderedObject([("label", .string(b.label)), ("min", number(b.lower)), ("max", b.upper.map(number) ?? .null)])
+            })),
+            ("hours", ratioless(s.hours, ReportNumber.rateDigits)),
+            ("overall", metrics(s.overall)),
+            ("bySpeedBand", groups(s.bySpeedBand)),
+            ("byZone", groups(s.byZone)),
+            ("byFence", groups(s.byFence)),
+            ("byTrace", groups(s.byTrace)),
+            ("traces", .list(report.traces.map(trace))),
+            ("visits", .list(report.visits.map(visit))),
+            ("falseDetections", .list(report.falseDetections.map { d in
+                .orderedObject([("trace", .string(d.trace)), ("fence", .string(d.visit.fenceID)), ("zone", .string(d.zone)),
+                                ("enter", time(d.visit.enter)), ("exit", d.visit.exit.map(time) ?? .null)])
+            })),
+        ])
+    }
+
+    static func degradation(_ d: Degradation) -> JSONValue {
+        let pairs: [(String, JSONValue)] = [
+            ("resample", d.resampleSeconds.map(number) ?? .null), ("noise", number(d.noise)), ("dropout", number(d.dropout)),
+            ("dropoutBurst", number(d.dropoutBurst)), ("spikes", number(d.spikes)), ("spikeMeters", number(d.spikeMeters)),
+            ("jitter", number(d.jitterSeconds)), ("exitLoss", number(d.exitLoss)), ("entryLoss", number(d.entryLoss)),
+            ("seed", .int(Int64(bitPattern: d.seed))),
+        ]
+        return .orderedObject(pairs)
+    }
+
+    static func groups(_ list: [AccuracySummary.Group]) -> JSONValue {
+        .list(list.map { g in
+            guard case .object(let members) = metrics(g.metrics) else { return .null }
+            return .object([JSONMember(key: "key", node: JSONNode(.string(g.key)))] + members)
+        })
+    }
+
+    /// The numbers of one group.
+    static func metrics(_ m: AccuracyMetrics) -> JSONValue {
+        let pairs: [(String, JSONValue)] = [
+            ("truthVisits", .int(Int64(m.truthVisits))), ("detected", .int(Int64(m.detected))), ("missed", .int(Int64(m.missed))),
+            ("missedInGap", .int(Int64(m.missedInGap))), ("falseDetections", m.falseDetections.map { .int(Int64($0)) } ?? .null),
+            ("flaps", .int(Int64(m.flaps))), ("falseExits", .int(Int64(m.falseExits))), ("exitsMissed", .int(Int64(m.exitsMissed))),
+            ("recall", ratio(m.recall)), ("precision", ratio(m.precision)), ("f1", ratio(m.f1)),
+            ("enterLatency", percentiles(m.enterLatency)), ("exitLatency", percentiles(m.exitLatency)),
+            ("dwellError", percentiles(m.dwellError)),
+            ("hours", m.hours.map { ratioless($0, ReportNumber.rateDigits) } ?? .null),
+            ("falseExitsPerHour", m.falseExitsPerHour.map { ratioless($0, ReportNumber.rateDigits) } ?? .null),
+        ]
+        return .orderedObject(pairs)
+    }
+
+    static func percentiles(_ p: AccuracyMetrics.Percentiles?) -> JSONValue {
+        guard let p else { return .null }
+        return .orderedObject([("count", .int(Int64(p.count))), ("p50", seconds(p.p50)), ("p90", seconds(p.p90)), ("p99", seconds(p.p99)),
+                               ("mean", seconds(p.mean))])
+    }
+
+    static func trace(_ t: AccuracyReport.TraceEntry) -> JSONValue {
+        let pairs: [(String, JSONValue)] = [
+            ("trace", .string(t.name)), ("path", .string(t.path)), ("status", .string(t.failed ? "failed" : "ok")),
+            ("error", t.error.map { .string($0) } ?? .null), ("fixes", .int(Int64(t.cleanFixes))), ("feedFixes", .int(Int64(t.feedFixes))),
+            ("durationSeconds", t.score.map { seconds($0.durationSeconds) } ?? .null),
+            ("truthVisits", .int(Int64(t.score?.visits.count ?? 0))), ("detections", .int(Int64(t.score?.detections.count ?? 0))),
+            ("passthroughs", .int(Int64(t.score?.passthroughs ?? 0))), ("lostEnters", .int(Int64(t.score?.lostEnters ?? 0))),
+            ("lostExits", .int(Int64(t.score?.lostExits ?? 0))),
+        ]
+        return .orderedObject(pairs)
+    }
+
+    static func visit(_ v: VisitScore) -> JSONValue {
+        let pairs: [(String, JSONValue)] = [
+            ("trace", .string(v.trace)), ("fence", .string(v.truth.fenceID)), ("zone", .string(v.zone)),
+            ("enter", time(v.truth.enter)), ("exit", v.truth.exit.map(time) ?? .null), ("startsInside", .bool(v.truth.startsInside)),
+            ("speed", v.truth.enterSpeed.map { ratioless($0, ReportNumber.secondsDigits) } ?? .null), ("speedBand", .string(v.speedBand)),
+            ("detected", .bool(v.detected)), ("detectedEnter", v.match.map { time($0.enter) } ?? .null),
+            ("detectedExit", v.detectedExit.map(time) ?? .null), ("enterLatency", v.enterLatency.map(seconds) ?? .null),
+            ("exitLatency", v.exitLatency.map(seconds) ?? .null), ("dwellError", v.dwellError.map(seconds) ?? .null),
+            ("flaps", .int(Int64(v.flaps))), ("falseExits", .int(Int64(v.falseExits))), ("exitMissed", .bool(v.exitMissed)),
+            ("missReason", v.missReason.map { .string($0.rawValue) } ?? .null),
+        ]
+        return .orderedObject(pairs)
+    }
+
+    static func time(_ t: Timestamp) -> JSONValue { .string(t.description) }
+    static func number(_ v: Double) -> JSONValue { .double(v) }
+    static func ratio(_ v: Double?) -> JSONValue { v.map { .double(ReportNumber.rounded($0, ReportNumber.ratioDigits)) } ?? .null }
+    static func seconds(_ v: Double) -> JSONValue { .double(ReportNumber.rounded(v, ReportNumber.secondsDigits)) }
+    static func ratioless(_ v: Double, _ digits: Int) -> JSONValue { .double(ReportNumber.rounded(v, digits)) }
+
+    /// Pretty printing: objects and arrays one member per line; arrays of scalars and empty ones
+    /// on one line.
+    static func write(_ value: JSONValue, indent: Int, to out: inout String) {
+        let pad = String(repeating: "  ", count: indent + 1)
+        let close = String(repeating: "  ", count: indent)
+        switch value {
+        case .object(let members) where !members.isEmpty:
+            out += "{\n"
+            for (k, m) in members.enumerated() {
+                out += pad
+                JSONWriter.quote(m.key, to: &out)
+                out += ": "
+                write(m.node.value, indent: indent + 1, to: &out)
+                out += k + 1 < members.count ? ",\n" : "\n"
+            }
+            out += close + "}"
+        case .array(let items) where items.contains(where: { if case .object = $0.value { return true }; if case .array = $0.value { return true }; return false }):
+            out += "[\n"
+            for (k, item) in items.enumerated() {
+                out += pad
+                write(item.value, indent: indent + 1, to: &out)
+                out += k + 1 < items.count ? ",\n" : "\n"
+            }
+            out += close + "]"
+        default:
+            JSONWriter.write(value, to: &out)
+        }
+    }
+}

@@ -1,0 +1,286 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Fences
+import Geotriggers
+import Foundation
+import Reports
+import Simulation
+import Spatial
+import Support
+import Synchronization
+import Traces
+
+/// `fencesim report SCENARIO|TRACES...`: scores traces against ground truth and writes the
+/// accuracy report (SPEC §6.3) as a terminal table, and as HTML and JSON files.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Score traces against ground truth and write an accuracy report.",
+        discussion: """
+            Inputs: one scenario file (.yaml, .yml, .json), or traces: files, folders (their trace \
+            files), globs, or manifests (a text file listing one trace path per line, relative to \
+            itself; # starts a comment). Traces run on all cores with a progress bar on a terminal. \
+            A trace that fails is reported and the others complete; the exit code is then 65 (or \
+            the failure's own code). Report files are written atomically, only at the end.
+            """
+    )
+
+    @Argument(help: "A scenario file, or trace files, folders, globs or manifests.")
+    var inputs: [String]
+
+    @Option(help: ArgumentHelp("GeoJSON fence file (required without a scenario).", valueName: "file"))
+    var fences: String?
+
+    @Option(help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
+    var html: String?
+
+    @Option(help: ArgumentHelp("Write the JSON report to this file.", valueName: "file"))
+    var json: String?
+
+    @Option(help: ArgumentHelp("Truth: trace (the clean trace), a reference trace, or a visits CSV (fence,enter,exit). Overrides the scenario's.", valueName: "source"))
+    var truth: String?
+
+    @Option(help: ArgumentHelp("Degrade the feed, e.g. resample=10,noise=1,dropout=0.05,exitLoss=0.2,seed=42. Overrides the scenario's.", valueName: "pairs"))
+    var degrade: String?
+
+    @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: the scenario's, or automatic).", valueName: "crs"))
+    var crs: String?
+
+    @Option(help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
+    var workers: Int = 0
+
+    @Flag(help: "Print nothing on standard output (the table), only write the files.")
+    var quiet = false
+
+    @OptionGroup var geotrigger: GeotriggerOptions
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var fenceOptions: FenceOptions
+
+    func validate() throws {
+        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        guard !inputs.isEmpty else { throw ValidationError("give a scenario file or traces") }
+        if let html, html.isEmpty { throw ValidationError("--html needs a file path") }
+        if let json, json.isEmpty { throw ValidationError("--json needs a file path") }
+    }
+
+    /// Whether the inputs are one scenario file.
+    var isScenario: Bool {
+        inputs.count == 1 && ["yaml", "yml", "json"].contains((inputs[0] as NSString).pathExtension.lowercased())
+    }
+
+    func run() throws {
+        let readOptions = try traceOptions.readOptions()
+        let overrides = try geotrigger.overrides()
+        let given = try crs.map(FrameChoice.parse)
+        let degradeOverride: Degradation?
+        do throws(FencesimError) {
+            degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
+        } catch {
+            throw ValidationError(error.message)
+        }
+        var failure: FencesimError?
+        try Terminal.run {
+            let setup = try prepare(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
+            let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth))
+            let bar = ProgressBar(enabled: isatty(2) == 1, total: setup.traces.count)
+            let evaluations = try evaluator.run(setup.traces) { done, total in bar.update(done, total) }
+            bar.finish()
+            for e in evaluations {
+                for w in e.outcome.warnings.prefix(20) { Terminal.err(w.description) }
+                if e.outcome.warnings.count > 20 { Terminal.err("\(e.input.path): note: \(e.outcome.warnings.count - 20) more warnings not shown") }
+                if let error = e.error {
+                    Terminal.err(error.fullDescription)
+                    if failure == nil { failure = error }
+                }
+            }
+            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
+                                        generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
+                                        degradation: setup.degradation)
+            // Render everything first, then write: a failure leaves earlier files as they were.
+            let htmlText = html.map { _ in ReportHTML.render(report) }
+            let jsonText = json.map { _ in ReportJSON.render(report) }
+            if let html, let htmlText {
+                try FileIO.writeAtomically(htmlText, to: html)
+                Terminal.err("wrote \(html)")
+            }
+            if let json, let jsonText {
+                try FileIO.writeAtomically(jsonText, to: json)
+                Terminal.err("wrote \(json)")
+            }
+            if !quiet { Terminal.out(ReportTable.render(report)) }
+        }
+        if let failure {
+            Terminal.err("error: \(evaluationsFailedMessage(failure))")
+            throw ExitCode(failure.code.exitStatus)
+        }
+    }
+
+    func evaluationsFailedMessage(_ first: FencesimError) -> String {
+        "some traces could not be evaluated (the report covers the others); first: \(first.location.map { "\($0)" } ?? first.message)"
+    }
+
+    /// What a report run needs, from a scenario or from the command line.
+    struct Setup {
+        var title: String
+        var traces: [TraceInput]
+        var replay: Replayer.Configuration
+        var degradation: Degradation?
+        var truth: TruthSource
+        var truthDescription: String
+    }
+
+    func prepare(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
+                 degradeOverride: Degradation?) throws -> Setup {
+        if isScenario {
+            let scenario = try ScenarioReader.read(path: inputs[0])
+            if fences != nil {
+                throw FencesimError(.usage, "--fences is taken from the scenario; drop it or pass traces instead", at: SourceLocation(file: scenario.file))
+            }
+            if overrides != GeotriggerOverrides() {
+                throw FencesimError(.usage, "geotrigger options apply to traces given on the command line; with a scenario, set them under geotrigger:",
+                                    at: SourceLocation(file: scenario.file))
+            }
+            let fenceSet = try FenceReader.read(path: scenario.fencesPath, options: fenceOptions.readOptions)
+            for w in fenceSet.warnings { Terminal.err(w.description) }
+            let pipeline = try Pipeline(scenario: scenario, fences: fenceSet)
+            for finding in pipeline.findings { Terminal.err(finding.description) }
+            let settings = try SettingsResolver.resolve(fenceSet, global: scenario.geotrigger, zones: scenario.zones,
+                                                        requireDeclaredZones: !scenario.zones.isEmpty)
+            let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation)
+            let truth: TruthSource
+            let description: String
+            if let value = self.truth {
+                truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
+                description = Report.describe(truth, value)
+            } else {
+                truth = try scenario.truthSource(fences: fenceSet)
+                description = Report.describe(truth, scenario.root["truth"]?.string ?? "trace")
+            }
+            return Setup(title: scenario.name, traces: scenario.traces,
+                         replay: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
+                                                        workers: workers, pipeline: pipeline),
+                         degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description)
+        }
+        guard let fences else {
+            throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
+        }
+        let traces = try TraceInputs.expand(inputs)
+        let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
+        for w in fenceSet.warnings { Terminal.err(w.description) }
+        let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
+        let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+        let value = self.truth ?? "trace"
+        let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
+        let title = inputs.count == 1 ? inputs[0] : "\(traces.count) traces"
+        return Setup(title: title, traces: traces,
+                     replay: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: workers),
+                     degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value))
+    }
+
+    static func describe(_ truth: TruthSource, _ value: String) -> String {
+        switch truth {
+        case .trace: "clean trace"
+        case .reference: "reference trace \(value)"
+        case .visits: "labelled visits \(value)"
+        }
+    }
+}
+
+/// A progress bar on standard error, drawn only on a terminal.
+final class ProgressBar: Sendable {
+    let enabled: Bool
+    let total: Int
+    /// The last count drawn (so that bars are drawn in order from several workers).
+    private let drawn = Mutex<Int>(-1)
+
+    init(enabled: Bool, total: Int) {
+        self.enabled = enabled
+        self.total = total
+        update(0, total)
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled else { return }
+        drawn.withLock { last in
+            guard done > last else { return }
+            last = done
+            let width = 30
+            let filled = total > 0 ? done * width / total : width
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            Terminal.write("\r\(bar) \(done)/\(total) traces", to: 2)
+        }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        Terminal.write("\r\u{1B}[K", to: 2)
+    }
+}
+
+/// Trace inputs of `report`: files, folders, globs and manifests.
+enum TraceInputs {
+    /// File extensions taken from a folder.
+    static let traceExtensions: Set<String> = ["gpx", "csv", "tsv", "txt", "nmea", "log", "plt", "gz"]
+
+    /// Expands every input, in order; a folder's files and a glob's matches sorted.
+    ///
+    /// - Throws: ``Support/FencesimError`` `.missingInput` for an input that names nothing.
+    static func expand(_ inputs: [String]) throws(FencesimError) -> [TraceInput] {
+        var out: [TraceInput] = []
+        for input in inputs {
+            if input.contains(where: { "*?[".contains($0) }) {
+                let matches = glob(input)
+                guard !matches.isEmpty else { throw FencesimError(.missingInput, "\(input) matches no file") }
+                out += matches.map { TraceInput(path: $0) }
+            } else if FileIO.isDirectory(input) {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
+                let files = names.filter { !$0.hasPrefix(".") && traceExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                guard !files.isEmpty else { throw FencesimError(.missingInput, "folder \(input) holds no trace files (\(traceExtensions.sorted().joined(separator: ", ")))") }
+                out += files.map { TraceInput(path: (input as NSString).appendingPathComponent($0)) }
+            } else if !FileIO.exists(input) {
+                throw FencesimError(.missingInput, "\(input) does not exist")
+            } else if let listed = try manifest(input) {
+                out += listed
+            } else {
+                out.append(TraceInput(path: input))
+            }
+        }
+        return out
+    }
+
+    /// The traces a manifest lists, or `nil` when `path` is not a manifest: a text file whose
+    /// first line that is neither empty nor a `#` comment names an existing file (relative to the
+    /// manifest's folder).
+    static func manifest(_ path: String) throws(FencesimError) -> [TraceInput]? {
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard ["txt", "list", "lst", "manifest"].contains(ext) else { return nil }
+        let text = String(decoding: try FileIO.readAll(path), as: UTF8.self)
+        let directory = (path as NSString).deletingLastPathComponent
+        var out: [TraceInput] = []
+        for (k, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let resolved = line.hasPrefix("/") || directory.isEmpty ? line : (directory as NSString).appendingPathComponent(line)
+            if out.isEmpty, !FileIO.exists(resolved) { return nil }
+            // A listed trace that does not exist fails on its own, located at this line.
+            out.append(TraceInput(path: resolved, label: line))
+            _ = k
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    static func glob(_ pattern: String) -> [String] {
+        var g = glob_t()
+        defer { globfree(&g) }
+        guard Glibc.glob(pattern, 0, nil, &g) == 0 else { return [] }
+        var out: [String] = []
+        for k in 0..<Int(g.gl_pathc) {
+            if let p = g.gl_pathv[k] { out.append(String(cString: p)) }
+        }
+        return out.sorted()
+    }
+}
