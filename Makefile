@@ -8,7 +8,7 @@ BIN_DEBUG  := .build/debug/fencesim
 BIN        := .build/release/fencesim
 SHARED     ?= ../shared
 
-.PHONY: setup build release test update-goldens demo leakcheck bench bench-scaling clean help
+.PHONY: setup setup-browser build release test update-goldens demo leakcheck bench bench-scaling clean help
 
 help:
 	@echo "make demo       build fencesim and run it on the bundled example"
@@ -17,6 +17,7 @@ help:
 	@echo "make bench      time fencesim against the shapely reference (ratios, peak memory, identical counts)"
 	@echo "make bench-scaling  fencesim over growing traces and fence sets"
 	@echo "make setup      install the Debian packages fencesim needs (run by every target)"
+	@echo "make setup-browser  install Debian's chromium, which the HTML report test loads the report in"
 
 setup:
 	@missing=""; for p in $(APT_PKGS); do \
@@ -28,6 +29,11 @@ setup:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "error: swift is not on PATH (fencesim needs Swift 6.1 or later)"; exit 1; }
+
+# The HTML report test loads a report in headless Chromium; without it that test says it is skipped.
+setup-browser:
+	@command -v chromium >/dev/null || { echo "installing chromium"; if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 build: setup
 	$(SWIFT) build
@@ -52,6 +58,10 @@ demo: release
 	$(BIN) run scenarios/demo.yaml --format table
 	$(BIN) run scenarios/demo.yaml --out out
 	@echo "the event log (JSON Lines) is in out/demo-delivery.events.jsonl"
+	@echo
+	@echo "== fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json"
+	$(BIN) report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json
+	@echo "the accuracy report is in $$(pwd)/demo-report.html"
 
 # valgrind 3.19 cannot read clang's DWARF 5 (Yams' C sources), so C is built with DWARF 4 in a
 # scratch path of its own; the leak scenario runs through the XCTest entry point because valgrind
