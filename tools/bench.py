@@ -83,7 +83,7 @@ def main():
     ap.add_argument("--root", default=os.path.join(tempfile.gettempdir(), "geofence-bench"))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--python", default=sys.executable, help="the interpreter with numpy, shapely and pyproj")
-    ap.add_argument("--scaling", action="store_true", help="time fencesim alone over growing workloads")
+    ap.add_argument("--scaling", action="store_true", help="time fencesim alone over growing workloads, then 8 traces on 1 and on every core")
     a = ap.parse_args()
     if not os.path.exists(FENCESIM):
         sys.exit("build fencesim first: swift build -c release")
@@ -123,6 +123,38 @@ def scaling(a):
             t = statistics.median(r[0] for r in runs)
             rss = max(r[1] for r in runs) / 1024
             print("| %d | %d | %s | %.2f | %.0f | %.2f |" % (fences, fixes, mode, t, rss, t / (fixes / 1e6)), flush=True)
+    parallel_traces(a)
+
+
+def parallel_traces(a):
+    """Eight traces at once: the large workload's trace cut into 8 files of 125,000 fixes, replayed
+    with one worker and with one per core (`replay --summary` takes one trace per worker)."""
+    d = workload(a.root, "large-s1", ["--size", "large", "--seed", "1"])
+    parts = os.path.join(a.root, "large-s1-8traces")
+    paths = [os.path.join(parts, "part%d.csv" % k) for k in range(8)]
+    if not all(os.path.exists(p) for p in paths):
+        os.makedirs(parts, exist_ok=True)
+        with open(os.path.join(d, "trace.csv")) as f:
+            header = f.readline()
+            rows = f.readlines()
+        per = (len(rows) + 7) // 8
+        for k, p in enumerate(paths):
+            with open(p, "w") as out:
+                out.write(header)
+                out.writelines(rows[k * per:(k + 1) * per])
+    cores = os.cpu_count() or 1
+    print()
+    print("| traces | mode | workers | fencesim s | peak RSS MiB | time / one worker's |")
+    print("|---|---|---|---|---|---|")
+    for mode in ["point", "accuracy"]:
+        base = None
+        for workers in [1, cores]:
+            cmd = [FENCESIM, "replay"] + paths + ["--fences", os.path.join(d, "fences.geojson"), "--crs", PROJ,
+                                                   "--feed", mode, "--summary", "--workers", str(workers)]
+            runs = [timed(cmd) for _ in range(a.runs)]
+            t = statistics.median(r[0] for r in runs)
+            base = base or t
+            print("| 8 | %s | %d | %.2f | %.0f | %.2f |" % (mode, workers, t, max(r[1] for r in runs) / 1024, t / base), flush=True)
 
 
 if __name__ == "__main__":
