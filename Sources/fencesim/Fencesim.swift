@@ -13,7 +13,7 @@ struct Fencesim: ParsableCommand {
             66 input missing, 74 I/O error. Errors are printed as file:line:col: error: message.
             """,
         version: FencesimVersion.string,
-        subcommands: [Inspect.self, Run.self, Replay.self, Synth.self, RulesCommand.self, LintCommand.self, CheckCommand.self, MergeCommand.self, Report.self]
+        subcommands: [Inspect.self, Run.self, Replay.self, Synth.self, RulesCommand.self, LintCommand.self, CheckCommand.self, MergeCommand.self, Report.self, SweepCommand.self]
     )
 }
 

@@ -194,12 +194,15 @@ struct Report: ParsableCommand {
 final class ProgressBar: Sendable {
     let enabled: Bool
     let total: Int
+    /// What is counted (`traces`, `replays`).
+    let unit: String
     /// The last count drawn (so that bars are drawn in order from several workers).
     private let drawn = Mutex<Int>(-1)
 
-    init(enabled: Bool, total: Int) {
+    init(enabled: Bool, total: Int, unit: String = "traces") {
         self.enabled = enabled
         self.total = total
+        self.unit = unit
         update(0, total)
     }
 
@@ -211,7 +214,7 @@ final class ProgressBar: Sendable {
             let width = 30
             let filled = total > 0 ? done * width / total : width
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            Terminal.write("\r\(bar) \(done)/\(total) traces", to: 2)
+            Terminal.write("\r\(bar) \(done)/\(total) \(unit)", to: 2)
         }
     }
 
