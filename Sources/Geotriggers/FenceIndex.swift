@@ -181,29 +181,33 @@ public final class FenceIndex: @unchecked Sendable {
         polygonYs = FenceIndex.ownedCopy(ys)
         polygonRingEnds = FenceIndex.ownedCopy(ends)
         polygonRings = rings
-        var records: [CellRecord] = []
-        records.reserveCapacity(grid.items.count)
-        for item in grid.items {
-            let j = Int(item)
+        // Each fence's record once; the grid repeats it in every cell the fence touches.
+        var fenceRecords: [CellRecord] = []
+        fenceRecords.reserveCapacity(shapes.count)
+        for j in shapes.indices {
             let s = settings[j]
             var flags: UInt8 = 0
             let simple = s.relationship == .intersects && s.filter == nil && s.dwellSeconds == nil
             if s.feed == .accuracy { flags |= CellRecord.accuracyFeed }
             if s.gapPolicy != .ignore { flags |= CellRecord.hiddenVisits }
+            let fence = Int32(j)
             switch kinds[j] {
             case .circle, .beacon:
                 if simple, beaconNoise[j].sigma == 0 { flags |= CellRecord.inline }
-                records.append(CellRecord(x: cx[j], y: cy[j], r: r[j], rx: rx[j], fence: item, flags: flags))
+                fenceRecords.append(CellRecord(x: cx[j], y: cy[j], r: r[j], rx: rx[j], fence: fence, flags: flags))
             case .area:
                 flags |= CellRecord.area
                 if simple, rings[j].ringCount > 0 { flags |= CellRecord.inline }
                 let e = areas[j]?.envelope ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
-                records.append(CellRecord(x: e.minX, y: e.minY, r: e.maxX, rx: e.maxY, fence: item, flags: flags))
+                fenceRecords.append(CellRecord(x: e.minX, y: e.minY, r: e.maxX, rx: e.maxY, fence: fence, flags: flags))
             case .line, .empty:
-                records.append(CellRecord(x: 0, y: 0, r: 0, rx: 0, fence: item, flags: flags))
+                fenceRecords.append(CellRecord(x: 0, y: 0, r: 0, rx: 0, fence: fence, flags: flags))
             }
         }
-        cellRecords = records
+        let items = grid.items
+        cellRecords = fenceRecords.withUnsafeBufferPointer { byFence in
+            items.map { byFence[Int($0)] }
+        }
         usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
         hasLines = shapes.contains { if case .line = $0 { true } else { false } }
         needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }
