@@ -19,6 +19,11 @@ public struct PlanarPolygon: Sendable {
     /// Distances below this (metres) are too close to the boundary to trust the even–odd test.
     public static let boundaryTolerance = 1e-9
 
+    /// How much farther than the nearest edge so far (metres) an edge's squared-distance
+    /// estimate may be and still get an exact distance in ``locate(_:xs:ys:start:ringEnds:)``:
+    /// a micrometre, many orders of magnitude above the rounding of either formula.
+    static let pruningSlack = 1e-6
+
     /// Where a point lies relative to the polygon.
     public enum Location: Sendable {
         case inside(boundaryDistance: Double)
@@ -126,6 +131,10 @@ public struct PlanarPolygon: Sendable {
                               ringEnds: UnsafeBufferPointer<Int>) -> (inside: Bool, boundaryDistance: Double)? {
         var inside = false
         var best = Double.infinity
+        // Squared distances bound which edges can still beat `best`; only those get the exact
+        // GEOS-form distance, so the result is the same minimum without a division and a square
+        // root per edge. The bound is padded by ``pruningSlack`` (far above rounding).
+        var bound = Double.infinity
         var ringStart = start
         for end in ringEnds {
             var k = ringStart
@@ -135,8 +144,27 @@ public struct PlanarPolygon: Sendable {
                     let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
                     if p.x < x { inside.toggle() }
                 }
-                let d = pointToSegment(p.x, p.y, ax, ay, bx, by)
-                if d < best { best = d }
+                let dx = bx - ax, dy = by - ay
+                let wx = p.x - ax, wy = p.y - ay
+                let t = wx * dx + wy * dy
+                let len2 = dx * dx + dy * dy
+                let near: Bool
+                if t <= 0 {
+                    near = wx * wx + wy * wy <= bound
+                } else if t >= len2 {
+                    let ex = p.x - bx, ey = p.y - by
+                    near = ex * ex + ey * ey <= bound
+                } else {
+                    let cross = wx * dy - wy * dx
+                    near = cross * cross <= bound * len2
+                }
+                if near {
+                    let d = pointToSegment(p.x, p.y, ax, ay, bx, by)
+                    if d < best {
+                        best = d
+                        bound = (d + pruningSlack) * (d + pruningSlack)
+                    }
+                }
                 k += 1
             }
             ringStart = end
