@@ -51,6 +51,13 @@ struct Replay: ParsableCommand {
         let timer: PhaseTimer? = timings ? PhaseTimer() : nil
         defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
+            // A summary of one trace in a given frame: its reading starts now, on a thread of its
+            // own, while the fences are read and indexed (dropped if the summary cannot use it).
+            var feed: ParallelSummary.Feed?
+            if summary, !parseOnly, traces.count == 1, let given {
+                feed = ParallelSummary.Feed(TraceInput(path: traces[0]), readOptions: readOptions, frame: given)
+            }
+            defer { feed?.cancel() }
             let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
             timer?.lap("read-fences")
             for w in fenceSet.warnings { Terminal.err(w.description) }
@@ -71,8 +78,8 @@ struct Replay: ParsableCommand {
                                                            workers: output.workers, summaryOnly: summary))
             // One long trace: its summary is computed on every core (see ParallelSummary).
             if summary, traces.count == 1, ParallelSummary.applies(to: replayer.configuration) {
-                let (total, statistics) = try ParallelSummary.run(TraceInput(path: traces[0]), configuration: replayer.configuration,
-                                                                   workers: output.workers, timer: timer)
+                let (total, statistics) = try ParallelSummary.run(feed ?? ParallelSummary.Feed(TraceInput(path: traces[0]), readOptions: readOptions, frame: frame),
+                                                                   configuration: replayer.configuration, workers: output.workers, timer: timer)
                 for w in statistics.warnings.prefix(20) { Terminal.err(w.description) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
                 return

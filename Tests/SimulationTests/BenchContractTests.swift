@@ -154,6 +154,32 @@ struct ParallelSummaryFailureTests {
         }
     }
 
+    /// A feed started before the fences are read (as `replay --summary --crs` does) gives the
+    /// same numbers, whatever the read-ahead.
+    @Test(arguments: [1, 2, 64])
+    func aFeedStartedEarlyGivesTheSameSummary(readAhead: Int) throws {
+        let dir = try #require(SmallWorkload.directory)
+        let trace = TraceInput(path: dir.appendingPathComponent("trace.csv").path)
+        let frame = FrameDefinition.projString(BenchContractTests.projString)
+        let feed = ParallelSummary.Feed(trace, readOptions: TraceReadOptions(), frame: frame, chunkSize: 700, readAhead: readAhead)
+        let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
+        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
+        let configuration = Replayer.Configuration(fences: fences, frame: frame, settings: settings, summaryOnly: true)
+        let (summary, statistics) = try ParallelSummary.run(feed, configuration: configuration, workers: 3)
+        #expect(summary.line(mode: "point") == "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875")
+        #expect(statistics.fixesAccepted == 10_000)
+    }
+
+    /// A feed that is never used (the fences failed, or the summary does not apply) stops when
+    /// cancelled, even while it waits for room in its read-ahead.
+    @Test func aCancelledFeedStops() throws {
+        let dir = try #require(SmallWorkload.directory)
+        let feed = ParallelSummary.Feed(TraceInput(path: dir.appendingPathComponent("trace.csv").path), readOptions: TraceReadOptions(),
+                                        frame: .projString(BenchContractTests.projString), chunkSize: 10, readAhead: 1)
+        feed.cancel()
+        feed.cancel()
+    }
+
     @Test func aMissingTraceIsAMissingInput() {
         do {
             _ = try Self.run(URL(fileURLWithPath: "/nonexistent/trace.csv"), chunk: 997)
