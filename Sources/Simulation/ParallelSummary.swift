@@ -83,14 +83,17 @@ public enum ParallelSummary {
                     precondition(fresh, "the first chunk of a trace went to a used engine")
                 }
                 fresh = false
-                for sample in chunk.samples {
-                    buffer.removeAll(keepingCapacity: true)
-                    engine.process(sample, into: &buffer)
-                    for e in buffer {
-                        switch e.kind {
-                        case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
-                        case .exit: summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
-                        default: break
+                // Samples are read in place (iterating the array would copy each one).
+                chunk.samples.withUnsafeBufferPointer { samples in
+                    for k in samples.indices {
+                        buffer.removeAll(keepingCapacity: true)
+                        engine.process(samples[k], into: &buffer)
+                        for e in buffer {
+                            switch e.kind {
+                            case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
+                            case .exit: summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
+                            default: break
+                            }
                         }
                     }
                 }
