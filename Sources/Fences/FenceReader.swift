@@ -70,10 +70,12 @@ public enum FenceReader {
                     return JSONCursor.Failure(message: error.message, offset: crs.offset)
                 }
             }, onFeature: { feature in reader.accept(feature) }, onFeatureArray: { cursor, ranges throws(JSONCursor.Failure) in
-                guard let converted = try convertInParallel(cursor, ranges, options: options, reprojectedFrom: reader.reprojectedFrom,
+                guard var converted = try convertInParallel(cursor, ranges, options: options, reprojectedFrom: reader.reprojectedFrom,
                                                             locator: reader.locator, workers: workers) else { return false }
-                for block in converted.outcomes {
-                    for outcome in block { reader.accept(outcome) }
+                reader.fences.reserveCapacity(reader.fences.count + ranges.count)
+                // Each outcome's fence is moved into the reader, not copied.
+                for b in converted.outcomes.indices {
+                    for k in converted.outcomes[b].indices { reader.accept(&converted.outcomes[b][k]) }
                 }
                 reader.otherNotices += converted.notices
                 return true
@@ -218,12 +220,13 @@ struct Reader {
 
     /// Converts one streamed feature; problems are collected.
     mutating func accept(_ feature: RawFeature) {
-        accept(converter.convert(feature))
+        var outcome = converter.convert(feature)
+        accept(&outcome)
     }
 
     /// Takes a converted feature, in file order: its problems are collected, its id checked for
     /// uniqueness against every feature before it, and its fence kept.
-    mutating func accept(_ outcome: FeatureOutcome) {
+    mutating func accept(_ outcome: inout FeatureOutcome) {
         let before = outcome.identified?.notesBefore ?? outcome.notes.count
         for note in outcome.notes[..<before] { take(note) }
         guard let (id, idOffset, _) = outcome.identified else { return }
@@ -233,7 +236,7 @@ struct Reader {
         }
         firstOffsetOfID[id] = idOffset
         for note in outcome.notes[before...] { take(note) }
-        if let fence = outcome.fence { fences.append(fence) }
+        if let fence = outcome.fence.take() { fences.append(fence) }
     }
 
     private mutating func take(_ note: FeatureOutcome.Note) {
@@ -328,7 +331,7 @@ struct Reader {
 /// What converting one feature found: its problems in order, its id, and the fence.
 ///
 /// The id's uniqueness is not decided here: it needs every feature before this one, so the
-/// ``Reader`` checks it when it takes outcomes in file order (``Reader/accept(_:)-(FeatureOutcome)``).
+/// ``Reader`` checks it when it takes outcomes in file order (``Reader/accept(_:)-(inout FeatureOutcome)``).
 struct FeatureOutcome: Sendable {
     enum Note: Sendable {
         case error(String, offset: Int)
