@@ -10,7 +10,7 @@
 # sanitized fencesim binary built beside the test bundle, so the executable is checked too.
 # A sanitizer report makes the process exit non-zero (halt_on_error), which fails its test.
 # Slow: expect several times the time of `make test`; the time limits of the tests that run the
-# binary are multiplied by FENCESIM_TIME_SCALE, and the generated 1 GB line is made smaller.
+# binary are multiplied by FENCESIM_TIME_SCALE, and the generated million-vertex polygons are made smaller.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +30,6 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1:abort_on_err
 # tools/tsan-suppressions.txt: Synchronization.Mutex on Linux is invisible to TSan (see there).
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tools/tsan-suppressions.txt}"
 export FENCESIM_TIME_SCALE="${FENCESIM_TIME_SCALE:-8}"
-export FENCESIM_HUGE_LINE_BYTES="${FENCESIM_HUGE_LINE_BYTES:-67108864}"
 export FENCESIM_POLYGON_VERTICES="${FENCESIM_POLYGON_VERTICES:-200000}"
 
 status=0
