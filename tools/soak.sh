@@ -9,7 +9,7 @@
 #   SOAK_FIXES=20000000          fixes of the long trace
 #   SOAK_BASE_FIXES=1000000      fixes of the baseline
 #   SOAK_TOLERANCE=1.10          allowed peak-RSS ratio long / baseline
-#   SOAK_BUILD=.build-harden     scratch path of the release build
+#   SOAK_BIN=.build/release/fencesim   the binary (`make soak` builds it with `make release`)
 #
 # Prints both peak RSS figures, times and summary lines; exits 1 when the ratio is exceeded.
 set -euo pipefail
@@ -20,7 +20,7 @@ SOAK_DIR="${SOAK_DIR:-${TMPDIR:-/tmp}/geofence-bench}"
 FIXES="${SOAK_FIXES:-20000000}"
 BASE_FIXES="${SOAK_BASE_FIXES:-1000000}"
 TOLERANCE="${SOAK_TOLERANCE:-1.10}"
-BUILD="${SOAK_BUILD:-.build-harden}"
+BIN="${SOAK_BIN:-.build/release/fencesim}"
 FENCES=100000
 CRS="+proj=tmerc +lat_0=37.75 +lon_0=-122.20 +k=1 +x_0=0 +y_0=0 +ellps=WGS84"
 GEN="$SHARED/bench/gen_workload.py"
@@ -28,9 +28,7 @@ GEN="$SHARED/bench/gen_workload.py"
 [ -f "$GEN" ] || { echo "error: $GEN not found (set SHARED=path/to/shared)" >&2; exit 66; }
 [ -x /usr/bin/time ] || { echo "error: /usr/bin/time is missing (apt-get install time)" >&2; exit 69; }
 
-echo "== release build ($BUILD)"
-swift build -c release --scratch-path "$BUILD" --product fencesim
-BIN="$BUILD/release/fencesim"
+[ -x "$BIN" ] || { echo "error: $BIN not found (make release)" >&2; exit 66; }
 
 generate() {  # fixes → directory
   local fixes=$1 dir="$SOAK_DIR/f${FENCES}-x$1-s1"
