@@ -66,6 +66,7 @@ let badInputs: [BadInput] = [
     refused("gpx/empty.gpx", .trace),
     refused("gpx/untimed-points.gpx", .trace, 65, .line),
     refused("gpx/mismatched-tags.gpx", .trace),
+    refused("gpx/processing-instruction-without-data.gpx", .trace),  // crashed FoundationXML (a null PI data pointer)
     accepted("gpx/time-far-past.gpx", .trace),  // year 0000 is a valid proleptic time
     accepted("gpx/no-points.gpx", .trace),  // an empty trace replays to an empty log
     accepted("gpx/deep-nesting.gpx", .trace),  // 5,000 nested <extensions>: no points, no crash
