@@ -8,7 +8,7 @@ BIN_DEBUG  := .build/debug/fencesim
 BIN        := .build/release/fencesim
 SHARED     ?= ../shared
 
-.PHONY: setup setup-browser build release test update-goldens demo leakcheck bench bench-scaling clean help
+.PHONY: setup setup-browser build release test update-goldens demo leakcheck bench bench-scaling fuzz sanitize soak clean help
 
 help:
 	@echo "make demo       build fencesim and run it on the bundled example"
@@ -16,6 +16,9 @@ help:
 	@echo "make leakcheck  create and free GEOS objects under valgrind; fails on a definite leak"
 	@echo "make bench      time fencesim against the shapely reference (ratios, peak memory, identical counts)"
 	@echo "make bench-scaling  fencesim over growing traces and fence sets"
+	@echo "make fuzz       libFuzzer on every reader, FUZZ_SECONDS (60) each; new crashes go to Fuzz/regressions"
+	@echo "make sanitize   the test suite under AddressSanitizer, then ThreadSanitizer (SANITIZERS=\"address thread\")"
+	@echo "make soak       a 20-million-fix trace against 100k fences: peak memory within 10% of a 1-million-fix replay"
 	@echo "make setup      install the Debian packages fencesim needs (run by every target)"
 	@echo "make setup-browser  install Debian's chromium, which the HTML report test loads the report in"
 
@@ -91,5 +94,25 @@ bench: release $(BENCH_VENV)/ok
 bench-scaling: release $(BENCH_VENV)/ok
 	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --runs 3 --scaling
 
+# Hardening (SECURITY.md). Each uses a scratch path of its own, so none disturbs `make test`'s build.
+# fuzz: the Fuzz/ package built with -sanitize=fuzzer,address in .build-fuzz, each target run for
+# FUZZ_SECONDS from its seeds in Fuzz/corpus/TARGET; every input that crashes, hangs or runs out
+# of memory is copied into Fuzz/regressions/TARGET (replayed by `make test`) and the target fails.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh $(FUZZ_TARGETS)
+
+# sanitize: `swift test --sanitize=address` in .build-asan, then `--sanitize=thread` in .build-tsan.
+SANITIZERS ?= address thread
+sanitize: setup
+	tools/sanitize.sh $(SANITIZERS)
+
+# soak: the workloads are generated with ../shared/bench/gen_workload.py outside the repository
+# (SOAK_DIR, default $$TMPDIR/geofence-bench) and kept between runs.
+soak: release
+	@command -v /usr/bin/time >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; $$SUDO apt-get install -y -qq time >/dev/null; }
+	SHARED=$(SHARED) tools/soak.sh
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan

@@ -40,9 +40,19 @@ public struct FilterExpression: Hashable, Sendable, CustomStringConvertible {
         public var description: String { "column \(column): \(message)" }
     }
 
+    /// The most tokens an expression may have. Far beyond any real filter; it bounds the depth
+    /// of the parsed tree (a chain of `&&` or `+` nests one level per operator), which parsing,
+    /// evaluation and destruction walk recursively.
+    public static let maximumTokens = 2_000
+
+    /// The deepest nesting of parentheses, `!` and unary `-`: a filter nested deeper than this is
+    /// refused rather than allowed to exhaust the stack (found by fuzzing, issue 8).
+    public static let maximumNesting = 100
+
     /// Parses `text`.
     ///
-    /// - Throws: ``ParseError`` pointing at the offending column.
+    /// - Throws: ``ParseError`` pointing at the offending column, also for an expression longer
+    ///   than ``maximumTokens`` or nested deeper than ``maximumNesting``.
     public init(_ text: String) throws(ParseError) {
         self.text = text
         var parser = Parser(text)
@@ -136,6 +146,8 @@ extension FilterExpression {
         var tokens: [Token] = []
         var position = 0
         var lexError: ParseError?
+        /// How many parentheses, `!` and unary `-` enclose the current position.
+        var nesting = 0
 
         init(_ text: String) {
             let chars = Array(text)
@@ -143,6 +155,10 @@ extension FilterExpression {
             func column(_ index: Int) -> Int { index + 1 }
             while i < chars.count {
                 let c = chars[i]
+                if tokens.count >= FilterExpression.maximumTokens, !c.isWhitespace {
+                    lexError = ParseError(column: column(i), message: "the filter has more than \(FilterExpression.maximumTokens) tokens")
+                    return
+                }
                 if c.isWhitespace {
                     i += 1
                     continue
@@ -214,6 +230,14 @@ extension FilterExpression {
             return node
         }
 
+        /// Steps into one more level of nesting at the current token.
+        mutating func nest() throws(ParseError) {
+            nesting += 1
+            guard nesting <= FilterExpression.maximumNesting else {
+                throw ParseError(column: current.column, message: "the filter nests deeper than \(FilterExpression.maximumNesting) levels")
+            }
+        }
+
         func isSymbol(_ s: String) -> Bool { current.kind == .symbol(s) }
         func isWord(_ w: String) -> Bool {
             if case .identifier(let id) = current.kind { return id.lowercased() == w }
@@ -240,6 +264,8 @@ extension FilterExpression {
 
         mutating func parseNot() throws(ParseError) -> Node {
             if isSymbol("!") || isWord("not") {
+                try nest()
+                defer { nesting -= 1 }
                 position += 1
                 return .not(try parseNot())
             }
@@ -270,6 +296,8 @@ extension FilterExpression {
         /// returns `nil` when it holds an arithmetic value such as `(speed * 3.6) < 50`.
         mutating func tryParenthesisedBoolean() throws(ParseError) -> Node? {
             let saved = position
+            try nest()
+            defer { nesting -= 1 }
             position += 1
             do throws(ParseError) {
                 let node = try parseOr()
@@ -283,6 +311,8 @@ extension FilterExpression {
                 // Try again as an arithmetic value; if that fails too, report the first error.
                 var probe = self
                 probe.position = saved
+                // The probe's parseUnary counts this parenthesis itself.
+                probe.nesting -= 1
                 if (try? probe.parseSum()) != nil { return nil }
                 throw error
             }
@@ -308,6 +338,8 @@ extension FilterExpression {
 
         mutating func parseUnary() throws(ParseError) -> Value {
             if isSymbol("-") {
+                try nest()
+                defer { nesting -= 1 }
                 position += 1
                 return .negate(try parseUnary())
             }
@@ -324,6 +356,8 @@ extension FilterExpression {
                 position += 1
                 return .field(field)
             case .symbol("("):
+                try nest()
+                defer { nesting -= 1 }
                 position += 1
                 let v = try parseSum()
                 guard isSymbol(")") else {

@@ -22,6 +22,7 @@ enum RulesArchive {
     ///   than `maximumBytes` once inflated, or a corrupt entry.
     static func readRules(_ bytes: [UInt8], file: String, maximumBytes: Int) throws(FencesimError) -> (path: String, bytes: [UInt8]) {
         let location = SourceLocation(file: file)
+        let entryData = try checkStructure(bytes, at: location)
         let archive: Archive
         do {
             archive = try Archive(data: Data(bytes), accessMode: .read)
@@ -56,6 +57,9 @@ enum RulesArchive {
         if chosen.uncompressedSize > UInt64(maximumBytes) {
             throw FencesimError(.badData, "archive entry \"\(chosen.path)\" inflates to \(chosen.uncompressedSize) bytes, more than the \(maximumBytes)-byte limit (zip bomb?)",
                                 at: location)
+        }
+        if let data = entryData.first(where: { String(decoding: $0.name, as: UTF8.self) == chosen.path }) {
+            try checkInflates(data, in: bytes, maximumBytes: maximumBytes, at: location)
         }
         var out: [UInt8] = []
         var exceeded = false

@@ -137,8 +137,14 @@ extension ConfigNode {
         guard let root else {
             return ConfigNode(.null, at: SourceLocation(file: file, line: 1, column: 1))
         }
-        return try ConfigNode(yaml: root, file: file)
+        var budget = maximumYAMLValues
+        return try ConfigNode(yaml: root, file: file, budget: &budget)
     }
+
+    /// The most values (scalars, lists and mappings) a YAML document may expand to. Aliases
+    /// repeat what they name, so a document of a few lines can stand for billions of values
+    /// ("billion laughs"); a scenario has a few hundred.
+    public static let maximumYAMLValues = 100_000
 
     static func locate(_ error: YamlError, file: String) -> FencesimError {
         switch error {
@@ -156,8 +162,13 @@ extension ConfigNode {
         }
     }
 
-    init(yaml node: Node, file: String) throws(FencesimError) {
+    init(yaml node: Node, file: String, budget: inout Int) throws(FencesimError) {
         let location = SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+        budget -= 1
+        guard budget >= 0 else {
+            throw FencesimError(.badData, "the document expands to more than \(ConfigNode.maximumYAMLValues) values (aliases repeating aliases?)",
+                                at: location)
+        }
         switch node {
         case .scalar(let scalar):
             let text = scalar.string
@@ -183,7 +194,7 @@ extension ConfigNode {
             self.init(.string(text), at: location, textColumn: location.column.map { $0 + (quoted ? 1 : 0) })
         case .sequence(let sequence):
             var items: [ConfigNode] = []
-            for item in sequence { items.append(try ConfigNode(yaml: item, file: file)) }
+            for item in sequence { items.append(try ConfigNode(yaml: item, file: file, budget: &budget)) }
             self.init(.list(items), at: location)
         case .mapping(let mapping):
             var entries: [(key: String, keyLocation: SourceLocation, value: ConfigNode)] = []
@@ -192,7 +203,7 @@ extension ConfigNode {
                 guard case .scalar(let k) = key else {
                     throw FencesimError(.badData, "mapping keys must be plain words", at: keyLocation)
                 }
-                entries.append((k.string, keyLocation, try ConfigNode(yaml: value, file: file)))
+                entries.append((k.string, keyLocation, try ConfigNode(yaml: value, file: file, budget: &budget)))
             }
             self.init(.map(entries), at: location)
         case .alias:

@@ -40,11 +40,17 @@ public enum FileIO {
     /// Writes `bytes` to `path` atomically: the data goes to a temporary file in the same
     /// directory, is flushed, and is renamed over `path`, so a reader (or a crash) never sees a
     /// partial file and a previous good file stays until the new one is complete.
+    ///
+    /// The temporary file is `.<name>.tmp-<pid>-XXXXXX`. A process killed while writing (SIGKILL,
+    /// power loss) leaves it behind; the next write of the same `path` removes such leftovers whose
+    /// process no longer exists, so they never accumulate.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FencesimError) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).tmp-XXXXXX".utf8CString)
+        let folder = directory.isEmpty ? "/" : directory
+        removeAbandonedTemporaryFiles(in: folder, base: base)
+        var template = Array("\(folder)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             throw FencesimError(.io, "cannot create a temporary file next to \(path): \(errnoText())", at: SourceLocation(file: path))
@@ -78,6 +84,28 @@ public enum FileIO {
     /// Writes a string as UTF-8, atomically (see ``writeAtomically(_:to:)-([UInt8],_)``).
     public static func writeAtomically(_ text: String, to path: String) throws(FencesimError) {
         try writeAtomically(Array(text.utf8), to: path)
+    }
+
+    /// Removes `.<base>.tmp-<pid>-XXXXXX` files in `directory` left by processes that no longer
+    /// exist (killed while writing). Files of live processes, including concurrent writers of the
+    /// same output, are left alone; failures are ignored (the leftovers are only clutter).
+    static func removeAbandonedTemporaryFiles(in directory: String, base: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefix = ".\(base).tmp-"
+        var abandoned: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix) else { continue }
+            // `<pid>-XXXXXX`: six random characters after the last dash.
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.lastIndex(of: "-"), rest.distance(from: dash, to: rest.endIndex) == 7,
+                  let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) == -1, errno == ESRCH { abandoned.append(name) }
+        }
+        for name in abandoned { unlink("\(directory)/\(name)") }
     }
 
     static func errnoText() -> String {

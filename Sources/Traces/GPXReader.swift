@@ -19,6 +19,11 @@ enum GPXReader {
     static func read(
         path: String, bytes: [UInt8], options: TraceReadOptions, onFix: (Fix) throws(FencesimError) -> Void
     ) throws(FencesimError) -> TraceStatistics {
+        // Before libxml2 sees them: bytes that are not UTF-8 in a document that declares no other
+        // encoding reach FoundationXML as element names it force-unwraps (issue 8).
+        try checkEncoding(bytes, path: path)
+        // An instruction without data reaches FoundationXML as a null pointer it reads (issue 8).
+        try checkProcessingInstructions(bytes, path: path)
         let handler = GPXHandler(file: path, options: options)
         let outcome: Result<Void, FencesimError> = withoutActuallyEscaping(onFix) { deliver in
             handler.deliver = deliver

@@ -11,8 +11,14 @@ import Support
 /// longest line, not by the file.
 ///
 /// Lines end at LF; a CR before it is dropped. A UTF-8 byte-order mark at the start of the file
-/// is skipped. A class because it owns its buffers. Not thread-safe.
+/// is skipped. A line longer than ``maximumLineLength`` is refused as soon as it is seen, so a
+/// file without line breaks (or a 1 GB line) costs at most that much memory, not the line's size.
+/// A class because it owns its buffers. Not thread-safe.
 final class LineScanner {
+    /// The longest line handed out: far beyond any CSV, NMEA or PLT record (they are well under
+    /// 1 KiB), small enough that a line is never the reason a read runs out of memory.
+    static let maximumLineLength = 1 << 20
+
     let source: ByteSource
     private var chunk: [UInt8]
     private var count = 0
@@ -64,10 +70,12 @@ final class LineScanner {
                         guard let found = memchr(base + position, 0x0A, count - position) else {
                             carry.append(contentsOf: UnsafeBufferPointer(start: base + position, count: count - position))
                             position = count
+                            try checkLength(carry.count)
                             return
                         }
                         let newline = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
                         let lineStart = position
+                        try checkLength(carry.count + newline - lineStart)
                         position = newline + 1
                         lineNumber += 1
                         if carry.isEmpty {
@@ -99,6 +107,14 @@ final class LineScanner {
             }
             try load()
         }
+    }
+
+    /// Refuses the line being read (the one after ``lineNumber``) when it has grown past the limit.
+    private func checkLength(_ length: Int) throws(FencesimError) {
+        guard length > Self.maximumLineLength else { return }
+        throw FencesimError(
+            .badData, "line \(lineNumber + 1) is longer than \(Self.maximumLineLength) bytes (a binary file, or one without line breaks?)",
+            at: SourceLocation(file: source.path, line: lineNumber + 1, column: 1))
     }
 
     private func deliverCarry(_ body: (UnsafePointer<UInt8>, Int, Int, Int) throws(FencesimError) -> Bool) throws(FencesimError) -> Bool {

@@ -146,7 +146,13 @@ struct GeotriggerOptions: ParsableArguments {
             do {
                 o.filter = try FilterExpression(filter)
             } catch {
-                throw ValidationError("--filter: \(error.description)\n  \(filter)\n  \(String(repeating: " ", count: error.column - 1))^")
+                // Quoted with a caret under the column; a long filter only around the column.
+                let characters = Array(filter)
+                let start = characters.count > 100 ? max(0, min(error.column - 1, characters.count) - 50) : 0
+                let end = min(characters.count, start + 100)
+                let shown = (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
+                let caret = error.column - 1 - start + (start > 0 ? 1 : 0)
+                throw ValidationError("--filter: \(error.description)\n  \(shown)\n  \(String(repeating: " ", count: max(0, caret)))^")
             }
         }
         if let message {

@@ -43,6 +43,35 @@ import Testing
         }
     }
 
+    @Test("nesting and length are bounded, with the column where the bound is crossed")
+    func boundedNestingAndLength() throws {
+        let depth = FilterExpression.maximumNesting
+        // At the limit: parsed and evaluated.
+        let deepest = String(repeating: "(", count: depth - 1) + "speed < 1" + String(repeating: ")", count: depth - 1)
+        #expect(try FilterExpression(deepest).accepts { $0 == .speed ? 0 : nil })
+        #expect(try FilterExpression(String(repeating: "!", count: depth) + "true").accepts { _ in nil })
+        // Deeper than the nesting limit, within the token limit.
+        for text in [String(repeating: "(", count: 1_000) + "speed < 1",
+                     String(repeating: "!", count: 1_000) + "true",
+                     "speed < " + String(repeating: "-", count: 1_000) + "1"] {
+            #expect(throws: FilterExpression.ParseError.self) { try FilterExpression(text) }
+            do {
+                _ = try FilterExpression(text)
+            } catch {
+                #expect(error.message.contains("nests deeper"), "\(error.message)")
+                #expect(error.column <= depth + 10, "\(error)")
+            }
+        }
+        let long = Array(repeating: "speed < 1", count: 1_000).joined(separator: " && ")
+        do {
+            _ = try FilterExpression(long)
+            Issue.record("a filter of 4,000 tokens was accepted")
+        } catch {
+            #expect(error.message.contains("tokens"), "\(error.message)")
+            #expect(error.column == 6_501, "\(error)")  // the 2,001st token: "speed" of the 501st term
+        }
+    }
+
     @Test func messageTemplateErrors() {
         #expect(throws: MessageTemplate.ParseError.self) { try MessageTemplate("Entered {fence.name") }
         #expect(throws: MessageTemplate.ParseError.self) { try MessageTemplate("at {fix.velocityy}") }

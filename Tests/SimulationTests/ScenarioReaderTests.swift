@@ -159,4 +159,13 @@ import Testing
         try expectError("traces: [traces/a.csv\nfences: fences.geojson\n", line: 2, "YAML")
         try expectError("traces: [traces/a.csv]\ntraces: [traces/b.csv]\nfences: fences.geojson\n", line: 1, "duplicate key")
     }
+
+    @Test("aliases that expand without bound are refused, not walked")
+    func billionLaughs() throws {
+        var yaml = "name: laughs\ntraces: [traces/a.csv]\nfences: fences.geojson\ndegrade:\n  l0: &l0 [lol,lol,lol,lol,lol,lol,lol,lol,lol,lol]\n"
+        for level in 1...9 {
+            yaml += "  l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ",") + "]\n"
+        }
+        try expectError(yaml, line: 5, "expands to more than")
+    }
 }

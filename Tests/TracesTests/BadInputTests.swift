@@ -43,6 +43,13 @@ struct BadInputTests {
              at: "4:", "the XML ends before the document is complete"),
         Case("mismatched XML tags", "mismatch.gpx", "<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"></trkseg>\n</gpx>\n",
              at: "3:", "does not match"),
+        Case("GPX processing instruction without data", "pi.gpx", "<?x?>\n<gpx version=\"1.1\"/>\n", at: "1:1",
+             "the processing instruction <?x?> has no data"),
+        Case("GPX processing instruction without data, later", "pi-late.gpx",
+             "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">\n  <?xml-stylesheet?></gpx>\n", at: "3:3", "<?xml-stylesheet?> has no data"),
+        Case("GPX processing instruction without data, UTF-16", "pi-utf16.gpx",
+             [0xFF, 0xFE] + "<gpx version=\"1.1\">\n<?x?></gpx>\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, at: "2:1",
+             "<?x?> has no data"),
         Case("XML that is not GPX", "route.kml", "<?xml version=\"1.0\"?>\n<kml><Document/></kml>\n", at: "2:", "root element is <kml>, not <gpx>"),
         Case("GPX point without lat", "nolat.gpx", "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lon=\"2\"><time>2020-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n",
              at: "2:", "the point has no lat attribute"),
@@ -100,6 +107,22 @@ struct BadInputTests {
         #expect(error.location?.file == path)
         #expect(error.description.hasPrefix("\(path):\(c.location)"), "\(error)")
         #expect(error.description.contains(": error: "))
+    }
+
+    @Test("a `<?x?>` in a comment or CDATA is text, and an instruction with data is read")
+    func processingInstructionLookalikes() throws {
+        let text = """
+            <?xml version="1.0"?>
+            <?xml-stylesheet href="s.css"?>
+            <gpx version="1.1"><!-- <?x?> --><trk><name><![CDATA[<?y?>]]></name><trkseg>
+            <trkpt lat="1" lon="2"><time>2020-01-01T00:00:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+
+            """
+        let path = TestData.write(Array(text.utf8), named: "lookalikes.gpx")
+        var fixes = 0
+        _ = try TraceReader.read(path: path) { _ in fixes += 1 }
+        #expect(fixes == 1)
     }
 
     @Test("a missing file is missing input (exit 66)")

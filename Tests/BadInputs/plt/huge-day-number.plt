@@ -1,0 +1,7 @@
+Geolife trajectory
+WGS 84
+Altitude is in Feet
+Reserved 3
+0,2,255,My Track,0,0,2,8421376
+0
+39.984702,116.318417,0,492,1e300,9999-99-99,99:99:99

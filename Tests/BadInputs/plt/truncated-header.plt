@@ -1,0 +1,2 @@
+Geolife trajectory
+WGS 84

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+@testable import Support
+
+/// Temporary files left by a writer that was killed (issue 8): the next atomic write of the same
+/// output removes those of dead processes and nothing else.
+@Suite struct AtomicWriteCleanupTests {
+    @Test func removesLeftoversOfDeadWritersOnly() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-cleanup-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 99999999 is above any Linux pid_max (at most 2^22): no such process.
+        let dead = ".out.jsonl.tmp-99999999-AbC123"
+        let live = ".out.jsonl.tmp-1-XyZ789"  // pid 1 always exists
+        let legacy = ".out.jsonl.tmp-Qw3rTy"  // the old name, without a pid: not ours to judge
+        let otherOutput = ".other.jsonl.tmp-99999999-AbC123"
+        for name in [dead, live, legacy, otherOutput] {
+            FileManager.default.createFile(atPath: "\(dir)/\(name)", contents: Data("partial".utf8))
+        }
+        try FileIO.writeAtomically("complete\n", to: "\(dir)/out.jsonl")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(left == [live, otherOutput, legacy, "out.jsonl"].sorted())
+        #expect(try FileIO.readAll("\(dir)/out.jsonl") == Array("complete\n".utf8))
+    }
+}
