@@ -54,11 +54,14 @@ public struct Evaluator: Sendable {
         let done = Atomic<Int>(0)
         let results = Mutex<[TraceEvaluation?]>(Array(repeating: nil, count: traces.count))
         let failure = Mutex<FencesimError?>(nil)
+        // One index for every worker; each worker has its own frame and GEOS context.
+        let replay = configuration.replay
+        let index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let compiled: CompiledFences
             let truth: GroundTruth
             do throws(FencesimError) {
-                compiled = try CompiledFences(configuration.replay.fences, frame: configuration.replay.frame, settings: configuration.replay.settings)
+                compiled = try CompiledFences(index: index)
                 truth = try GroundTruth(fences: configuration.replay.fences, frame: configuration.replay.frame)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }

@@ -54,10 +54,12 @@ extension Replayer {
         let next = Atomic<Int>(0)
         let results = Mutex<[Result?]>(Array(repeating: nil, count: count))
         let failure = Mutex<FencesimError?>(nil)
+        // One index for every worker; each worker has its own frame and GEOS context.
+        let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
         DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
             let compiled: CompiledFences
             do throws(FencesimError) {
-                compiled = try CompiledFences(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+                compiled = try CompiledFences(index: index)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
                 return

@@ -84,10 +84,12 @@ public struct Replayer: Sendable {
         let results = Mutex<[Outcome?]>(Array(repeating: nil, count: traces.count))
         let failure = Mutex<FencesimError?>(nil)
         let configuration = self.configuration
+        // One index for every worker; each worker has its own frame and GEOS context.
+        let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let compiled: CompiledFences
             do throws(FencesimError) {
-                compiled = try CompiledFences(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+                compiled = try CompiledFences(index: index)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
                 return
