@@ -14,6 +14,7 @@ ratios are what to compare.
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -128,7 +129,8 @@ def scaling(a):
 
 def parallel_traces(a):
     """Eight traces at once: the large workload's trace cut into 8 files of 125,000 fixes, replayed
-    with one worker and with one per core (`replay --summary` takes one trace per worker)."""
+    on one core (one worker, pinned with taskset, so that no phase uses a second core) and with
+    one worker per core (`replay --summary` takes one trace per worker)."""
     d = workload(a.root, "large-s1", ["--size", "large", "--seed", "1"])
     parts = os.path.join(a.root, "large-s1-8traces")
     paths = [os.path.join(parts, "part%d.csv" % k) for k in range(8)]
@@ -144,17 +146,21 @@ def parallel_traces(a):
                 out.writelines(rows[k * per:(k + 1) * per])
     cores = os.cpu_count() or 1
     print()
-    print("| traces | mode | workers | fencesim s | peak RSS MiB | time / one worker's |")
-    print("|---|---|---|---|---|---|")
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    print("| traces | mode | cores | workers | fencesim s | peak RSS MiB | time / one core's |")
+    print("|---|---|---|---|---|---|---|")
     for mode in ["point", "accuracy"]:
         base = None
         for workers in [1, cores]:
             cmd = [FENCESIM, "replay"] + paths + ["--fences", os.path.join(d, "fences.geojson"), "--crs", PROJ,
                                                    "--feed", mode, "--summary", "--workers", str(workers)]
+            if workers == 1:
+                cmd = pin + cmd
             runs = [timed(cmd) for _ in range(a.runs)]
             t = statistics.median(r[0] for r in runs)
             base = base or t
-            print("| 8 | %s | %d | %.2f | %.0f | %.2f |" % (mode, workers, t, max(r[1] for r in runs) / 1024, t / base), flush=True)
+            print("| 8 | %s | %s | %d | %.2f | %.0f | %.2f |" % (mode, 1 if (workers == 1 and pin) else cores, workers, t,
+                                                               max(r[1] for r in runs) / 1024, t / base), flush=True)
 
 
 if __name__ == "__main__":
