@@ -167,18 +167,8 @@ public struct AccuracyReport: Sendable {
     }
 }
 
-/// The cosine of an angle in degrees (for drawing only).
+/// The cosine of an angle in degrees (for drawing only): the portable series the degradation
+/// uses, so that drawings do not depend on the C library either.
 func cosDegrees(_ degrees: Double) -> Double {
-    // A drawing does not need the last bit; the series keeps output independent of libm.
-    let x = degrees * .pi / 180
-    let x2 = x * x
-    var term = 1.0
-    var sum = 1.0
-    var n = 0.0
-    for _ in 0..<14 {
-        term = -term * x2 / ((n + 1) * (n + 2))
-        sum += term
-        n += 2
-    }
-    return sum
+    PortableMath.cos(degrees * .pi / 180)
 }

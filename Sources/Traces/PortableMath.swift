@@ -4,7 +4,7 @@
 /// The platform's `log`, `sin` and `cos` may differ in the last bit between C libraries; these
 /// do not, so a degraded trace is the same bytes on every machine for a given seed (SPEC §6.2).
 /// Accuracy is a few units in the last place, far below what a trace records.
-enum PortableMath {
+public enum PortableMath {
     static let ln2 = 0.693_147_180_559_945_309_4
 
     /// The natural logarithm of a positive finite `x`.
@@ -46,7 +46,7 @@ enum PortableMath {
     }
 
     /// The cosine of `x` for |x| ≤ π/2.
-    static func cos(_ x: Double) -> Double {
+    public static func cos(_ x: Double) -> Double {
         let x2 = x * x
         var term = 1.0
         var sum = 1.0
