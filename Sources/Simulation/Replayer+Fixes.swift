@@ -44,8 +44,8 @@ extension Replayer {
         }
     }
 
-    /// Runs `body` for trace indices `0..<count` on `workers` threads, each with fences of its own
-    /// compiled once, and returns the results in index order.
+    /// Runs `body` for trace indices `0..<count` on `workers` threads sharing one fence index
+    /// (each with its own compiled view) and returns the results in index order.
     ///
     /// - Throws: the first compilation error.
     static func forEachTrace<Result: Sendable>(_ count: Int, workers: Int, configuration: Configuration,

@@ -78,32 +78,11 @@ public struct Replayer: Sendable {
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome.
     public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = []) throws(FencesimError) -> [Outcome] {
-        guard !traces.isEmpty else { return [] }
-        let workers = workerCount(traces: traces.count)
-        let next = Atomic<Int>(0)
-        let results = Mutex<[Outcome?]>(Array(repeating: nil, count: traces.count))
-        let failure = Mutex<FencesimError?>(nil)
         let configuration = self.configuration
-        // One index for every worker; each worker has its own frame and GEOS context.
-        let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let compiled: CompiledFences
-            do throws(FencesimError) {
-                compiled = try CompiledFences(index: index)
-            } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
-                return
-            }
-            while true {
-                let k = next.add(1, ordering: .relaxed).oldValue
-                guard k < traces.count else { break }
-                let state = placesStates.indices.contains(k) ? placesStates[k] : nil
-                let outcome = Replayer.replay(traces[k], compiled, configuration, placesState: state)
-                results.withLock { $0[k] = outcome }
-            }
+        return try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count), configuration: configuration) { k, compiled in
+            let state = placesStates.indices.contains(k) ? placesStates[k] : nil
+            return Replayer.replay(traces[k], compiled, configuration, placesState: state)
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        return results.withLock { $0.compactMap { $0 } }
     }
 
     /// Replays one trace with a worker's compiled fences.
