@@ -109,7 +109,7 @@ public final class GeotriggerEngine {
     static let cacheSlack = 1e-6
     let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
     /// The trace's name, for message templates.
-    public let traceName: String
+    public var traceName: String
     public private(set) var statistics = Statistics()
     public internal(set) var findings: [Finding] = []
     /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
@@ -389,6 +389,18 @@ public final class GeotriggerEngine {
     /// statistics: for replaying a slice of a trace whose previous sample is `sample` (valid
     /// when the settings are ``isMemoryless(_:)`` and hidden visits are not detected).
     public func resynchronize(with sample: Sample) {
+        restart()
+        let savedStatistics = statistics
+        let savedFindings = findings.count
+        var discarded: [GeotriggerEvent] = []
+        process(sample, into: &discarded)
+        statistics = savedStatistics
+        findings.removeLast(findings.count - savedFindings)
+    }
+
+    /// Forgets every fence's state and the previous sample, as if no sample had been processed
+    /// (statistics and findings are kept): for replaying another trace with the same engine.
+    public func restart() {
         for j in active {
             states[Int(j)] = FenceState()
             hot[Int(j)] = 0
@@ -396,12 +408,6 @@ public final class GeotriggerEngine {
         active.removeAll(keepingCapacity: true)
         previous = nil
         for k in previousPassing.indices { previousPassing[k] = nil }
-        let savedStatistics = statistics
-        let savedFindings = findings.count
-        var discarded: [GeotriggerEvent] = []
-        process(sample, into: &discarded)
-        statistics = savedStatistics
-        findings.removeLast(findings.count - savedFindings)
     }
 
     /// A standard normal deviate for beacon `fence` at fix `fix`: a pure function of the seed and

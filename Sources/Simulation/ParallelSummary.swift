@@ -6,14 +6,16 @@ import Spatial
 import Support
 import Traces
 
-/// The bench summary of one long trace on several cores (SPEC §8).
+/// The bench summary of traces on several cores (SPEC §8).
 ///
 /// When the settings are memoryless (``Geotriggers/GeotriggerEngine/isMemoryless(_:)``), a
-/// fence's state after a sample depends only on that sample, so the trace is read in chunks by
+/// fence's state after a sample depends only on that sample, so the traces are read in chunks by
 /// one thread (a ``Feed``) and every worker takes whole chunks as they come, resynchronizing its
-/// engine on the sample just before the chunk. Counts and checksums are sums, so the result is
-/// identical to one engine replaying the whole trace (tested against the reference numbers), and
-/// no worker waits for another. Memory stays bounded by the chunk size and the read-ahead.
+/// engine on the sample just before the chunk (or starting afresh on a trace's first chunk).
+/// Counts and checksums are sums, so the result is identical to one engine per trace replaying
+/// it whole (tested against the reference numbers), no worker waits for another, and one long
+/// trace uses every core as well as many short ones do. Memory stays bounded by the chunk size
+/// and the read-ahead.
 public enum ParallelSummary {
     /// Samples read before the workers take them.
     public static let chunkSize = 16_384
@@ -37,10 +39,26 @@ public enum ParallelSummary {
         return try run(feed, configuration: configuration, workers: requested, timer: timer)
     }
 
-    /// The summary of the trace `feed` reads (started earlier, for instance while the fences were
-    /// read), evaluated on `workers` threads. The feed must use `configuration`'s frame.
+    /// The summary of the one trace `feed` reads; its failure is thrown.
     public static func run(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
                            timer: PhaseTimer? = nil) throws(FencesimError) -> (BenchSummary, TraceStatistics) {
+        precondition(feed.traces.count == 1, "one trace")
+        let outcome = try summarize(feed, configuration: configuration, workers: requested, timer: timer)[0]
+        if let error = outcome.error { throw error }
+        guard let statistics = outcome.readStatistics else {
+            throw FencesimError(.internalError, "the trace reader of \(feed.traces[0].path) ended without a result")
+        }
+        return (outcome.summary, statistics)
+    }
+
+    /// Each trace's outcome (its summary, what reading it found, or the failure that stopped
+    /// it), for the traces `feed` reads (started earlier, for instance while the fences were
+    /// read), evaluated on `workers` threads. The feed must use `configuration`'s frame. A
+    /// trace that fails does not stop the others, as with ``Replayer/run(_:placesStates:)``.
+    ///
+    /// - Throws: ``Support/FencesimError`` when the fences cannot be compiled or the frame built.
+    public static func summarize(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
+                                 timer: PhaseTimer? = nil) throws(FencesimError) -> [Replayer.Outcome] {
         let workers = max(1, requested > 0 ? requested : ProcessInfo.processInfo.activeProcessorCount)
         // The fences are compiled while the first chunks are read.
         let index: FenceIndex
@@ -51,20 +69,26 @@ public enum ParallelSummary {
             throw error
         }
         timer?.lap("index-fences")
+        let traceCount = feed.traces.count
         final class Slot: @unchecked Sendable {
             // Written by exactly one worker (its own index); read after the workers have joined.
             var error: FencesimError?
-            var summary = BenchSummary()
-            var insidePairs = 0
+            var summaries: [BenchSummary]
+            var statistics: [GeotriggerEngine.Statistics]
+
+            init(traces: Int) {
+                summaries = Array(repeating: BenchSummary(), count: traces)
+                statistics = Array(repeating: GeotriggerEngine.Statistics(), count: traces)
+            }
         }
-        let slots = (0..<workers).map { _ in Slot() }
+        let slots = (0..<workers).map { _ in Slot(traces: traceCount) }
         let channel = feed.channel
-        let label = feed.trace.label
+        let labels = feed.traces.map(\.label)
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             let slot = slots[w]
             let engine: GeotriggerEngine
             do throws(FencesimError) {
-                engine = GeotriggerEngine(fences: try CompiledFences(index: index), traceName: label)
+                engine = GeotriggerEngine(fences: try CompiledFences(index: index), traceName: labels[0])
             } catch {
                 slot.error = error
                 channel.cancel()
@@ -73,16 +97,16 @@ public enum ParallelSummary {
             engine.computesDistances = false
             engine.detectsHiddenVisits = false
             var buffer: [GeotriggerEvent] = []
-            var summary = BenchSummary()
-            var fresh = true
             while let chunk = channel.receive() {
+                engine.traceName = labels[chunk.trace]
                 if let predecessor = chunk.predecessor {
                     engine.resynchronize(with: predecessor)
                 } else {
-                    // The first chunk is the first one taken, so its engine has seen nothing.
-                    precondition(fresh, "the first chunk of a trace went to a used engine")
+                    // A trace's first chunk: the engine starts as a fresh one would.
+                    engine.restart()
                 }
-                fresh = false
+                let before = engine.statistics
+                var summary = slot.summaries[chunk.trace]
                 // Samples are read in place (iterating the array would copy each one).
                 chunk.samples.withUnsafeBufferPointer { samples in
                     for k in samples.indices {
@@ -97,39 +121,62 @@ public enum ParallelSummary {
                         }
                     }
                 }
+                slot.summaries[chunk.trace] = summary
+                slot.statistics[chunk.trace].add(engine.statistics, since: before)
             }
-            slot.summary = summary
-            slot.insidePairs = engine.statistics.insidePairs
         }
         if let error = slots.compactMap(\.error).first {
             feed.cancel()
             throw error
         }
-        let statistics = try feed.finish()
+        let reads = try feed.finish()
         timer?.lap("replay")
-        var total = BenchSummary()
-        for slot in slots {
-            var s = slot.summary
-            s.insidePairs = slot.insidePairs
-            total.merge(s)
+        return feed.traces.indices.map { k in
+            var outcome = Replayer.Outcome(input: feed.traces[k])
+            var summary = BenchSummary()
+            var statistics = GeotriggerEngine.Statistics()
+            for slot in slots {
+                summary.merge(slot.summaries[k])
+                statistics.add(slot.statistics[k], since: GeotriggerEngine.Statistics())
+            }
+            summary.insidePairs = statistics.insidePairs
+            outcome.summary = summary
+            outcome.engineStatistics = statistics
+            outcome.readStatistics = reads[k].statistics
+            outcome.warnings = reads[k].warnings
+            outcome.error = reads[k].error
+            return outcome
         }
-        return (total, statistics)
     }
 
-    /// A thread that reads a trace into chunks of samples in a metric frame, at most
-    /// ``ParallelSummary/readAhead`` chunks ahead of whoever takes them. It starts at once, so it
-    /// can be created before the fences are read.
+    /// A thread that reads traces, one after the other, into chunks of samples in a metric
+    /// frame, at most ``ParallelSummary/readAhead`` chunks ahead of whoever takes them. It starts
+    /// at once, so it can be created before the fences are read.
     public final class Feed: @unchecked Sendable {
-        let trace: TraceInput
+        let traces: [TraceInput]
         fileprivate let channel: ChunkChannel
+        /// What reading one trace gave.
+        struct Read {
+            var statistics: TraceStatistics?
+            var warnings: [Diagnostic] = []
+            var error: FencesimError?
+        }
         // Written by the reading thread before it closes the channel; read after that.
-        private var statistics: TraceStatistics?
-        private var error: FencesimError?
+        private var reads: [Read] = []
+        private var failure: FencesimError?
         private let done = DispatchSemaphore(value: 0)
 
-        public init(_ trace: TraceInput, readOptions: TraceReadOptions, frame definition: FrameDefinition,
+        /// A feed of one trace.
+        public convenience init(_ trace: TraceInput, readOptions: TraceReadOptions, frame definition: FrameDefinition,
+                                chunkSize: Int = ParallelSummary.chunkSize, readAhead: Int = ParallelSummary.readAhead) {
+            self.init([trace], readOptions: readOptions, frame: definition, chunkSize: chunkSize, readAhead: readAhead)
+        }
+
+        /// A feed of `traces`, read in order.
+        public init(_ traces: [TraceInput], readOptions: TraceReadOptions, frame definition: FrameDefinition,
                     chunkSize: Int = ParallelSummary.chunkSize, readAhead: Int = ParallelSummary.readAhead) {
-            self.trace = trace
+            precondition(!traces.isEmpty, "at least one trace")
+            self.traces = traces
             channel = ChunkChannel(depth: max(1, readAhead))
             let thread = Thread { [self] in
                 read(readOptions: readOptions, frame: definition, chunkSize: max(1, chunkSize))
@@ -141,41 +188,72 @@ public enum ParallelSummary {
         }
 
         private func read(readOptions: TraceReadOptions, frame definition: FrameDefinition, chunkSize: Int) {
+            let frame: MetricFrame
+            do throws(SpatialError) {
+                frame = try MetricFrame(definition)
+            } catch {
+                failure = FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
+                return
+            }
+            for k in traces.indices {
+                let (read, cancelled) = self.read(trace: k, readOptions: readOptions, frame: frame, chunkSize: chunkSize)
+                reads.append(read)
+                if cancelled { return }
+            }
+        }
+
+        /// Reads trace `k` into the channel; whether the consumers cancelled meanwhile.
+        private func read(trace k: Int, readOptions: TraceReadOptions, frame: MetricFrame, chunkSize: Int) -> (Read, cancelled: Bool) {
             var chunk: [Sample] = []
             chunk.reserveCapacity(chunkSize)
             var predecessor: Sample?
             var row = 0
-            let path = trace.path
+            var result = Read()
+            var untimed: [Diagnostic] = []
+            var untimedCount = 0
+            var cancelled = false
+            let path = traces[k].path
+            let lenient = readOptions.lenient
             let channel = channel
             do throws(FencesimError) {
-                let frame: MetricFrame
-                do throws(SpatialError) {
-                    frame = try MetricFrame(definition)
-                } catch {
-                    throw FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
-                }
-                statistics = try TraceReader.read(path: path, options: readOptions) { (fix: Fix) throws(FencesimError) in
+                let statistics = try TraceReader.read(path: path, options: readOptions) { (fix: Fix) throws(FencesimError) in
                     let fixIndex = row
                     row += 1
+                    // As a replay does: refused, or dropped with a warning when lenient.
                     guard let time = fix.time else {
-                        throw FencesimError(.badData, "fix \(fixIndex) has no time; a replay needs timed fixes",
-                                            at: SourceLocation(file: path, line: fix.line))
+                        let message = "fix \(fixIndex) has no time; a replay needs timed fixes (fencesim synth times a route)"
+                        if !lenient { throw FencesimError(.badData, message, at: SourceLocation(file: path, line: fix.line)) }
+                        untimedCount += 1
+                        if untimed.count < 100 {
+                            untimed.append(Diagnostic(.warning, message + "; dropped", at: SourceLocation(file: path, line: fix.line), kind: "no-time"))
+                        }
+                        return
                     }
                     chunk.append(Sample(index: fixIndex, time: time, position: frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude)),
                                         longitude: fix.longitude, latitude: fix.latitude, accuracy: fix.accuracyMeters,
                                         speed: fix.speedMetersPerSecond, course: fix.courseDegrees))
                     if chunk.count == chunkSize {
                         let last = chunk[chunk.count - 1]
-                        guard channel.send(Chunk(predecessor: predecessor, samples: chunk)) else { throw FencesimError(.internalError, "cancelled") }
+                        guard channel.send(Chunk(trace: k, predecessor: predecessor, samples: chunk)) else {
+                            cancelled = true
+                            throw FencesimError(.internalError, "cancelled")
+                        }
                         predecessor = last
                         chunk = []
                         chunk.reserveCapacity(chunkSize)
                     }
                 }
-                if !chunk.isEmpty { _ = channel.send(Chunk(predecessor: predecessor, samples: chunk)) }
+                if !chunk.isEmpty, !channel.send(Chunk(trace: k, predecessor: predecessor, samples: chunk)) { cancelled = true }
+                result.statistics = statistics
+                result.warnings = statistics.warnings
             } catch {
-                self.error = error
+                result.error = error
             }
+            if untimedCount > untimed.count {
+                untimed.append(Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: path)))
+            }
+            result.warnings += untimed
+            return (result, cancelled)
         }
 
         /// Stops the reading thread (pending chunks are dropped) and waits for it.
@@ -185,21 +263,36 @@ public enum ParallelSummary {
             done.signal()
         }
 
-        /// Waits for the reading thread; its statistics, or the failure that stopped it.
-        func finish() throws(FencesimError) -> TraceStatistics {
+        /// Waits for the reading thread; what it found in each trace, or the failure that stopped
+        /// it before the first.
+        func finish() throws(FencesimError) -> [Read] {
             done.wait()
             done.signal()
-            if let error { throw error }
-            guard let statistics else {
-                throw FencesimError(.internalError, "the trace reader of \(trace.path) ended without a result")
+            if let failure { throw failure }
+            guard reads.count == traces.count else {
+                throw FencesimError(.internalError, "the trace reader ended after \(reads.count) of \(traces.count) traces")
             }
-            return statistics
+            return reads
         }
     }
 }
 
-/// Consecutive samples of a trace, with the sample before them (`nil` for the first chunk).
+extension GeotriggerEngine.Statistics {
+    /// Adds what an engine counted since it had `before`.
+    fileprivate mutating func add(_ now: GeotriggerEngine.Statistics, since before: GeotriggerEngine.Statistics) {
+        samples += now.samples - before.samples
+        filtered += now.filtered - before.filtered
+        insidePairs += now.insidePairs - before.insidePairs
+        suppressedFlips += now.suppressedFlips - before.suppressedFlips
+        gaps += now.gaps - before.gaps
+        outOfOrder += now.outOfOrder - before.outOfOrder
+    }
+}
+
+/// Consecutive samples of trace number `trace`, with the sample before them (`nil` for the
+/// trace's first chunk).
 struct Chunk {
+    let trace: Int
     let predecessor: Sample?
     let samples: [Sample]
 }

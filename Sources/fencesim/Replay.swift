@@ -51,11 +51,12 @@ struct Replay: ParsableCommand {
         let timer: PhaseTimer? = timings ? PhaseTimer() : nil
         defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
-            // A summary of one trace in a given frame: its reading starts now, on a thread of its
-            // own, while the fences are read and indexed (dropped if the summary cannot use it).
+            // A summary in a given frame: reading the traces starts now, on a thread of its own,
+            // while the fences are read and indexed (dropped if the summary cannot use it).
+            let inputs = traces.map { TraceInput(path: $0) }
             var feed: ParallelSummary.Feed?
-            if summary, !parseOnly, traces.count == 1, let given {
-                feed = ParallelSummary.Feed(TraceInput(path: traces[0]), readOptions: readOptions, frame: given)
+            if summary, !parseOnly, !inputs.isEmpty, let given {
+                feed = ParallelSummary.Feed(inputs, readOptions: readOptions, frame: given)
             }
             defer { feed?.cancel() }
             let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
@@ -76,15 +77,16 @@ struct Replay: ParsableCommand {
             timer?.lap("resolve-settings")
             let replayer = Replayer(Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                            workers: output.workers, summaryOnly: summary))
-            // One long trace: its summary is computed on every core (see ParallelSummary).
-            if summary, traces.count == 1, ParallelSummary.applies(to: replayer.configuration) {
-                let (total, statistics) = try ParallelSummary.run(feed ?? ParallelSummary.Feed(TraceInput(path: traces[0]), readOptions: readOptions, frame: frame),
-                                                                   configuration: replayer.configuration, workers: output.workers, timer: timer)
-                for w in statistics.warnings.prefix(20) { Terminal.err(w.description) }
-                Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
-                return
+            // A summary is computed in chunks on every core, however the fixes are spread over
+            // the traces (see ParallelSummary).
+            let outcomes: [Replayer.Outcome]
+            if summary, !inputs.isEmpty, ParallelSummary.applies(to: replayer.configuration) {
+                outcomes = try ParallelSummary.summarize(feed ?? ParallelSummary.Feed(inputs, readOptions: readOptions, frame: frame),
+                                                         configuration: replayer.configuration, workers: output.workers, timer: timer)
+            } else {
+                feed?.cancel()
+                outcomes = try replayer.run(inputs)
             }
-            let outcomes = try replayer.run(traces.map { TraceInput(path: $0) })
             try Reporting.finish(outcomes)
             if summary {
                 var total = BenchSummary()
