@@ -130,7 +130,8 @@ def scaling(a):
 def parallel_traces(a):
     """Eight traces at once: the large workload's trace cut into 8 files of 125,000 fixes, replayed
     on one core (one worker, pinned with taskset, so that no phase uses a second core) and with
-    one worker per core (`replay --summary` takes one trace per worker)."""
+    one worker per core (`replay --summary` reads the traces on one thread and hands chunks of
+    fixes to every worker)."""
     d = workload(a.root, "large-s1", ["--size", "large", "--seed", "1"])
     parts = os.path.join(a.root, "large-s1-8traces")
     paths = [os.path.join(parts, "part%d.csv" % k) for k in range(8)]
@@ -150,17 +151,22 @@ def parallel_traces(a):
     print("| traces | mode | cores | workers | fencesim s | peak RSS MiB | time / one core's |")
     print("|---|---|---|---|---|---|---|")
     for mode in ["point", "accuracy"]:
-        base = None
+        cmds = []
         for workers in [1, cores]:
             cmd = [FENCESIM, "replay"] + paths + ["--fences", os.path.join(d, "fences.geojson"), "--crs", PROJ,
                                                    "--feed", mode, "--summary", "--workers", str(workers)]
-            if workers == 1:
-                cmd = pin + cmd
-            runs = [timed(cmd) for _ in range(a.runs)]
-            t = statistics.median(r[0] for r in runs)
-            base = base or t
+            cmds.append(pin + cmd if workers == 1 else cmd)
+        # Alternately (one core, all cores, one core, ...), so that a drift in the machine's speed
+        # weighs on both alike.
+        runs = [[], []]
+        for _ in range(a.runs):
+            for k, cmd in enumerate(cmds):
+                runs[k].append(timed(cmd))
+        base = statistics.median(r[0] for r in runs[0])
+        for k, workers in enumerate([1, cores]):
+            t = statistics.median(r[0] for r in runs[k])
             print("| 8 | %s | %s | %d | %.2f | %.0f | %.2f |" % (mode, 1 if (workers == 1 and pin) else cores, workers, t,
-                                                               max(r[1] for r in runs) / 1024, t / base), flush=True)
+                                                               max(r[1] for r in runs[k]) / 1024, t / base), flush=True)
 
 
 if __name__ == "__main__":

@@ -135,9 +135,74 @@ public final class FenceIndex: @unchecked Sendable {
         self.shapes = shapes
         self.envelopes = envelopes
         self.warnings = warnings
+        // The grid and the engine's plain arrays are independent: built side by side for large
+        // sets, then the records are laid out in cell order.
+        let parallel = shapes.count >= FenceIndex.fencesPerWorker && ProcessInfo.processInfo.activeProcessorCount > 1 && workers != 1
+        let (gridAndRanks, layout) = FenceIndex.both(parallel, {
+            (FenceGrid(envelopes: envelopes), FenceIndex.ranksByID(fenceSet.fences))
+        }, {
+            FenceIndex.layout(shapes, fenceSet.fences, settings)
+        })
+        (grid, idRank) = gridAndRanks
+        kinds = layout.kinds
+        centerX = layout.centerX
+        centerY = layout.centerY
+        radius = layout.radius
+        exitRadius = layout.exitRadius
+        areas = layout.areas
+        beaconNoise = layout.beaconNoise
+        polygonXs = layout.polygonXs
+        polygonYs = layout.polygonYs
+        polygonRingEnds = layout.polygonRingEnds
+        polygonRings = layout.polygonRings
+        cellRecords = FenceIndex.cellRecords(grid.items, layout.records, workers: parallel ? 2 : 1)
+        usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
+        hasLines = shapes.contains { if case .line = $0 { true } else { false } }
+        needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }
+    }
+
+    deinit {
+        polygonXs.deallocate()
+        polygonYs.deallocate()
+        polygonRingEnds.deallocate()
+    }
+
+    /// `values` in memory of its own (at least one element, so the pointer is never dangling);
+    /// the element types are trivial, so freeing needs no deinitialization.
+    static func ownedCopy<T: BitwiseCopyable>(_ values: [T]) -> UnsafePointer<T> {
+        let p = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count))
+        p.initialize(from: values, count: values.count)
+        return UnsafePointer(p)
+    }
+
+    /// The engine's view of the compiled shapes: plain arrays by fence, every arithmetic
+    /// polygon's vertices in owned memory, and each fence's grid record.
+    struct Layout: @unchecked Sendable {
+        var kinds: [Kind] = []
+        var centerX: [Double] = []
+        var centerY: [Double] = []
+        var radius: [Double] = []
+        var exitRadius: [Double] = []
+        var areas: [AreaShape?] = []
+        var beaconNoise: [(sigma: Double, seed: UInt64)] = []
+        var polygonXs: UnsafePointer<Double>
+        var polygonYs: UnsafePointer<Double>
+        var polygonRingEnds: UnsafePointer<Int>
+        var polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)] = []
+        /// Each fence's record once; the grid repeats it in every cell the fence touches.
+        var records: [CellRecord] = []
+    }
+
+    static func layout(_ shapes: [Shape], _ fences: [Fence], _ settings: [GeotriggerSettings]) -> Layout {
         var kinds: [Kind] = []
         var cx: [Double] = [], cy: [Double] = [], r: [Double] = [], rx: [Double] = []
         var areas: [AreaShape?] = []
+        kinds.reserveCapacity(shapes.count)
+        cx.reserveCapacity(shapes.count)
+        cy.reserveCapacity(shapes.count)
+        r.reserveCapacity(shapes.count)
+        rx.reserveCapacity(shapes.count)
+        areas.reserveCapacity(shapes.count)
         for shape in shapes {
             var k = Kind.empty
             var c = XY(0, 0)
@@ -157,18 +222,10 @@ public final class FenceIndex: @unchecked Sendable {
             rx.append(r1)
             areas.append(area)
         }
-        self.kinds = kinds
-        centerX = cx
-        centerY = cy
-        radius = r
-        exitRadius = rx
-        self.areas = areas
-        beaconNoise = fenceSet.fences.map { fence in
+        let beaconNoise: [(sigma: Double, seed: UInt64)] = fences.map { fence in
             if case .beacon = fence.kind { let noise = fence.beaconSignalNoise; return (noise.sigmaMeters, noise.seed) }
             return (0, 0)
         }
-        grid = FenceGrid(envelopes: envelopes)
-        idRank = FenceIndex.ranksByID(fenceSet.fences)
         var xs: [Double] = [], ys: [Double] = [], ends: [Int] = []
         var rings: [(vertexStart: Int, ringStart: Int, ringCount: Int)] = []
         rings.reserveCapacity(areas.count)
@@ -181,13 +238,8 @@ public final class FenceIndex: @unchecked Sendable {
             rings.append((start, ends.count, ringEnds.count))
             ends += ringEnds
         }
-        polygonXs = FenceIndex.ownedCopy(xs)
-        polygonYs = FenceIndex.ownedCopy(ys)
-        polygonRingEnds = FenceIndex.ownedCopy(ends)
-        polygonRings = rings
-        // Each fence's record once; the grid repeats it in every cell the fence touches.
-        var fenceRecords: [CellRecord] = []
-        fenceRecords.reserveCapacity(shapes.count)
+        var records: [CellRecord] = []
+        records.reserveCapacity(shapes.count)
         for j in shapes.indices {
             let s = settings[j]
             var flags: UInt8 = 0
@@ -198,37 +250,62 @@ public final class FenceIndex: @unchecked Sendable {
             switch kinds[j] {
             case .circle, .beacon:
                 if simple, beaconNoise[j].sigma == 0 { flags |= CellRecord.inline }
-                fenceRecords.append(CellRecord(x: cx[j], y: cy[j], r: r[j], rx: rx[j], fence: fence, flags: flags))
+                records.append(CellRecord(x: cx[j], y: cy[j], r: r[j], rx: rx[j], fence: fence, flags: flags))
             case .area:
                 flags |= CellRecord.area
                 if simple, rings[j].ringCount > 0 { flags |= CellRecord.inline }
                 let e = areas[j]?.envelope ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
-                fenceRecords.append(CellRecord(x: e.minX, y: e.minY, r: e.maxX, rx: e.maxY, fence: fence, flags: flags))
+                records.append(CellRecord(x: e.minX, y: e.minY, r: e.maxX, rx: e.maxY, fence: fence, flags: flags))
             case .line, .empty:
-                fenceRecords.append(CellRecord(x: 0, y: 0, r: 0, rx: 0, fence: fence, flags: flags))
+                records.append(CellRecord(x: 0, y: 0, r: 0, rx: 0, fence: fence, flags: flags))
             }
         }
-        let items = grid.items
-        cellRecords = fenceRecords.withUnsafeBufferPointer { byFence in
-            items.map { byFence[Int($0)] }
+        return Layout(kinds: kinds, centerX: cx, centerY: cy, radius: r, exitRadius: rx, areas: areas, beaconNoise: beaconNoise,
+                      polygonXs: ownedCopy(xs), polygonYs: ownedCopy(ys), polygonRingEnds: ownedCopy(ends),
+                      polygonRings: rings, records: records)
+    }
+
+    /// `a()` and `b()`, on two threads when `parallel`.
+    static func both<A, B>(_ parallel: Bool, _ a: () -> A, _ b: () -> B) -> (A, B) {
+        guard parallel else { return (a(), b()) }
+        let results = BothResults<A, B>()
+        withoutActuallyEscaping(a) { a in
+            withoutActuallyEscaping(b) { b in
+                let work = BothWork(a: a, b: b)
+                DispatchQueue.concurrentPerform(iterations: 2) { k in
+                    if k == 0 { results.a = work.a() } else { results.b = work.b() }
+                }
+            }
         }
-        usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
-        hasLines = shapes.contains { if case .line = $0 { true } else { false } }
-        needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }
+        return (results.a!, results.b!)
     }
 
-    deinit {
-        polygonXs.deallocate()
-        polygonYs.deallocate()
-        polygonRingEnds.deallocate()
-    }
-
-    /// `values` in memory of its own (at least one element, so the pointer is never dangling);
-    /// the element types are trivial, so freeing needs no deinitialization.
-    static func ownedCopy<T: BitwiseCopyable>(_ values: [T]) -> UnsafePointer<T> {
-        let p = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count))
-        p.initialize(from: values, count: values.count)
-        return UnsafePointer(p)
+    /// Each grid item's record, in the grid's cell order, filled by up to `workers` threads
+    /// (each taking at least `perWorker` items).
+    static func cellRecords(_ items: [Int32], _ byFence: [CellRecord], workers: Int, perWorker: Int = 65_536) -> [CellRecord] {
+        guard !items.isEmpty else { return [] }
+        let parts = max(1, min(workers, items.count / max(1, perWorker)))
+        return [CellRecord](unsafeUninitializedCapacity: items.count) { out, count in
+            items.withUnsafeBufferPointer { items in
+                byFence.withUnsafeBufferPointer { byFence in
+                    // Plain pointers, so that each thread fills its own range without bookkeeping.
+                    struct Pointers: @unchecked Sendable {
+                        let items: UnsafePointer<Int32>
+                        let byFence: UnsafePointer<CellRecord>
+                        let out: UnsafeMutablePointer<CellRecord>
+                    }
+                    let p = Pointers(items: items.baseAddress!, byFence: byFence.baseAddress!, out: out.baseAddress!)
+                    let total = items.count
+                    let fill: @Sendable (Int) -> Void = { w in
+                        for k in (total * w / parts)..<(total * (w + 1) / parts) {
+                            (p.out + k).initialize(to: p.byFence[Int(p.items[k])])
+                        }
+                    }
+                    if parts == 1 { fill(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: fill) }
+                }
+            }
+            count = items.count
+        }
     }
 
     /// Fences compiled per worker below this count are not worth a thread.
@@ -368,4 +445,17 @@ func segmentDistance(_ p: XY, _ a: XY, _ b: XY) -> Double {
     let qx = a.x + t * dx - p.x
     let qy = a.y + t * dy - p.y
     return (qx * qx + qy * qy).squareRoot()
+}
+
+/// The results of ``FenceIndex/both(_:_:_:)``: each written by one thread, read after both have
+/// joined.
+private final class BothResults<A, B>: @unchecked Sendable {
+    var a: A?
+    var b: B?
+}
+
+/// The two closures of ``FenceIndex/both(_:_:_:)``, each called on one thread.
+private struct BothWork<A, B>: @unchecked Sendable {
+    let a: () -> A
+    let b: () -> B
 }

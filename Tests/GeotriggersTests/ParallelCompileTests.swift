@@ -63,4 +63,54 @@ import Testing
         #expect(one.warnings.count == 75)
         #expect(one.cellRecords.count == many.cellRecords.count)
     }
+
+    /// The records laid out in cell order by several threads are those one thread lays out.
+    @Test(arguments: [1, 2, 3, 7])
+    func cellRecordsFilledByThreadsAreInCellOrder(workers: Int) {
+        let byFence = (0..<50).map { j in
+            FenceIndex.CellRecord(x: Double(j), y: -Double(j), r: 1, rx: 2, fence: Int32(j), flags: UInt8(j % 4))
+        }
+        let items = (0..<1_001).map { Int32(($0 * 37) % 50) }
+        let records = FenceIndex.cellRecords(items, byFence, workers: workers, perWorker: 10)
+        #expect(records.map(\.fence) == items)
+        #expect(records.map(\.x) == items.map { Double($0) })
+        #expect(records.map(\.flags) == items.map { UInt8($0 % 4) })
+        #expect(FenceIndex.cellRecords([], byFence, workers: workers, perWorker: 1).isEmpty)
+    }
+
+    /// Two pieces of work side by side give what they give one after the other.
+    @Test(arguments: [false, true])
+    func bothGivesBothResults(parallel: Bool) {
+        let (a, b) = FenceIndex.both(parallel, { (0..<10_000).reduce(0, +) }, { String(repeating: "x", count: 3) })
+        #expect(a == 49_995_000)
+        #expect(b == "xxx")
+    }
+
+    /// A set large enough to lay out the grid and the arrays side by side gives the same index
+    /// as one thread.
+    @Test func aLargeSetLaidOutSideBySideMatchesOneThread() throws {
+        var scene = try Scene()
+        for k in 0..<(FenceIndex.fencesPerWorker + 500) {
+            let x = Double(k % 100) * 120
+            let y = Double(k / 100) * 120
+            if k % 3 == 0 {
+                scene.rectangle("r\(k)", x, y, x + 70, y + 50)
+            } else {
+                scene.circle("c\(k)", x: x, y: y, radius: 30 + Double(k % 7))
+            }
+        }
+        let set = FenceSet(file: "scene", fences: scene.fences)
+        let settings = scene.overrides.map { $0.applied(to: scene.settings) }
+        let one = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 1)
+        let many = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 2)
+        #expect(one.cellRecords.count > 20_000)
+        #expect(many.cellRecords.map(\.fence) == one.cellRecords.map(\.fence))
+        #expect(many.cellRecords.map(\.x) == one.cellRecords.map(\.x))
+        #expect(many.kinds == one.kinds && many.centerX == one.centerX && many.radius == one.radius)
+        #expect(many.idRank == one.idRank)
+        #expect(many.polygonRings.map(\.vertexStart) == one.polygonRings.map(\.vertexStart))
+        let vertices = (one.polygonRings.last { $0.ringCount > 0 }).map { $0.vertexStart + 5 } ?? 0
+        #expect(vertices > 0)
+        #expect((0..<vertices).allSatisfy { many.polygonXs[$0] == one.polygonXs[$0] && many.polygonYs[$0] == one.polygonYs[$0] })
+    }
 }
