@@ -73,6 +73,7 @@ public enum FenceReader {
                 guard var converted = try convertInParallel(cursor, ranges, options: options, reprojectedFrom: reader.reprojectedFrom,
                                                             locator: reader.locator, workers: workers) else { return false }
                 reader.fences.reserveCapacity(reader.fences.count + ranges.count)
+                reader.firstOffsetOfID.reserveCapacity(reader.firstOffsetOfID.count + ranges.count)
                 // Each outcome's fence is moved into the reader, not copied.
                 for b in converted.outcomes.indices {
                     for k in converted.outcomes[b].indices { reader.accept(&converted.outcomes[b][k]) }
