@@ -113,59 +113,49 @@ extension FenceReader {
             workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, ranges.count / (parallelThreshold / 2))
         }
         guard workers > 1 else { return nil }
-        final class Block: @unchecked Sendable {
-            // Written only by the worker of this block; read after every worker has joined.
-            var outcomes: [FeatureOutcome] = []
-            var failure: JSONCursor.Failure?
-            var gaveUp = false
-            var notices: [String] = []
+        /// Why a block stopped: a JSON failure (thrown to the caller) or a reason to read the
+        /// array in order instead.
+        enum Stop: Error {
+            case failure(JSONCursor.Failure)
+            case gaveUp
         }
         /// The cursor holds a pointer into bytes that outlive the workers and are only read.
         struct Shared: @unchecked Sendable {
             let cursor: JSONCursor
         }
-        let blocks = (0..<workers).map { _ in Block() }
         let shared = Shared(cursor: cursor)
         let depth = cursor.nestingDepth
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            let block = blocks[w]
-            let lo = ranges.count * w / workers
-            let hi = ranges.count * (w + 1) / workers
-            guard let context = try? GEOSContext() else {
-                block.gaveUp = true
-                return
-            }
-            var transform: CRSTransform?
-            if let reprojectedFrom {
-                guard let t = try? CRSTransform(from: reprojectedFrom) else {
-                    block.gaveUp = true
-                    return
+        let blocks: [(outcomes: [FeatureOutcome], notices: [String])]
+        do throws(Stop) {
+            blocks = try OrderedBlocks.map(count: ranges.count, parts: workers) { (_, block) throws(Stop) in
+                guard let context = try? GEOSContext() else { throw .gaveUp }
+                var transform: CRSTransform?
+                if let reprojectedFrom {
+                    guard let t = try? CRSTransform(from: reprojectedFrom) else { throw .gaveUp }
+                    transform = t
                 }
-                transform = t
-            }
-            var converter = FeatureConverter(options: options, context: context, transform: transform, locator: locator)
-            block.outcomes.reserveCapacity(hi - lo)
-            for k in lo..<hi {
-                var c = shared.cursor.cursor(at: ranges[k].lowerBound, depth: depth)
-                do throws(JSONCursor.Failure) {
-                    let feature = try RawDocument.readFeature(&c, index: k)
-                    guard c.position == ranges[k].upperBound else {
-                        block.gaveUp = true
-                        return
+                var converter = FeatureConverter(options: options, context: context, transform: transform, locator: locator)
+                var outcomes: [FeatureOutcome] = []
+                outcomes.reserveCapacity(block.count)
+                for k in block {
+                    var c = shared.cursor.cursor(at: ranges[k].lowerBound, depth: depth)
+                    let feature: RawFeature
+                    do throws(JSONCursor.Failure) {
+                        feature = try RawDocument.readFeature(&c, index: k)
+                    } catch {
+                        throw .failure(error)
                     }
-                    block.outcomes.append(converter.convert(feature))
-                } catch {
-                    block.failure = error
-                    return
+                    guard c.position == ranges[k].upperBound else { throw .gaveUp }
+                    outcomes.append(converter.convert(feature))
                 }
+                return (outcomes, context.takeNotices())
             }
-            block.notices = context.takeNotices()
-        }
-        // Blocks before the first one that stopped are complete, so that one's problem is the
-        // first in file order.
-        for block in blocks {
-            if let failure = block.failure { throw failure }
-            if block.gaveUp { return nil }
+        } catch {
+            // The first block in order that stopped decides, as a single pass would.
+            switch error {
+            case .failure(let failure): throw failure
+            case .gaveUp: return nil
+            }
         }
         return (blocks.map(\.outcomes), blocks.flatMap(\.notices))
     }

@@ -319,18 +319,7 @@ public final class FenceIndex: @unchecked Sendable {
         let fences = fenceSet.fences
         let automatic = min(ProcessInfo.processInfo.activeProcessorCount, 8, fences.count / fencesPerWorker)
         let workers = max(1, min(requested ?? automatic, fences.count))
-        final class Block: @unchecked Sendable {
-            // Written only by this block's worker; read after the workers have joined.
-            var shapes: [Shape] = []
-            var envelopes: [BoundingBox?] = []
-            var warnings: [Diagnostic] = []
-            var error: FencesimError?
-        }
-        let blocks = (0..<workers).map { _ in Block() }
-        let work: @Sendable (Int) -> Void = { w in
-            let block = blocks[w]
-            let lo = fences.count * w / workers
-            let hi = fences.count * (w + 1) / workers
+        let blocks = try OrderedBlocks.map(count: fences.count, parts: workers) { (_, range) throws(FencesimError) in
             // A frame and a GEOS context used only while compiling (projection, buffers).
             let frame: MetricFrame
             let context: GEOSContext
@@ -338,44 +327,40 @@ public final class FenceIndex: @unchecked Sendable {
                 frame = try MetricFrame(definition)
                 context = try GEOSContext()
             } catch {
-                block.error = FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
-                return
+                throw FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
             }
-            block.shapes.reserveCapacity(hi - lo)
-            block.envelopes.reserveCapacity(hi - lo)
-            for j in lo..<hi {
+            var shapes: [Shape] = []
+            var envelopes: [BoundingBox?] = []
+            var warnings: [Diagnostic] = []
+            shapes.reserveCapacity(range.count)
+            envelopes.reserveCapacity(range.count)
+            for j in range {
                 let fence = fences[j]
                 let buffer = settings[j].bufferMeters
                 do throws(SpatialError) {
                     let (shape, envelope) = try FenceIndex.compile(fence, buffer: buffer, frame: frame, context: context)
                     if case .empty = shape {
-                        block.warnings.append(Diagnostic(.warning, "fence \"\(fence.id)\": a buffer of \(buffer) m leaves nothing; it will never be entered",
-                                                         at: fence.location, kind: "fence-empty"))
+                        warnings.append(Diagnostic(.warning, "fence \"\(fence.id)\": a buffer of \(buffer) m leaves nothing; it will never be entered",
+                                                   at: fence.location, kind: "fence-empty"))
                     }
-                    block.shapes.append(shape)
-                    block.envelopes.append(envelope)
+                    shapes.append(shape)
+                    envelopes.append(envelope)
                 } catch {
-                    block.error = FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
-                    return
+                    throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
                 }
             }
+            return (shapes, envelopes, warnings)
         }
-        if workers == 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-        }
+        if blocks.count == 1 { return blocks[0] }
         var shapes: [Shape] = []
         var envelopes: [BoundingBox?] = []
         var warnings: [Diagnostic] = []
         shapes.reserveCapacity(fences.count)
         envelopes.reserveCapacity(fences.count)
         for block in blocks {
-            // Blocks before the first failed one are complete: its failure is the first.
-            if let error = block.error { throw error }
-            shapes += block.shapes
-            envelopes += block.envelopes
-            warnings += block.warnings
+            shapes += block.0
+            envelopes += block.1
+            warnings += block.2
         }
         return (shapes, envelopes, warnings)
     }

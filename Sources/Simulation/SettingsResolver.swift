@@ -1,4 +1,3 @@
-import Dispatch
 import Fences
 import Foundation
 import Geotriggers
@@ -22,35 +21,18 @@ public enum SettingsResolver {
         // Large sets are resolved in blocks on two threads; the first failure in fence order is
         // thrown, as one pass would.
         let parts = all.count >= 16_384 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
-        final class Block: @unchecked Sendable {
-            // Written by one thread; read after the threads have joined.
-            var settings: [GeotriggerSettings] = []
-            var error: FencesimError?
-        }
-        let blocks = (0..<parts).map { _ in Block() }
         let zoneTable = zoneSettings
-        let work: @Sendable (Int) -> Void = { w in
-            let block = blocks[w]
-            let range = (all.count * w / parts)..<(all.count * (w + 1) / parts)
-            block.settings.reserveCapacity(range.count)
-            do throws(FencesimError) {
-                var source: SourceText?
-                for k in range {
-                    block.settings.append(try settingsOf(all[k], file: fences.file, base: base, zones: zoneTable,
-                                                         requireDeclaredZones: requireDeclaredZones, source: &source))
-                }
-            } catch {
-                block.error = error
+        let blocks = try OrderedBlocks.map(count: all.count, parts: parts) { (_, range) throws(FencesimError) in
+            var source: SourceText?
+            var settings: [GeotriggerSettings] = []
+            settings.reserveCapacity(range.count)
+            for k in range {
+                settings.append(try settingsOf(all[k], file: fences.file, base: base, zones: zoneTable,
+                                               requireDeclaredZones: requireDeclaredZones, source: &source))
             }
+            return settings
         }
-        if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
-        var out: [GeotriggerSettings] = []
-        out.reserveCapacity(all.count)
-        for block in blocks {
-            if let error = block.error { throw error }
-            out += block.settings
-        }
-        return out
+        return blocks.count == 1 ? blocks[0] : Array(blocks.joined())
     }
 
     /// One fence's settings; `source` is the fence file, read on first need (for a `geotrigger`
