@@ -43,26 +43,30 @@ public indirect enum GeoJSONCoordinates: Sendable {
         guard try c.nextElement(&first) else { return .empty(offset: offset) }
         let head = c.peek()
         if head == UInt8(ascii: "-") || (head >= 48 && head <= 57) || head == UInt8(ascii: "N") || head == UInt8(ascii: "I") {
-            // A position: two to four numbers.
-            var values: [Double] = []
+            // A position: two to four numbers, of which the first two are kept. They are counted,
+            // not collected in an array: that cost an allocation per vertex.
+            var x = 0.0, y = 0.0
+            var count = 0
             repeat {
                 let at = c.position
                 let next = c.peek()
                 if next == UInt8(ascii: "-") || (next >= 48 && next <= 57) || next == UInt8(ascii: "N") || next == UInt8(ascii: "I") {
-                    values.append(try c.parseNumber())
+                    let value = try c.parseNumber()
+                    if count == 0 { x = value } else if count == 1 { y = value }
+                    count += 1
                 } else {
                     let found = try c.parseValue()
                     if problem == nil { problem = Problem(message: "a coordinate must be a number, found \(found.value.typeDescription)", offset: at) }
                 }
             } while try c.nextElement(&first)
             if problem == nil {
-                if values.count < 2 {
-                    problem = Problem(message: "a position needs at least two numbers (longitude, latitude), found \(values.count)", offset: offset)
-                } else if values.count > 4 {
-                    problem = Problem(message: "a position has at most four numbers, found \(values.count)", offset: offset)
+                if count < 2 {
+                    problem = Problem(message: "a position needs at least two numbers (longitude, latitude), found \(count)", offset: offset)
+                } else if count > 4 {
+                    problem = Problem(message: "a position has at most four numbers, found \(count)", offset: offset)
                 }
             }
-            return .position(XY(values.count > 0 ? values[0] : 0, values.count > 1 ? values[1] : 0), offset: offset)
+            return .position(XY(x, y), offset: offset)
         }
         var children: [GeoJSONCoordinates] = []
         repeat {
