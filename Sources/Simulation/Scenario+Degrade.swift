@@ -21,21 +21,27 @@ extension Scenario {
     /// A degradation written on one line, `key=value` pairs separated by commas, with the keys
     /// and meanings of the scenario's `degrade` section (`resample=10,noise=1,dropout=0.05,seed=42`).
     ///
-    /// - Throws: ``Support/FencesimError`` `.usage` naming the bad pair.
+    /// - Throws: ``Support/FencesimError`` `.usage` located at the bad pair, key or value by its
+    ///   column in `text` (`--degrade:1:COLUMN: error: ...`).
     public static func degradation(parsing text: String, source: String = "--degrade") throws(FencesimError) -> Degradation {
         var entries: [(key: String, keyLocation: SourceLocation, value: ConfigNode)] = []
-        for (k, pair) in text.split(separator: ",").enumerated() {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
-            let location = SourceLocation(file: source, line: 1, column: k + 1)
-            guard parts.count == 2, let value = ConfigNode.number(parts[1]) else {
-                throw FencesimError(.usage, "\(source): \"\(pair)\" is not key=number (keys: \(ScenarioReader.degradeKeys.joined(separator: ", ")))")
+        // Each key and value is located by its column in the option's text (`--degrade:1:COL`).
+        func column(_ i: Substring.Index) -> Int { text.distance(from: text.startIndex, to: i) + 1 }
+        func skippingSpaces(_ part: Substring) -> Substring.Index { part.firstIndex { $0 != " " } ?? part.endIndex }
+        for pair in text.split(separator: ",") {
+            let keyLocation = SourceLocation(file: source, line: 1, column: column(skippingSpaces(pair)))
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, let value = ConfigNode.number(String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
+                throw FencesimError(.usage, "\"\(pair)\" is not key=number (keys: \(ScenarioReader.degradeKeys.joined(separator: ", ")))",
+                                    at: keyLocation)
             }
-            entries.append((parts[0], location, ConfigNode(.number(value), at: location)))
+            let valueLocation = SourceLocation(file: source, line: 1, column: column(skippingSpaces(parts[1])))
+            entries.append((String(parts[0]).trimmingCharacters(in: .whitespaces), keyLocation, ConfigNode(.number(value), at: valueLocation)))
         }
         do throws(FencesimError) {
             return try degradation(ConfigNode(.map(entries), at: SourceLocation(file: source, line: 1, column: 1)))
         } catch {
-            throw FencesimError(.usage, "\(source): \(error.message)")
+            throw FencesimError(.usage, error.message, at: error.location)
         }
     }
 

@@ -72,7 +72,7 @@ public enum ScenarioReader {
         if let g = root["geotrigger"] { geotrigger = try GeotriggerOverrides(config: g) }
         var zones: [ZoneDeclaration] = []
         if let z = root["zones"] { zones = try readZones(z) }
-        var pending: [(key: String, location: SourceLocation)] = []
+        let pending: [(key: String, location: SourceLocation)] = []
         var places: PlacesSettings?
         if let p = root["places"] { places = try readPlaces(p) }
         var sessions: [AppSession] = []

@@ -76,14 +76,10 @@ struct Report: ParsableCommand {
         let readOptions = try traceOptions.readOptions()
         let overrides = try geotrigger.overrides()
         let given = try crs.map(FrameChoice.parse)
-        let degradeOverride: Degradation?
-        do throws(FencesimError) {
-            degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
-        } catch {
-            throw ValidationError(error.message)
-        }
         var failure: FencesimError?
         try Terminal.run {
+            // A bad --degrade is a usage error located at its column (`--degrade:1:COL: error: ...`).
+            let degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
             let setup = try prepare(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
             let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth))
             let bar = ProgressBar(enabled: isatty(2) == 1, total: setup.traces.count)

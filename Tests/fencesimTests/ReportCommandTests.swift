@@ -98,5 +98,20 @@ import Testing
         #expect(first.contains("\"seed\": 42"))
         let bad = try CLI.run(["report", "scenarios/demo-degraded.yaml", "--degrade", "noise=-1"])
         #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--degrade:1:7: error: noise must not be negative"), "\(bad.stderr)")
+    }
+
+    /// A bad `--degrade` is a usage error located at the column of the bad pair, key or value.
+    @Test(arguments: [
+        ("resample=10, noise=-1", "--degrade:1:20: error: noise must not be negative"),
+        ("resample=10,speed=3", "--degrade:1:13: error: unknown degrade key \"speed\""),
+        ("resample=10,noise", "--degrade:1:13: error: \"noise\" is not key=number"),
+        ("seed=1, dropout=x", "--degrade:1:9: error: \" dropout=x\" is not key=number"),
+    ])
+    func aBadDegradeIsLocatedInTheOption(text: String, expected: String) throws {
+        let r = try CLI.run(["report", "scenarios/demo-degraded.yaml", "--degrade", text])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains(expected), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
     }
 }
