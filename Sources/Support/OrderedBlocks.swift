@@ -1,6 +1,6 @@
 import Dispatch
 
-/// Work over `0..<count` cut into contiguous blocks, one thread per block, with results in block
+/// Work over `0..<count` cut into contiguous blocks run on several threads, with results in block
 /// order and failures as a single pass would meet them.
 ///
 /// Used wherever a large input (fence features, fences to compile, settings to resolve) is
@@ -13,8 +13,8 @@ public enum OrderedBlocks {
     }
 
     /// `body(block, range)` for each of `parts` blocks (on the calling thread when `parts` is 1,
-    /// else one thread each), in block order; throws the failure of the first block in order
-    /// that failed.
+    /// else spread over Dispatch's threads, each taking the next block when it is free), in
+    /// block order; throws the failure of the first block in order that failed.
     public static func map<T, E: Error>(count: Int, parts requested: Int,
                                         _ body: @Sendable (Int, Range<Int>) throws(E) -> T) throws(E) -> [T] {
         let parts = max(1, requested)
