@@ -4,7 +4,8 @@
 Used by `make bench` and `make bench-scaling`. For each workload and feed mode it runs the
 reference (../shared/bench/reference_shapely.py) and `fencesim replay --summary` alternately
 (A B A B ...) under /usr/bin/time -v, checks that counts and checksums are identical, and prints
-medians of wall time, the ratio reference/fencesim, and the peak RSS of both. It also times
+medians of wall time, the ratio reference/fencesim (the median of the ratios of the A B pairs,
+and their range), and the peak RSS of both. It also times
 `fencesim replay --parse-only`, the floor of a replay.
 
 Workloads are generated with ../shared/bench/gen_workload.py outside the repository (in
@@ -67,8 +68,12 @@ def compare(d, mode, runs, python):
         fs_rss.append(rss)
         fs_out = summaries(out)
     same = ref_out == fs_out and len(fs_out) == 1
+    # Each pair ran back to back, so a drift in the machine's speed over minutes weighs on both
+    # sides of a pair alike: the ratio is the median of the pairs' ratios, with their range.
+    ratios = [r / f for r, f in zip(ref_t, fs_t)]
     return {
         "ref": statistics.median(ref_t), "fs": statistics.median(fs_t),
+        "ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
         "ref_rss": max(ref_rss) / 1024, "fs_rss": max(fs_rss) / 1024,
         "same": same, "summary": fs_out[0] if fs_out else None, "ref_summary": ref_out,
     }
@@ -90,8 +95,8 @@ def main():
         sys.exit("build fencesim first: swift build -c release")
     if a.scaling:
         return scaling(a)
-    print("| workload | mode | reference s | fencesim s | ratio | reference RSS MiB | fencesim RSS MiB | identical |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| workload | mode | reference s | fencesim s | ratio | ratio, lowest–highest pair | reference RSS MiB | fencesim RSS MiB | identical |")
+    print("|---|---|---|---|---|---|---|---|---|")
     failed = False
     floors = []
     for size in ["medium", "large"]:
@@ -99,9 +104,9 @@ def main():
         for mode in ["point", "accuracy"]:
             r = compare(d, mode, a.runs, a.python)
             failed |= not r["same"]
-            print("| %s | %s | %.2f | %.2f | %.1f× | %.0f | %.0f | %s |" % (
-                size, mode, r["ref"], r["fs"], r["ref"] / r["fs"], r["ref_rss"], r["fs_rss"], "yes" if r["same"] else "NO"),
-                flush=True)
+            print("| %s | %s | %.2f | %.2f | %.1f× | %.1f–%.1f× | %.0f | %.0f | %s |" % (
+                size, mode, r["ref"], r["fs"], r["ratio"], r["low"], r["high"], r["ref_rss"], r["fs_rss"],
+                "yes" if r["same"] else "NO"), flush=True)
         floors.append((size, parse_floor(d, a.runs)))
     print()
     for size, t in floors:
@@ -148,8 +153,8 @@ def parallel_traces(a):
     cores = os.cpu_count() or 1
     print()
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    print("| traces | mode | cores | workers | fencesim s | peak RSS MiB | time / one core's |")
-    print("|---|---|---|---|---|---|---|")
+    print("| traces | mode | cores | workers | fencesim s | peak RSS MiB | time / one core's | lowest–highest pair |")
+    print("|---|---|---|---|---|---|---|---|")
     for mode in ["point", "accuracy"]:
         cmds = []
         for workers in [1, cores]:
@@ -158,15 +163,19 @@ def parallel_traces(a):
             cmds.append(pin + cmd if workers == 1 else cmd)
         # Alternately (one core, all cores, one core, ...), so that a drift in the machine's speed
         # weighs on both alike.
+        # The fraction is the median over the pairs (each pair ran back to back) of all cores'
+        # time over one core's, with its range; at least 5 pairs.
         runs = [[], []]
-        for _ in range(a.runs):
+        for _ in range(max(a.runs, 5)):
             for k, cmd in enumerate(cmds):
                 runs[k].append(timed(cmd))
-        base = statistics.median(r[0] for r in runs[0])
+        fractions = [many[0] / one[0] for one, many in zip(runs[0], runs[1])]
         for k, workers in enumerate([1, cores]):
             t = statistics.median(r[0] for r in runs[k])
-            print("| 8 | %s | %s | %d | %.2f | %.0f | %.2f |" % (mode, 1 if (workers == 1 and pin) else cores, workers, t,
-                                                               max(r[1] for r in runs[k]) / 1024, t / base), flush=True)
+            fraction = "1.00" if k == 0 else "%.2f" % statistics.median(fractions)
+            spread = "" if k == 0 else "%.2f–%.2f" % (min(fractions), max(fractions))
+            print("| 8 | %s | %s | %d | %.2f | %.0f | %s | %s |" % (mode, 1 if (workers == 1 and pin) else cores, workers, t,
+                                                                 max(r[1] for r in runs[k]) / 1024, fraction, spread), flush=True)
 
 
 if __name__ == "__main__":
