@@ -8,7 +8,7 @@ BIN_DEBUG  := .build/debug/fencesim
 BIN        := .build/release/fencesim
 SHARED     ?= ../shared
 
-.PHONY: setup setup-browser build release test update-goldens demo leakcheck bench bench-scaling fuzz sanitize soak clean help
+.PHONY: setup setup-browser build release test update-goldens demo leakcheck bench bench-scaling bench-compare fuzz sanitize soak clean help
 
 help:
 	@echo "make demo       build fencesim and run it on the bundled example"
@@ -16,6 +16,7 @@ help:
 	@echo "make leakcheck  create and free GEOS objects under valgrind; fails on a definite leak"
 	@echo "make bench      time fencesim against the shapely reference (ratios, peak memory, identical counts)"
 	@echo "make bench-scaling  fencesim over growing traces and fence sets"
+	@echo "make bench-compare BASE=path  this build against another fencesim binary, in pairs"
 	@echo "make fuzz       libFuzzer on every reader, FUZZ_SECONDS (60) each; new crashes go to Fuzz/regressions"
 	@echo "make sanitize   the test suite under AddressSanitizer, then ThreadSanitizer (SANITIZERS=\"address thread\")"
 	@echo "make soak       a 20-million-fix trace against 100k fences: peak memory within 10% of a 1-million-fix replay"
@@ -93,6 +94,13 @@ bench: release $(BENCH_VENV)/ok
 
 bench-scaling: release $(BENCH_VENV)/ok
 	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --runs 3 --scaling
+
+# bench-compare: this build against another fencesim binary, BASE=path (for example a copy of
+# .build/release/fencesim made before a change), in back-to-back pairs on the large workload.
+bench-compare: release $(BENCH_VENV)/ok
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=path/to/other/fencesim [PAIRS=8]"; exit 64; }
+	@command -v /usr/bin/time >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; $$SUDO apt-get install -y -qq time >/dev/null; }
+	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --compare "$(BASE)" --runs $(or $(PAIRS),8)
 
 # Hardening (SECURITY.md). Each uses a scratch path of its own, so none disturbs `make test`'s build.
 # fuzz: the Fuzz/ package built with -sanitize=fuzzer,address in .build-fuzz, each target run for

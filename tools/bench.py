@@ -8,6 +8,9 @@ medians of wall time, the ratio reference/fencesim (the median of the ratios of 
 and their range), and the peak RSS of both. It also times
 `fencesim replay --parse-only`, the floor of a replay.
 
+`--compare BASE` times another fencesim binary against this build instead (`make bench-compare
+BASE=...`), in back-to-back pairs, for changes too small for single runs to show.
+
 Workloads are generated with ../shared/bench/gen_workload.py outside the repository (in
 $TMPDIR/geofence-bench) when missing. Absolute times depend on the machine and its load; the
 ratios are what to compare.
@@ -90,9 +93,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--python", default=sys.executable, help="the interpreter with numpy, shapely and pyproj")
     ap.add_argument("--scaling", action="store_true", help="time fencesim alone over growing workloads, then 8 traces on 1 and on every core")
+    ap.add_argument("--compare", metavar="BASE", help="time another fencesim binary (BASE) against this build, in pairs")
+    ap.add_argument("--workload", default="large", choices=["small", "medium", "large"], help="with --compare (default large)")
     a = ap.parse_args()
     if not os.path.exists(FENCESIM):
         sys.exit("build fencesim first: swift build -c release")
+    if a.compare:
+        return compare_builds(a)
     if a.scaling:
         return scaling(a)
     print("| workload | mode | reference s | fencesim s | ratio | ratio, lowest–highest pair | reference RSS MiB | fencesim RSS MiB | identical |")
@@ -113,6 +120,62 @@ def main():
         print("fencesim --parse-only on %s: %.2f s (reading the fences and the trace, no evaluation)" % (size, t))
     if failed:
         sys.exit("counts or checksums differ between fencesim and the reference")
+
+
+TIMING = re.compile(r"^timing: ([\w-]+) ([\d.]+) s", re.M)
+
+
+def profiled(cmd):
+    """Wall and CPU seconds, peak RSS, the phases of `--timings` and standard output of `cmd`."""
+    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("command failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-2000:]))
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", p.stderr)
+    h, m, sec = wall.groups()
+    cpu = sum(float(re.search(r"%s time \(seconds\): ([\d.]+)" % k, p.stderr).group(1)) for k in ["User", "System"])
+    out = {"wall s": (int(h) * 3600 if h else 0) + int(m) * 60 + float(sec), "CPU s": cpu,
+           "peak RSS MiB": int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1)) / 1024}
+    for phase, t in TIMING.findall(p.stderr):
+        out[phase + " s"] = float(t)
+    return out, p.stdout
+
+
+def compare_builds(a):
+    """This build against BASE on one workload, both modes: pairs run back to back, in the order
+    base-new then new-base (so neither always runs second), at least 8 pairs; for each measure the
+    medians and the median of the pairs' ratios new/base, with the lowest and highest pair. Meant
+    for changes of a few percent, which single runs on a shared machine cannot show."""
+    if not os.path.exists(a.compare):
+        sys.exit("no such binary: %s" % a.compare)
+    d = workload(a.root, "%s-s1" % a.workload, ["--size", a.workload, "--seed", "1"])
+    pairs = max(a.runs, 8)
+    for mode in ["point", "accuracy"]:
+        args = ["replay", os.path.join(d, "trace.csv"), "--fences", os.path.join(d, "fences.geojson"),
+                "--crs", PROJ, "--feed", mode, "--summary", "--timings"]
+        runs = {"base": [], "new": []}
+        outputs = set()
+        for k in range(pairs):
+            order = [("base", a.compare), ("new", FENCESIM)]
+            for name, binary in (order if k % 2 == 0 else order[::-1]):
+                measures, out = profiled([binary] + args)
+                runs[name].append(measures)
+                outputs.add(out)
+        print()
+        print("%s %s, %d pairs: %s" % (a.workload, mode, pairs, "identical summaries" if len(outputs) == 1 else "SUMMARIES DIFFER"))
+        print("| measure | base | new | new / base | lowest–highest pair |")
+        print("|---|---|---|---|---|")
+        for key in runs["base"][0]:
+            if not all(key in r for r in runs["base"] + runs["new"]):
+                continue
+            base = [r[key] for r in runs["base"]]
+            new = [r[key] for r in runs["new"]]
+            ratios = [n / b for b, n in zip(base, new) if b > 0]
+            if not ratios:
+                continue
+            print("| %s | %.3f | %.3f | %.3f | %.3f–%.3f |" % (key, statistics.median(base), statistics.median(new),
+                                                          statistics.median(ratios), min(ratios), max(ratios)), flush=True)
+        if len(outputs) != 1:
+            sys.exit("the two builds print different summaries")
 
 
 def scaling(a):
