@@ -73,6 +73,19 @@ public final class GeotriggerEngine {
     }
 
     public let fences: CompiledFences
+    /// Whether the enters and exits that state changes cause are only counted, as ``tallies``,
+    /// instead of made into events: bench summaries need nothing else, and an event is a large
+    /// value copied several times (other kinds of events are still made). Off by default.
+    public var countsOnly = false
+    /// With ``countsOnly``: the enters and exits since the caller last emptied this list.
+    public var tallies: [Tally] = []
+
+    /// An enter or exit counted without its event (see ``countsOnly``).
+    public struct Tally: Hashable, Sendable {
+        public var enter: Bool
+        public var fixIndex: Int
+        public var fence: Int
+    }
     /// Whether events carry the signed distance to the boundary (provenance). Off for bench
     /// summaries, where a GEOS distance per polygon event would be wasted.
     public var computesDistances = true
@@ -392,10 +405,12 @@ public final class GeotriggerEngine {
         restart()
         let savedStatistics = statistics
         let savedFindings = findings.count
+        let savedTallies = tallies.count
         var discarded: [GeotriggerEvent] = []
         process(sample, into: &discarded)
         statistics = savedStatistics
         findings.removeLast(findings.count - savedFindings)
+        tallies.removeLast(tallies.count - savedTallies)
     }
 
     /// Forgets every fence's state and the previous sample, as if no sample had been processed
@@ -596,6 +611,10 @@ public final class GeotriggerEngine {
     }
 
     func emit(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, time: Timestamp, reason: String? = nil) {
+        if countsOnly, kind == .enter || kind == .exit {
+            tallies.append(Tally(enter: kind == .enter, fixIndex: sample.index, fence: j))
+            return
+        }
         scratch.append(makeEvent(kind, j, sample, time: time, reason: reason))
     }
 

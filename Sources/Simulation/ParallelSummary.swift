@@ -97,6 +97,7 @@ public enum ParallelSummary {
             }
             engine.computesDistances = false
             engine.detectsHiddenVisits = false
+            engine.countsOnly = true
             var buffer: [GeotriggerEvent] = []
             while let chunk = channel.receive() {
                 engine.traceName = labels[chunk.trace]
@@ -121,6 +122,9 @@ public enum ParallelSummary {
                         }
                     }
                 }
+                // The enters and exits, counted without events (the sums do not depend on order).
+                for t in engine.tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
+                engine.tallies.removeAll(keepingCapacity: true)
                 slot.summaries[chunk.trace] = summary
                 slot.statistics[chunk.trace].add(engine.statistics, since: before)
             }
