@@ -351,6 +351,10 @@ public final class GeotriggerEngine {
                                             continue
                                         }
                                     }
+                                    // The state changes, or a visit may hide between the fixes:
+                                    // `holds` is the fence's condition, not worked out again.
+                                    evaluateAndTrack(j, sample, isFirst: isFirst, &stillActive, known: holds)
+                                    continue
                                 }
                                 evaluateAndTrack(j, sample, isFirst: isFirst, &stillActive)
                             }
@@ -437,8 +441,8 @@ public final class GeotriggerEngine {
 
     /// `evaluate`, then the fence's compact flags, and the active list.
     @inline(__always)
-    func evaluateAndTrack(_ j: Int, _ sample: Sample, isFirst: Bool, _ stillActive: inout [Int32]) {
-        evaluate(j, sample, isFirst: isFirst)
+    func evaluateAndTrack(_ j: Int, _ sample: Sample, isFirst: Bool, _ stillActive: inout [Int32], known: Bool? = nil) {
+        evaluate(j, sample, isFirst: isFirst, known: known)
         let state = states[j]
         let flags = (state.inside ? GeotriggerEngine.insideBit : 0) | (state.pending != nil ? GeotriggerEngine.pendingBit : 0)
         hot[j] = flags
@@ -449,7 +453,11 @@ public final class GeotriggerEngine {
     ///
     /// The common case (no change of state, no pending flip) reads only the fence's plain
     /// ``Profile``; the full settings are read only when an event may be written.
-    func evaluate(_ j: Int, _ sample: Sample, isFirst: Bool) {
+    ///
+    /// `known`: whether the condition for the fence's current state (staying when inside,
+    /// entering when outside) holds at this sample, when the caller has just worked it out (the
+    /// inline path); it is not tested again.
+    func evaluate(_ j: Int, _ sample: Sample, isFirst: Bool, known: Bool? = nil) {
         let profile = profiles[j]
         guard filterPass[profile.filterID] else {
             statistics.filtered += 1
@@ -466,7 +474,8 @@ public final class GeotriggerEngine {
         }
 
         let a = profile.accuracyFeed ? sample.accuracy : 0
-        let (enterCondition, stayCondition) = conditions(j, sample.position, a, profile.relationship, sampleIndex: sample.index)
+        let (enterCondition, stayCondition) = known.map { ($0, $0) }
+            ?? conditions(j, sample.position, a, profile.relationship, sampleIndex: sample.index)
         var state = states[j]
         let wasInside = state.inside
         // A flip pending from the previous fix means that fix already met the enter condition:
