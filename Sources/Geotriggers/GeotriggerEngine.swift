@@ -14,7 +14,9 @@ import Support
 /// polygons with prepared GEOS geometries.
 ///
 /// - Important: Not thread-safe (it drives its ``CompiledFences``' GEOS context). Use one engine
-///   per trace and worker.
+///   per trace and worker. Because of that, the state it changes on every sample is marked
+///   `@exclusivity(unchecked)`: the compiler still checks exclusive access statically, and the
+///   runtime's bookkeeping, about 2% of a bench replay's CPU (perf), is left out.
 public final class GeotriggerEngine {
     /// Counts over the samples processed so far.
     public struct Statistics: Hashable, Sendable {
@@ -76,9 +78,9 @@ public final class GeotriggerEngine {
     /// Whether the enters and exits that state changes cause are only counted, as ``tallies``,
     /// instead of made into events: bench summaries need nothing else, and an event is a large
     /// value copied several times (other kinds of events are still made). Off by default.
-    public var countsOnly = false
+    @exclusivity(unchecked) public var countsOnly = false
     /// With ``countsOnly``: the enters and exits since the caller last emptied this list.
-    public var tallies: [Tally] = []
+    @exclusivity(unchecked) public var tallies: [Tally] = []
 
     /// An enter or exit counted without its event (see ``countsOnly``).
     public struct Tally: Hashable, Sendable {
@@ -88,10 +90,10 @@ public final class GeotriggerEngine {
     }
     /// Whether events carry the signed distance to the boundary (provenance). Off for bench
     /// summaries, where a GEOS distance per polygon event would be wasted.
-    public var computesDistances = true
+    @exclusivity(unchecked) public var computesDistances = true
     /// Whether visits hidden between fixes are looked for (per the fences' `gapPolicy`). Off for
     /// bench summaries, which count only enters and exits.
-    public var detectsHiddenVisits = true
+    @exclusivity(unchecked) public var detectsHiddenVisits = true
     let profiles: [Profile]
     // The compiled shapes as plain arrays (see CompiledFences): `let`, so reads need no access
     // bookkeeping.
@@ -123,8 +125,8 @@ public final class GeotriggerEngine {
     let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
     /// The trace's name, for message templates.
     public var traceName: String
-    public private(set) var statistics = Statistics()
-    public internal(set) var findings: [Finding] = []
+    @exclusivity(unchecked) public private(set) var statistics = Statistics()
+    @exclusivity(unchecked) public internal(set) var findings: [Finding] = []
     /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
     let globalMaxGap: Double
 
@@ -135,17 +137,17 @@ public final class GeotriggerEngine {
     let marks: UnsafeMutablePointer<UInt32>
     /// Per fence: ``insideBit`` and ``pendingBit``, mirrored from `states` for the inline path.
     let hot: UnsafeMutablePointer<UInt8>
-    var active: [Int32] = []
-    var stamp: UInt32 = 0
-    var previous: Sample?
+    @exclusivity(unchecked) var active: [Int32] = []
+    @exclusivity(unchecked) var stamp: UInt32 = 0
+    @exclusivity(unchecked) var previous: Sample?
     var filterIDs: [Int]
     var filters: [FilterExpression]
-    var filterPass: [Bool]
+    @exclusivity(unchecked) var filterPass: [Bool]
     /// Per filter, the previous sample that passed it (segments for crossings use it).
-    var previousPassing: [Sample?]
-    var scratch: [GeotriggerEvent] = []
-    var touched: [Int32] = []
-    var segmentGeometry: Geometry?
+    @exclusivity(unchecked) var previousPassing: [Sample?]
+    @exclusivity(unchecked) var scratch: [GeotriggerEvent] = []
+    @exclusivity(unchecked) var touched: [Int32] = []
+    @exclusivity(unchecked) var segmentGeometry: Geometry?
     var bufferedAreas: [Int: (radius: Double, geometry: Geometry)] = [:]
 
     public init(fences: CompiledFences, traceName: String) {
@@ -222,7 +224,7 @@ public final class GeotriggerEngine {
         }
     }
 
-    var firstTime: Timestamp?
+    @exclusivity(unchecked) var firstTime: Timestamp?
 
     /// Processes the next sample of the trace and appends the events it causes to `events`.
     ///
