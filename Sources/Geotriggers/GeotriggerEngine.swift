@@ -259,7 +259,7 @@ public final class GeotriggerEngine {
         }
         scratch.removeAll(keepingCapacity: true)
         touched.removeAll(keepingCapacity: true)
-        segmentGeometry = nil
+        if segmentGeometry != nil { segmentGeometry = nil }
 
         // The query covers the feed disc and, when crossings between fixes matter, the segment
         // from the previous sample.
@@ -280,8 +280,8 @@ public final class GeotriggerEngine {
         var insidePairs = 0
         // Fences still inside or pending after this sample (moved out of the property so the
         // loops touch no class storage per element).
-        var stillActive = touched
-        touched = []
+        var stillActive: [Int32] = []
+        swap(&stillActive, &touched)
         stillActive.removeAll(keepingCapacity: true)
 
         // Candidates come cell by cell from contiguous records; plain circles whose state does
@@ -376,8 +376,9 @@ public final class GeotriggerEngine {
             evaluateAndTrack(Int(j), sample, isFirst: isFirst, &stillActive)
         }
         statistics.insidePairs += insidePairs
-        touched = active
-        active = stillActive
+        // The two lists trade places (swaps move them, without reference counting).
+        swap(&touched, &active)
+        swap(&active, &stillActive)
 
         if scratch.count > 1 {
             let rank = fences.index.idRank
@@ -387,7 +388,7 @@ public final class GeotriggerEngine {
                 return a.kind.rank < b.kind.rank
             }
         }
-        events.append(contentsOf: scratch)
+        if !scratch.isEmpty { events.append(contentsOf: scratch) }
         previous = sample
         for k in 0..<previousPassing.count where filterPass[k] {
             previousPassing[k] = sample
