@@ -183,15 +183,22 @@ def scaling(a):
     print("|---|---|---|---|---|---|")
     cases = [(100_000, 100_000), (100_000, 1_000_000), (100_000, 4_000_000),
              (10_000, 1_000_000), (400_000, 1_000_000)]
+    commands = []
     for fences, fixes in cases:
         d = workload(a.root, "scale-f%d-x%d" % (fences, fixes), ["--fences", str(fences), "--fixes", str(fixes), "--seed", "1"])
         for mode in ["point", "accuracy"]:
-            cmd = [FENCESIM, "replay", os.path.join(d, "trace.csv"), "--fences", os.path.join(d, "fences.geojson"),
-                   "--crs", PROJ, "--feed", mode, "--summary"]
-            runs = [timed(cmd) for _ in range(a.runs)]
-            t = statistics.median(r[0] for r in runs)
-            rss = max(r[1] for r in runs) / 1024
-            print("| %d | %d | %s | %.2f | %.0f | %.2f |" % (fences, fixes, mode, t, rss, t / (fixes / 1e6)), flush=True)
+            commands.append(((fences, fixes, mode), [FENCESIM, "replay", os.path.join(d, "trace.csv"), "--fences",
+                                                     os.path.join(d, "fences.geojson"), "--crs", PROJ, "--feed", mode, "--summary"]))
+    # Round after round over every case (not each case's runs back to back), so that a drift in
+    # the machine's speed weighs on every row alike: the rows are compared with each other.
+    runs = {key: [] for key, _ in commands}
+    for _ in range(a.runs):
+        for key, cmd in commands:
+            runs[key].append(timed(cmd))
+    for (fences, fixes, mode), _ in commands:
+        t = statistics.median(r[0] for r in runs[(fences, fixes, mode)])
+        rss = max(r[1] for r in runs[(fences, fixes, mode)]) / 1024
+        print("| %d | %d | %s | %.2f | %.0f | %.2f |" % (fences, fixes, mode, t, rss, t / (fixes / 1e6)), flush=True)
     parallel_traces(a)
 
 
