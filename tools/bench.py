@@ -41,14 +41,9 @@ def workload(root, name, args):
 
 
 def timed(cmd):
-    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit("command failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-2000:]))
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", p.stderr)
-    h, m, s = wall.groups()
-    seconds = (int(h) * 3600 if h else 0) + int(m) * 60 + float(s)
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
-    return seconds, rss, p.stdout
+    """Wall seconds, peak RSS in KiB and standard output of `cmd` (see ``profiled``)."""
+    measures, out = profiled(cmd)
+    return measures["wall s"], measures["peak RSS MiB"] * 1024, out
 
 
 def summaries(text):
