@@ -146,7 +146,8 @@ public final class GeotriggerEngine {
     /// Per filter, the previous sample that passed it (segments for crossings use it).
     @exclusivity(unchecked) var previousPassing: [Sample?]
     @exclusivity(unchecked) var scratch: [GeotriggerEvent] = []
-    @exclusivity(unchecked) var touched: [Int32] = []
+    /// The storage of the previous sample's active list, kept for the next one's (see `process`).
+    @exclusivity(unchecked) var spareActive: [Int32] = []
     @exclusivity(unchecked) var segmentGeometry: Geometry?
     var bufferedAreas: [Int: (radius: Double, geometry: Geometry)] = [:]
 
@@ -258,7 +259,6 @@ public final class GeotriggerEngine {
             stamp = 1
         }
         scratch.removeAll(keepingCapacity: true)
-        touched.removeAll(keepingCapacity: true)
         if segmentGeometry != nil { segmentGeometry = nil }
 
         // The query covers the feed disc and, when crossings between fixes matter, the segment
@@ -281,7 +281,7 @@ public final class GeotriggerEngine {
         // Fences still inside or pending after this sample (moved out of the property so the
         // loops touch no class storage per element).
         var stillActive: [Int32] = []
-        swap(&stillActive, &touched)
+        swap(&stillActive, &spareActive)
         stillActive.removeAll(keepingCapacity: true)
 
         // Candidates come cell by cell from contiguous records; plain circles whose state does
@@ -377,7 +377,7 @@ public final class GeotriggerEngine {
         }
         statistics.insidePairs += insidePairs
         // The two lists trade places (swaps move them, without reference counting).
-        swap(&touched, &active)
+        swap(&spareActive, &active)
         swap(&active, &stillActive)
 
         if scratch.count > 1 {
