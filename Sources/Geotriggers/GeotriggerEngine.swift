@@ -307,8 +307,7 @@ public final class GeotriggerEngine {
                                     if flags & FenceIndex.CellRecord.area == 0 {
                                         let dx = px - record.x
                                         let dy = py - record.y
-                                        let d = (dx * dx + dy * dy).squareRoot()
-                                        holds = inside ? d <= record.rx + a : d <= record.r + a
+                                        holds = GeotriggerEngine.isWithin(dx * dx + dy * dy, inside ? record.rx + a : record.r + a)
                                     } else if px < record.x - a || px > record.r + a || py < record.y - a || py > record.rx + a {
                                         holds = false
                                     } else {
@@ -318,11 +317,12 @@ public final class GeotriggerEngine {
                                         let cache = polygonCache[j]
                                         let mx = px - cache.x
                                         let my = py - cache.y
-                                        let moved = (mx * mx + my * my).squareRoot()
-                                        if cache.inside, moved < cache.distance - GeotriggerEngine.cacheSlack {
-                                            holds = true
-                                        } else if !cache.inside, moved < cache.distance - a - GeotriggerEngine.cacheSlack {
-                                            holds = false
+                                        // Compared squared: the slack is far above the rounding.
+                                        let moved2 = mx * mx + my * my
+                                        let clear = cache.inside ? cache.distance - GeotriggerEngine.cacheSlack
+                                            : cache.distance - a - GeotriggerEngine.cacheSlack
+                                        if clear > 0, moved2 < clear * clear {
+                                            holds = cache.inside
                                         } else {
                                             let ring = polygonRings[j]
                                             guard let l = PlanarPolygon.locate(
@@ -393,6 +393,18 @@ public final class GeotriggerEngine {
         for k in 0..<previousPassing.count where filterPass[k] {
             previousPassing[k] = sample
         }
+    }
+
+    /// `d2.squareRoot() <= limit`, without the square root unless `d2` is within a part in a
+    /// billion of `limit * limit`, where rounding could tell the two forms apart. The answer is
+    /// the square root's in every case (the hot path's distances stay those of `evaluate`).
+    @inline(__always)
+    static func isWithin(_ d2: Double, _ limit: Double) -> Bool {
+        if !(limit >= 0) { return false }
+        let l2 = limit * limit
+        if d2 < l2 * (1 - 1e-9) { return true }
+        if d2 > l2 * (1 + 1e-9) { return false }
+        return d2.squareRoot() <= limit
     }
 
     /// Whether these settings make every fence's state after a sample depend only on that

@@ -36,6 +36,54 @@ struct PlanarPolygonTests {
         }
     }
 
+    /// Every ring size the four-edge groups treat differently (fewer than four edges, exactly
+    /// four, a last group that overlaps the one before), holes, several polygons, repeated
+    /// vertices, and points a millimetre to a metre from an edge, where the nearest edge and
+    /// the nearest vertex differ most: the distance is GEOS's to the bit, inside or not agrees.
+    @Test(arguments: [3, 4, 5, 6, 7, 8, 9, 13, 40])
+    func everyRingSizeNearItsEdges(edges: Int) throws {
+        let context = try GEOSContext()
+        var rng = SplitMix64(seed: UInt64(edges))
+        var outer = Shapes.star(center: XY(0, 0), radius: 300, vertices: edges, using: &rng)
+        // A hole with its own (different) number of edges, and a second polygon to the east.
+        let hole = Array(Shapes.star(center: XY(0, 0), radius: 60, vertices: max(3, edges / 2), using: &rng).reversed())
+        let east = Shapes.star(center: XY(1000, 0), radius: 200, vertices: edges + 1, using: &rng)
+        if edges >= 5 { outer.insert(outer[2], at: 2) }  // a zero-length edge
+        let shapes: [Shape] = [.polygon([outer]), .polygon([outer, hole]), .multiPolygon([[outer, hole], [east]])]
+        for shape in shapes {
+            let planar = try #require(PlanarPolygon(shape))
+            let prepared = try PreparedGeometry(try Geometry(shape, context: context))
+            let boundary = try PreparedGeometry(try Geometry(shape, context: context).boundary())
+            let rings: [[XY]]
+            switch shape {
+            case .polygon(let r): rings = r
+            case .multiPolygon(let p): rings = p.flatMap { $0 }
+            default: rings = []
+            }
+            for _ in 0..<400 {
+                // A point on a random edge, pushed off it by up to a metre either way.
+                let ring = rings[Int(rng.next() % UInt64(rings.count))]
+                let k = Int(rng.next() % UInt64(ring.count - 1))
+                let (a, b) = (ring[k], ring[k + 1])
+                let t = rng.nextUnitDouble()
+                let push = (rng.nextUnitDouble() * 2 - 1) * pow(10, -3 * rng.nextUnitDouble())
+                let length = max(1e-12, ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot())
+                let p = XY(a.x + t * (b.x - a.x) - push * (b.y - a.y) / length, a.y + t * (b.y - a.y) + push * (b.x - a.x) / length)
+                let distance = try boundary.distance(to: p)
+                switch planar.locate(p) {
+                case .inside(let d):
+                    #expect(try prepared.intersects(p), "inside at \(p)")
+                    #expect(d == distance, "distance to the boundary differs from GEOS at \(p)")
+                case .outside(let d):
+                    #expect(try !prepared.intersects(p), "outside at \(p)")
+                    #expect(d == distance, "distance to the boundary differs from GEOS at \(p)")
+                case .nearBoundary:
+                    #expect(distance < 1e-6)
+                }
+            }
+        }
+    }
+
     @Test func holesAndBoundaryPoints() throws {
         let planar = try #require(PlanarPolygon(Shapes.squareWithHole))
         guard case .outside(let d) = planar.locate(XY(5, 5)) else { Issue.record("the hole is outside"); return }
