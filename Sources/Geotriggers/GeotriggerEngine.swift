@@ -106,7 +106,8 @@ public final class GeotriggerEngine {
     let polygonXs: UnsafePointer<Double>
     let polygonYs: UnsafePointer<Double>
     let polygonRingEnds: UnsafePointer<Int>
-    /// Per fence: the last exact look at its polygon (see the inline path in `process`).
+    /// By slot (``FenceIndex/slotFence``): the last exact look at the fence's polygon (see the
+    /// inline path in `process`).
     let polygonCache: UnsafeMutablePointer<PolygonLook>
 
     /// Where a polygon was last tested exactly: a point, whether it was inside, and its distance
@@ -122,7 +123,11 @@ public final class GeotriggerEngine {
     /// Metres kept in hand when reusing a look: far above rounding (~1e-11 m here), far below
     /// any fence.
     static let cacheSlack = 1e-6
+    /// By slot: where each polygon's vertices are.
     let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
+    /// Slot to fence and fence to slot (see ``FenceIndex/slotFence``).
+    let slotFence: [Int32]
+    let fenceSlot: [Int32]
     /// The trace's name, for message templates.
     public var traceName: String
     @exclusivity(unchecked) public private(set) var statistics = Statistics()
@@ -130,13 +135,14 @@ public final class GeotriggerEngine {
     /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
     let globalMaxGap: Double
 
-    /// Per-fence state and query marks, in memory owned by the engine: the hot loop reads and
-    /// writes them without copy-on-write or exclusivity bookkeeping. Both element types are
-    /// trivial (no references), so raw storage is safe; freed in `deinit`.
+    /// Per-fence state (by fence) and query marks (by slot), in memory owned by the engine: the
+    /// hot loop reads and writes them without copy-on-write or exclusivity bookkeeping. Both
+    /// element types are trivial (no references), so raw storage is safe; freed in `deinit`.
     let states: UnsafeMutablePointer<FenceState>
     let marks: UnsafeMutablePointer<UInt32>
-    /// Per fence: ``insideBit`` and ``pendingBit``, mirrored from `states` for the inline path.
+    /// By slot: ``insideBit`` and ``pendingBit``, mirrored from `states` for the inline path.
     let hot: UnsafeMutablePointer<UInt8>
+    /// The slots of the fences the device is inside or about to change.
     @exclusivity(unchecked) var active: [Int32] = []
     @exclusivity(unchecked) var stamp: UInt32 = 0
     @exclusivity(unchecked) var previous: Sample?
@@ -167,6 +173,8 @@ public final class GeotriggerEngine {
         polygonCache.initialize(repeating: PolygonLook(x: 0, y: 0, distance: -.infinity, inside: false), count: max(1, fences.count))
         polygonRingEnds = fences.index.polygonRingEnds
         polygonRings = fences.index.polygonRings
+        slotFence = fences.index.slotFence
+        fenceSlot = fences.index.fenceSlot
         states = UnsafeMutablePointer<FenceState>.allocate(capacity: max(1, fences.count))
         states.initialize(repeating: FenceState(), count: max(1, fences.count))
         marks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, fences.count))
@@ -295,10 +303,10 @@ public final class GeotriggerEngine {
                             let cell = row * fences.index.grid.columns + column
                             for k in Int(starts[cell])..<Int(starts[cell + 1]) {
                                 let record = records[k]
-                                let j = Int(record.fence)
-                                if multiCell, marks[j] == currentStamp { continue }
-                                marks[j] = currentStamp
-                                let hot = self.hot[j]
+                                let slot = Int(record.slot)
+                                if multiCell, marks[slot] == currentStamp { continue }
+                                marks[slot] = currentStamp
+                                let hot = self.hot[slot]
                                 let flags = record.flags
                                 if flags & FenceIndex.CellRecord.inline != 0, hot & GeotriggerEngine.pendingBit == 0 {
                                     let a = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? accuracy : 0
@@ -314,7 +322,7 @@ public final class GeotriggerEngine {
                                         // The last exact look at this polygon (where, inside or
                                         // not, how far from the boundary) settles the test while
                                         // the device has moved less than that distance allows.
-                                        let cache = polygonCache[j]
+                                        let cache = polygonCache[slot]
                                         let mx = px - cache.x
                                         let my = py - cache.y
                                         // Compared squared: the slack is far above the rounding.
@@ -324,22 +332,22 @@ public final class GeotriggerEngine {
                                         if clear > 0, moved2 < clear * clear {
                                             holds = cache.inside
                                         } else {
-                                            let ring = polygonRings[j]
+                                            let ring = polygonRings[slot]
                                             guard let l = PlanarPolygon.locate(
                                                 XY(px, py), xs: polygonXs, ys: polygonYs, start: ring.vertexStart,
                                                 ringEnds: UnsafeBufferPointer(start: polygonRingEnds + ring.ringStart, count: ring.ringCount))
                                             else {
-                                                evaluateAndTrack(j, sample, isFirst: isFirst, &stillActive)
+                                                evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
                                                 continue
                                             }
-                                            polygonCache[j] = PolygonLook(x: px, y: py, distance: l.boundaryDistance, inside: l.inside)
+                                            polygonCache[slot] = PolygonLook(x: px, y: py, distance: l.boundaryDistance, inside: l.inside)
                                             holds = l.inside || l.boundaryDistance <= a
                                         }
                                     }
                                     if holds == inside {
                                         if inside {
                                             insidePairs += 1
-                                            stillActive.append(Int32(j))
+                                            stillActive.append(Int32(slot))
                                             continue
                                         }
                                         if !hiddenOn || flags & FenceIndex.CellRecord.hiddenVisits == 0 { continue }
@@ -355,25 +363,26 @@ public final class GeotriggerEngine {
                                     }
                                     // The state changes, or a visit may hide between the fixes:
                                     // `holds` is the fence's condition, not worked out again.
-                                    evaluateAndTrack(j, sample, isFirst: isFirst, &stillActive, known: holds)
+                                    evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive, known: holds)
                                     continue
                                 }
-                                evaluateAndTrack(j, sample, isFirst: isFirst, &stillActive)
+                                evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
                             }
                         }
                     }
                 }
             }
         }
-        for j in fences.index.grid.large where marks[Int(j)] != currentStamp {
-            marks[Int(j)] = currentStamp
-            evaluateAndTrack(Int(j), sample, isFirst: isFirst, &stillActive)
+        for j in fences.index.grid.large where marks[Int(fenceSlot[Int(j)])] != currentStamp {
+            let slot = Int(fenceSlot[Int(j)])
+            marks[slot] = currentStamp
+            evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
         }
         // Fences the device is inside (or about to flip) must be re-evaluated even when the sample
         // is far from them.
-        for j in active where marks[Int(j)] != currentStamp {
-            marks[Int(j)] = currentStamp
-            evaluateAndTrack(Int(j), sample, isFirst: isFirst, &stillActive)
+        for slot in active where marks[Int(slot)] != currentStamp {
+            marks[Int(slot)] = currentStamp
+            evaluateAndTrack(slot: Int(slot), sample, isFirst: isFirst, &stillActive)
         }
         statistics.insidePairs += insidePairs
         // The two lists trade places (swaps move them, without reference counting).
@@ -435,9 +444,9 @@ public final class GeotriggerEngine {
     /// Forgets every fence's state and the previous sample, as if no sample had been processed
     /// (statistics and findings are kept): for replaying another trace with the same engine.
     public func restart() {
-        for j in active {
-            states[Int(j)] = FenceState()
-            hot[Int(j)] = 0
+        for slot in active {
+            states[Int(slotFence[Int(slot)])] = FenceState()
+            hot[Int(slot)] = 0
         }
         active.removeAll(keepingCapacity: true)
         previous = nil
@@ -454,14 +463,15 @@ public final class GeotriggerEngine {
     static let insideBit: UInt8 = 1
     static let pendingBit: UInt8 = 2
 
-    /// `evaluate`, then the fence's compact flags, and the active list.
+    /// `evaluate` of the fence in `slot`, then its compact flags, and the active list.
     @inline(__always)
-    func evaluateAndTrack(_ j: Int, _ sample: Sample, isFirst: Bool, _ stillActive: inout [Int32], known: Bool? = nil) {
+    func evaluateAndTrack(slot: Int, _ sample: Sample, isFirst: Bool, _ stillActive: inout [Int32], known: Bool? = nil) {
+        let j = Int(slotFence[slot])
         evaluate(j, sample, isFirst: isFirst, known: known)
         let state = states[j]
         let flags = (state.inside ? GeotriggerEngine.insideBit : 0) | (state.pending != nil ? GeotriggerEngine.pendingBit : 0)
-        hot[j] = flags
-        if flags != 0 { stillActive.append(Int32(j)) }
+        hot[slot] = flags
+        if flags != 0 { stillActive.append(Int32(slot)) }
     }
 
     /// Evaluates fence `j` at `sample`: state transitions, debounce, dwell, crossings.

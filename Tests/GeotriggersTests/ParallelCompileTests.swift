@@ -68,14 +68,59 @@ import Testing
     @Test(arguments: [1, 2, 3, 7])
     func cellRecordsFilledByThreadsAreInCellOrder(workers: Int) {
         let byFence = (0..<50).map { j in
-            FenceIndex.CellRecord(x: Double(j), y: -Double(j), r: 1, rx: 2, fence: Int32(j), flags: UInt8(j % 4))
+            FenceIndex.CellRecord(x: Double(j), y: -Double(j), r: 1, rx: 2, slot: Int32(j), flags: UInt8(j % 4))
         }
         let items = (0..<1_001).map { Int32(($0 * 37) % 50) }
         let records = FenceIndex.cellRecords(items, byFence, workers: workers, perWorker: 10)
-        #expect(records.map(\.fence) == items)
+        #expect(records.map(\.slot) == items)
         #expect(records.map(\.x) == items.map { Double($0) })
         #expect(records.map(\.flags) == items.map { UInt8($0 % 4) })
         #expect(FenceIndex.cellRecords([], byFence, workers: workers, perWorker: 1).isEmpty)
+    }
+
+    /// Slots number the fences by the grid cell of their envelope's centre; every record names
+    /// the slot of the fence the grid registered there, and the polygon places are by slot.
+    @Test func slotsFollowTheGridCells() throws {
+        var scene = try Scene()
+        for k in 0..<600 {
+            // Fences in a scattered order, so that slot order differs from fence order.
+            let x = Double((k * 97) % 40) * 90
+            let y = Double((k * 31) % 15) * 90
+            if k % 4 == 0 {
+                scene.rectangle("r\(k)", x, y, x + 60, y + 40)
+            } else {
+                scene.circle("c\(k)", x: x, y: y, radius: 25 + Double(k % 5))
+            }
+        }
+        let set = FenceSet(file: "scene", fences: scene.fences)
+        let settings = scene.overrides.map { $0.applied(to: scene.settings) }
+        let index = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 1)
+        #expect(index.slotFence.sorted() == (0..<Int32(600)).map { $0 })
+        #expect(index.slotFence != index.slotFence.sorted(), "the scene's fence order is not its cell order")
+        for (slot, fence) in index.slotFence.enumerated() { #expect(index.fenceSlot[Int(fence)] == Int32(slot)) }
+        let grid = index.grid
+        func cell(_ fence: Int32) -> Int {
+            let e = index.envelopes[Int(fence)]!
+            let column = Int(((e.minX + e.maxX) / 2 - grid.originX) / grid.cellSize)
+            let row = Int(((e.minY + e.maxY) / 2 - grid.originY) / grid.cellSize)
+            return row * grid.columns + column
+        }
+        let cells = index.slotFence.map(cell)
+        #expect(cells == cells.sorted(), "slots go cell by cell")
+        for k in index.cellRecords.indices {
+            #expect(index.slotFence[Int(index.cellRecords[k].slot)] == grid.items[k])
+        }
+        var polygons = 0
+        for (fence, kind) in index.kinds.enumerated() where kind == .area {
+            guard case .polygon(let rings) = try #require(index.areas[fence]).shape else { Issue.record("a rectangle is a polygon"); continue }
+            let place = index.polygonRings[Int(index.fenceSlot[fence])]
+            #expect(place.ringCount == 1)
+            for (k, p) in rings[0].enumerated() {
+                #expect(index.polygonXs[place.vertexStart + k] == p.x && index.polygonYs[place.vertexStart + k] == p.y)
+            }
+            polygons += 1
+        }
+        #expect(polygons == 150)
     }
 
     /// Two pieces of work side by side give what they give one after the other.
@@ -104,7 +149,8 @@ import Testing
         let one = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 1)
         let many = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 2)
         #expect(one.cellRecords.count > 20_000)
-        #expect(many.cellRecords.map(\.fence) == one.cellRecords.map(\.fence))
+        #expect(many.cellRecords.map(\.slot) == one.cellRecords.map(\.slot))
+        #expect(many.slotFence == one.slotFence)
         #expect(many.cellRecords.map(\.x) == one.cellRecords.map(\.x))
         #expect(many.kinds == one.kinds && many.centerX == one.centerX && many.radius == one.radius)
         #expect(many.idRank == one.idRank)
