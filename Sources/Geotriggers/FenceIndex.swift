@@ -201,7 +201,8 @@ public final class FenceIndex: @unchecked Sendable {
         var polygonYs: UnsafePointer<Double>
         var polygonRingEnds: UnsafePointer<Int>
         var polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)] = []
-        /// Each fence's record once; the grid repeats it in every cell the fence touches.
+        /// Each fence's record once, by fence (its `slot` holds the fence until `init` sets the
+        /// slot); the grid repeats it in every cell the fence touches.
         var records: [CellRecord] = []
     }
 

@@ -373,8 +373,9 @@ public final class GeotriggerEngine {
                 }
             }
         }
-        for j in fences.index.grid.large where marks[Int(fenceSlot[Int(j)])] != currentStamp {
+        for j in fences.index.grid.large {
             let slot = Int(fenceSlot[Int(j)])
+            if marks[slot] == currentStamp { continue }
             marks[slot] = currentStamp
             evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
         }
