@@ -375,7 +375,8 @@ struct FeatureConverter {
 
     mutating func readFeature(_ feature: RawFeature) -> Fence? {
         let index = feature.index
-        let featureName = "feature \(index)"
+        // Names for messages, made only when one is written.
+        var featureName: String { "feature \(index)" }
         if let type = feature.notObjectType {
             report("\(featureName) must be an object, found \(type)", feature.offset)
             return nil
@@ -427,7 +428,7 @@ struct FeatureConverter {
             id = text
             idOffset = idNode.offset
         }
-        let label = "fence \"\(id)\""
+        var label: String { "fence \"\(id)\"" }
         outcome.identified = (id, idOffset, outcome.notes.count)
 
         guard let geometry = feature.geometry else {
@@ -446,13 +447,11 @@ struct FeatureConverter {
         if let transform {
             shape = shape.mapPositions { transform.toWGS84($0) }
         }
-        for p in shape.positions {
-            guard p.x.isFinite, p.y.isFinite, (-180...180).contains(p.x), (-90...90).contains(p.y) else {
-                let hint = transform == nil && (abs(p.x) > 360 || abs(p.y) > 360)
-                    ? "; the coordinates look projected: add a \"crs\" member naming their CRS and pass --reproject" : ""
-                report("\(label): position (\(p.x), \(p.y)) is not a WGS84 longitude/latitude (longitude in [-180, 180], latitude in [-90, 90])\(hint)", geometryNode.offset)
-                return nil
-            }
+        if let p = shape.firstPosition(where: { !($0.x.isFinite && $0.y.isFinite && (-180...180).contains($0.x) && (-90...90).contains($0.y)) }) {
+            let hint = transform == nil && (abs(p.x) > 360 || abs(p.y) > 360)
+                ? "; the coordinates look projected: add a \"crs\" member naming their CRS and pass --reproject" : ""
+            report("\(label): position (\(p.x), \(p.y)) is not a WGS84 longitude/latitude (longitude in [-180, 180], latitude in [-90, 90])\(hint)", geometryNode.offset)
+            return nil
         }
 
         var name: String?
@@ -604,7 +603,7 @@ struct FeatureConverter {
 
     /// GEOS validity: invalid shapes are errors naming the fence and GEOS's reason, or repaired
     /// with a warning when make-valid is on.
-    mutating func checkValidity(_ shape: Shape, label: String, node: JSONNode) -> Shape? {
+    mutating func checkValidity(_ shape: Shape, label: @autoclosure () -> String, node: JSONNode) -> Shape? {
         // Most fences are single-ring polygons that a quick conservative check clears; GEOS
         // decides the rest and gives the reason.
         if case .polygon(let rings) = shape, rings.count == 1, RingCheck.isCertainlySimple(rings[0]) {
@@ -618,19 +617,19 @@ struct FeatureConverter {
             let reason = "\(validity.reason ?? "invalid geometry")\(place)"
             guard options.makeValid, shape.isPolygonal else {
                 let hint = options.makeValid ? "" : " (--make-valid repairs it)"
-                report("\(label): invalid geometry: \(reason)\(hint)", node.offset)
+                report("\(label()): invalid geometry: \(reason)\(hint)", node.offset)
                 return nil
             }
             let repaired = try geometry.makeValid()
             let polygons = FeatureConverter.polygonalParts(try repaired.shape)
             guard !polygons.isEmpty else {
-                report("\(label): invalid geometry: \(reason); make-valid leaves no area", node.offset)
+                report("\(label()): invalid geometry: \(reason); make-valid leaves no area", node.offset)
                 return nil
             }
-            warning("\(label): invalid geometry repaired by make-valid: \(reason)", node.offset, kind: "make-valid")
+            warning("\(label()): invalid geometry repaired by make-valid: \(reason)", node.offset, kind: "make-valid")
             return polygons.count == 1 ? .polygon(polygons[0]) : .multiPolygon(polygons)
         } catch {
-            report("\(label): invalid geometry: \(error.message)", node.offset)
+            report("\(label()): invalid geometry: \(error.message)", node.offset)
             return nil
         }
     }

@@ -444,7 +444,7 @@ public final class FenceIndex: @unchecked Sendable {
             return (.line(metric), BoundingBox(points: metric))
         case .area:
             let projected = fence.shape.mapPositions { frame.forward($0) }
-            for q in projected.positions where !(q.x.isFinite && q.y.isFinite) {
+            if projected.firstPosition(where: { !($0.x.isFinite && $0.y.isFinite) }) != nil {
                 throw SpatialError(function: "proj_trans", message: "a vertex cannot be projected into the frame")
             }
             guard buffer != 0 else {

@@ -54,7 +54,7 @@ public struct PlanarPolygon: Sendable {
             }
             ends.append(xs.count)
         }
-        guard let box = BoundingBox(points: zip(xs, ys).map { XY($0, $1) }) else { return nil }
+        guard let box = BoundingBox(points: zip(xs, ys).lazy.map { XY($0, $1) }) else { return nil }
         self.xs = xs
         self.ys = ys
         ringEnds = ends

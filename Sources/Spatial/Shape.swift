@@ -36,8 +36,34 @@ public enum Shape: Hashable, Sendable {
         }
     }
 
+    /// The first position, in order, for which `predicate` is true (without building the array
+    /// of ``positions``: readers check every fence's positions).
+    public func firstPosition(where predicate: (XY) -> Bool) -> XY? {
+        func first(_ ps: [XY]) -> XY? { ps.first(where: predicate) }
+        switch self {
+        case .point(let p): return predicate(p) ? p : nil
+        case .multiPoint(let ps), .lineString(let ps): return first(ps)
+        case .multiLineString(let ls), .polygon(let ls):
+            for l in ls { if let p = first(l) { return p } }
+            return nil
+        case .multiPolygon(let polys):
+            for rings in polys { for r in rings { if let p = first(r) { return p } } }
+            return nil
+        case .collection(let shapes):
+            for shape in shapes { if let p = shape.firstPosition(where: predicate) { return p } }
+            return nil
+        }
+    }
+
     /// The bounding box of every position, or `nil` when empty.
-    public var boundingBox: BoundingBox? { BoundingBox(points: positions) }
+    public var boundingBox: BoundingBox? {
+        var box: BoundingBox?
+        _ = firstPosition { p in
+            if box == nil { box = BoundingBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { box?.include(p) }
+            return false
+        }
+        return box
+    }
 
     /// The same shape with every position transformed.
     public func mapPositions(_ transform: (XY) throws -> XY) rethrows -> Shape {

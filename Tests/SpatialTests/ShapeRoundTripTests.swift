@@ -113,6 +113,18 @@ struct ShapeRoundTripTests {
         #expect(Shape.multiPoint([]).boundingBox == nil)
         let moved = shape.mapPositions { XY($0.x + 1, $0.y * 2) }
         #expect(moved.boundingBox == BoundingBox(minX: 0, minY: 0, maxX: 11, maxY: 20))
+        // firstPosition finds what positions.first(where:) finds, in every kind of shape.
+        let shapes: [Shape] = [
+            .point(XY(3, 4)), .multiPoint([XY(1, 1), XY(7, 2)]), .lineString([XY(0, 0), XY(9, 9)]),
+            .multiLineString([[XY(0, 0)], [XY(8, 1), XY(2, 2)]]), Shapes.squareWithHole,
+            .multiPolygon([[Shapes.square], [[XY(20, 20), XY(30, 20), XY(20, 30), XY(20, 20)]]]), shape, .collection([]),
+        ]
+        for s in shapes {
+            for predicate in [{ (p: XY) in p.x > 5 }, { $0.y == 10 }, { _ in false }, { _ in true }] {
+                #expect(s.firstPosition(where: predicate) == s.positions.first(where: predicate))
+            }
+            #expect(s.boundingBox == BoundingBox(points: s.positions))
+        }
     }
 }
 
