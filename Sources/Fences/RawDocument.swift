@@ -76,7 +76,8 @@ struct RawDocument {
                 case "features":
                     if c.peek() == UInt8(ascii: "[") {
                         try c.beginArray()
-                        if let onFeatureArray, let (ranges, close) = c.elementRanges(), try onFeatureArray(c, ranges) {
+                        if let onFeatureArray, let (ranges, close) = c.elementRanges(parallelAbove: RawDocument.parallelScanBytes),
+                           try onFeatureArray(c, ranges) {
                             c.finishArray(closingAt: close)
                             document.featureCount = ranges.count
                             continue
@@ -100,6 +101,9 @@ struct RawDocument {
             return document
         }
     }
+
+    /// Feature arrays of at least this many bytes are scanned for their elements on two threads.
+    static let parallelScanBytes = 1 << 20
 
     static func readFeature(_ c: inout JSONCursor, index: Int) throws(JSONCursor.Failure) -> RawFeature {
         var feature = RawFeature(index: index, offset: c.position)
