@@ -19,6 +19,12 @@ enum Terminal {
         write(line + "\n", to: 2)
     }
 
+    /// Ends the process with `status` at once, without freeing what is still allocated (output
+    /// is written unbuffered, so nothing is lost).
+    static func exitNow(_ status: Int32 = 0) -> Never {
+        exit(status)
+    }
+
     /// Writes every byte to file descriptor `fd`, retrying short writes. A closed pipe (for
     /// example `| head`) ends the write quietly.
     static func write(_ text: String, to fd: Int32) {
