@@ -58,8 +58,12 @@ public enum ParallelSummary {
     /// trace that fails does not stop the others, as with ``Replayer/run(_:placesStates:)``.
     ///
     /// - Throws: ``Support/FencesimError`` when the fences cannot be compiled or the frame built.
+    ///
+    /// `keep`, when given, is handed the compiled fence index, so that a caller about to end the
+    /// process can leave it unfreed (freeing 100,000 compiled fences takes one thread several
+    /// milliseconds); otherwise the index is freed before this returns.
     public static func summarize(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
-                                 timer: PhaseTimer? = nil) throws(FencesimError) -> [Replayer.Outcome] {
+                                 timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil) throws(FencesimError) -> [Replayer.Outcome] {
         let workers = max(1, requested > 0 ? requested : ProcessInfo.processInfo.activeProcessorCount)
         // The fences are compiled while the first chunks are read.
         let index: FenceIndex
@@ -70,6 +74,7 @@ public enum ParallelSummary {
             throw error
         }
         timer?.lap("index-fences")
+        keep?(index)
         let traceCount = feed.traces.count
         final class Slot: @unchecked Sendable {
             // Written by exactly one worker (its own index); read after the workers have joined.

@@ -80,9 +80,12 @@ struct Replay: ParsableCommand {
             // A summary is computed in chunks on every core, however the fixes are spread over
             // the traces (see ParallelSummary).
             let outcomes: [Replayer.Outcome]
+            // The compiled fences, kept until the process ends after a summary (see below).
+            var compiled: [AnyObject] = []
             if summary, !inputs.isEmpty, ParallelSummary.applies(to: replayer.configuration) {
                 outcomes = try ParallelSummary.summarize(feed ?? ParallelSummary.Feed(inputs, readOptions: readOptions, frame: frame),
-                                                         configuration: replayer.configuration, workers: output.workers, timer: timer)
+                                                         configuration: replayer.configuration, workers: output.workers, timer: timer,
+                                                         keep: { compiled.append($0) })
             } else {
                 feed?.cancel()
                 outcomes = try replayer.run(inputs)
@@ -92,12 +95,12 @@ struct Replay: ParsableCommand {
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
-                // Nothing is left to do but free the fences, their settings and the outcomes
-                // piece by piece, which takes one thread tens of milliseconds for 100,000 fences
-                // (perf of an 8-trace summary): the process ends here instead. Output is written
-                // unbuffered, so nothing is lost.
+                // Nothing is left to do but free the fences, their settings, their compiled index
+                // and the outcomes piece by piece, which takes one thread tens of milliseconds
+                // for 100,000 fences (perf of an 8-trace summary): the process ends here
+                // instead. Output is written unbuffered, so nothing is lost.
                 for line in timer?.lines ?? [] { Terminal.err(line) }
-                withExtendedLifetime((fenceSet, settings, replayer, outcomes)) { Terminal.exitNow() }
+                withExtendedLifetime((fenceSet, settings, replayer, outcomes, compiled)) { Terminal.exitNow() }
             }
             let text = output.logFormat.render(Replayer.merge(outcomes))
             if let out {
