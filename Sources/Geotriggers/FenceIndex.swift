@@ -147,12 +147,13 @@ public final class FenceIndex: @unchecked Sendable {
         // The grid and the engine's plain arrays are independent: built side by side for large
         // sets, then the records are laid out in cell order.
         let parallel = shapes.count >= FenceIndex.fencesPerWorker && ProcessInfo.processInfo.activeProcessorCount > 1 && workers != 1
-        let (gridAndRanks, layout) = FenceIndex.both(parallel, {
+        let (gridAndRanks, built) = FenceIndex.both(parallel, {
             (FenceGrid(envelopes: envelopes), FenceIndex.ranksByID(fenceSet.fences))
         }, {
             FenceIndex.layout(shapes, fenceSet.fences, settings)
         })
         (grid, idRank) = gridAndRanks
+        var layout = built
         kinds = layout.kinds
         centerX = layout.centerX
         centerY = layout.centerY
@@ -165,9 +166,8 @@ public final class FenceIndex: @unchecked Sendable {
         polygonRingEnds = layout.polygonRingEnds
         (slotFence, fenceSlot) = FenceIndex.slots(envelopes, grid)
         polygonRings = slotFence.map { layout.polygonRings[Int($0)] }
-        var records = layout.records
-        for j in records.indices { records[j].slot = fenceSlot[j] }
-        cellRecords = FenceIndex.cellRecords(grid.items, records, workers: parallel ? 2 : 1)
+        for j in layout.records.indices { layout.records[j].slot = fenceSlot[j] }
+        cellRecords = FenceIndex.cellRecords(grid.items, layout.records, workers: parallel ? 2 : 1)
         usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
         hasLines = shapes.contains { if case .line = $0 { true } else { false } }
         needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }

@@ -58,6 +58,7 @@ public enum Shape: Hashable, Sendable {
     /// The bounding box of every position, or `nil` when empty.
     public var boundingBox: BoundingBox? {
         var box: BoundingBox?
+        // Every position is visited: the predicate never holds.
         _ = firstPosition { p in
             if box == nil { box = BoundingBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { box?.include(p) }
             return false

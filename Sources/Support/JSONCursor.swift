@@ -186,12 +186,8 @@ public struct JSONCursor {
                 let b = buffer[p]
                 switch b {
                 case UInt8(ascii: "\""):
-                    p += 1
-                    while p < end, buffer[p] != UInt8(ascii: "\"") {
-                        p += buffer[p] == UInt8(ascii: "\\") ? 2 : 1
-                    }
-                    guard p < end else { return nil }
-                    p += 1
+                    guard let next = JSONCursor.skipString(buffer, at: p, end: end) else { return nil }
+                    p = next
                     if open == 0 { break scan }
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     open += 1
@@ -273,6 +269,18 @@ public struct JSONCursor {
             start = separator + 1
         }
         return (ranges, close)
+    }
+
+    /// The offset just past the string whose opening quote is at `start` (escapes skipped, not
+    /// checked), or `nil` when it does not close before `end`: the structural scans' view of a
+    /// string.
+    @inline(__always)
+    static func skipString(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> Int? {
+        var p = start + 1
+        while p < end, buffer[p] != UInt8(ascii: "\"") {
+            p += buffer[p] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return p < end ? p + 1 : nil
     }
 
     /// Moves the cursor past the closing `]` at `close` of the array it stands in (after its
@@ -556,12 +564,8 @@ struct HalfScanner: @unchecked Sendable {
         while p < to {
             switch buffer[p] {
             case UInt8(ascii: "\""):
-                p += 1
-                while p < to, buffer[p] != UInt8(ascii: "\"") {
-                    p += buffer[p] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                guard p < to else { return nil }
-                p += 1
+                guard let next = JSONCursor.skipString(buffer, at: p, end: to) else { return nil }
+                p = next
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
                 p += 1

@@ -54,10 +54,8 @@ import Testing
     @Test(arguments: [2, 3, 8])
     func shapesEnvelopesAndWarningsMatchOneThread(workers: Int) throws {
         let scene = try Self.scene()
-        let set = FenceSet(file: "scene", fences: scene.fences)
-        let settings = scene.overrides.map { $0.applied(to: scene.settings) }
-        let one = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 1)
-        let many = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: workers)
+        let one = try scene.index(workers: 1)
+        let many = try scene.index(workers: workers)
         let reference = Self.describe(one)
         #expect(Self.describe(many) == reference)
         #expect(one.warnings.count == 75)
@@ -92,9 +90,7 @@ import Testing
                 scene.circle("c\(k)", x: x, y: y, radius: 25 + Double(k % 5))
             }
         }
-        let set = FenceSet(file: "scene", fences: scene.fences)
-        let settings = scene.overrides.map { $0.applied(to: scene.settings) }
-        let index = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 1)
+        let index = try scene.index(workers: 1)
         #expect(index.slotFence.sorted() == (0..<Int32(600)).map { $0 })
         #expect(index.slotFence != index.slotFence.sorted(), "the scene's fence order is not its cell order")
         for (slot, fence) in index.slotFence.enumerated() { #expect(index.fenceSlot[Int(fence)] == Int32(slot)) }
@@ -144,10 +140,8 @@ import Testing
                 scene.circle("c\(k)", x: x, y: y, radius: 30 + Double(k % 7))
             }
         }
-        let set = FenceSet(file: "scene", fences: scene.fences)
-        let settings = scene.overrides.map { $0.applied(to: scene.settings) }
-        let one = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 1)
-        let many = try FenceIndex(set, frame: Scene.definition, settings: settings, workers: 2)
+        let one = try scene.index(workers: 1)
+        let many = try scene.index(workers: 2)
         #expect(one.cellRecords.count > 20_000)
         #expect(many.cellRecords.map(\.slot) == one.cellRecords.map(\.slot))
         #expect(many.slotFence == one.slotFence)
