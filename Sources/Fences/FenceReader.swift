@@ -70,16 +70,19 @@ public enum FenceReader {
                     return JSONCursor.Failure(message: error.message, offset: crs.offset)
                 }
             }, onFeature: { feature in reader.accept(feature) }, onFeatureArray: { cursor, ranges throws(JSONCursor.Failure) in
-                guard var converted = try convertInParallel(cursor, ranges, options: options, reprojectedFrom: reader.reprojectedFrom,
-                                                            locator: reader.locator, workers: workers) else { return false }
+                // The reader takes the outcomes in file order while later blocks are converted;
+                // if the array is to be read in order after all, it starts again from here.
+                let before = reader
                 reader.fences.reserveCapacity(reader.fences.count + ranges.count)
                 reader.firstOffsetOfID.reserveCapacity(reader.firstOffsetOfID.count + ranges.count)
-                // Each outcome's fence is moved into the reader, not copied.
-                for b in converted.outcomes.indices {
-                    for k in converted.outcomes[b].indices { reader.accept(&converted.outcomes[b][k]) }
+                let converted = try convertInParallel(cursor, ranges, options: options, reprojectedFrom: reader.reprojectedFrom,
+                                                      locator: reader.locator, workers: workers) { outcomes, notices in
+                    // Each outcome's fence is moved into the reader, not copied.
+                    for k in outcomes.indices { reader.accept(&outcomes[k]) }
+                    reader.otherNotices += notices
                 }
-                reader.otherNotices += converted.notices
-                return true
+                if !converted { reader = before }
+                return converted
             })
             if lateCRS == nil, document.crsAfterFeatures, let crs = document.crs, !crs.isNull, !reader.namesWGS84(crs) {
                 lateCRS = crs
@@ -96,26 +99,30 @@ extension FenceReader {
     static let parallelThreshold = 4_096
 
     /// Reads and converts the elements of a `features` array on several threads, in contiguous
-    /// blocks of elements, each with its own cursor, GEOS context and PROJ transform. There are
-    /// four blocks per worker, taken as threads come free, so that a thread slowed by others (the
-    /// trace being read at the same time) does not hold the rest up: on the large bench fences,
-    /// one block per worker left one core idle for about 0.07 s at the end.
+    /// blocks of elements, each with its own cursor, GEOS context and PROJ transform. Blocks are
+    /// taken as threads come free, and there are many per worker (``blocksPerWorker``), so that
+    /// the thread still converting the last one holds the others up briefly: on the large bench
+    /// fences, one block per worker left one core idle for about 0.07 s at the end.
     ///
-    /// The outcomes come back in file order (block after block) for the ``Reader`` to take (it checks id uniqueness
-    /// and collects problems exactly as when streaming). The first JSON failure in file order is
-    /// thrown, as the streaming read would; `nil` means "read the array in order instead" (too
-    /// few elements or processors, or an element that did not end where the structural scan said,
-    /// which only malformed JSON can cause and the streaming read then reports).
+    /// `take` is handed each block's outcomes and GEOS notices in file order, as soon as the
+    /// blocks before it are taken, while later blocks are still converted (see
+    /// ``Support/OrderedBlocks/stream(count:parts:_:consume:)``): the ``Reader`` checks id
+    /// uniqueness and collects problems there exactly as when streaming. The first JSON failure
+    /// in file order is thrown, as the streaming read would. `false` means "read the array in
+    /// order instead", and the caller must forget what `take` was given: too few elements or
+    /// processors, or an element that did not end where the structural scan said, which only
+    /// malformed JSON can cause and the streaming read then reports.
     static func convertInParallel(_ cursor: JSONCursor, _ ranges: [Range<Int>], options: FenceReadOptions, reprojectedFrom: String?,
-                                  locator: SourceText.Locator, workers requested: Int? = nil) throws(JSONCursor.Failure) -> (outcomes: [[FeatureOutcome]], notices: [String])? {
+                                  locator: SourceText.Locator, workers requested: Int? = nil,
+                                  take: (inout [FeatureOutcome], [String]) -> Void) throws(JSONCursor.Failure) -> Bool {
         let workers: Int
         if let requested {
             workers = min(requested, ranges.count)
         } else {
-            guard ranges.count >= parallelThreshold else { return nil }
+            guard ranges.count >= parallelThreshold else { return false }
             workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, ranges.count / (parallelThreshold / 2))
         }
-        guard workers > 1 else { return nil }
+        guard workers > 1 else { return false }
         /// Why a block stopped: a JSON failure (thrown to the caller) or a reason to read the
         /// array in order instead.
         enum Stop: Error {
@@ -128,9 +135,11 @@ extension FenceReader {
         }
         let shared = Shared(cursor: cursor)
         let depth = cursor.nestingDepth
-        let blocks: [(outcomes: [FeatureOutcome], notices: [String])]
+        // Blocks of at least `minimumBlock` features, so that a block's own setup (a GEOS
+        // context, a PROJ transform when reprojecting) stays a small part of it.
+        let parts = max(workers, min(workers * blocksPerWorker, ranges.count / minimumBlock))
         do throws(Stop) {
-            blocks = try OrderedBlocks.map(count: ranges.count, parts: min(ranges.count, workers * 4)) { (_, block) throws(Stop) in
+            try OrderedBlocks.stream(count: ranges.count, parts: parts, { (_, block) throws(Stop) in
                 guard let context = try? GEOSContext() else { throw .gaveUp }
                 var transform: CRSTransform?
                 if let reprojectedFrom {
@@ -151,17 +160,32 @@ extension FenceReader {
                     guard c.position == ranges[k].upperBound else { throw .gaveUp }
                     outcomes.append(converter.convert(feature))
                 }
-                return (outcomes, context.takeNotices())
-            }
+                return ConvertedBlock(outcomes: outcomes, notices: context.takeNotices())
+            }, consume: { (_: Int, converted: consuming ConvertedBlock) in
+                // Moved, so that taking the fences out of the outcomes copies nothing.
+                var block = consume converted
+                take(&block.outcomes, block.notices)
+            })
         } catch {
             // The first block in order that stopped decides, as a single pass would.
             switch error {
             case .failure(let failure): throw failure
-            case .gaveUp: return nil
+            case .gaveUp: return false
             }
         }
-        return (blocks.map(\.outcomes), blocks.flatMap(\.notices))
+        return true
     }
+
+    /// One block's converted features and the GEOS notices met converting them.
+    struct ConvertedBlock {
+        var outcomes: [FeatureOutcome]
+        let notices: [String]
+    }
+
+    /// Blocks per worker thread when converting features (see ``convertInParallel``).
+    static let blocksPerWorker = 16
+    /// The fewest features in a block, unless there are fewer blocks than workers.
+    static let minimumBlock = 1_024
 }
 
 /// The state of one read: collected problems, ids seen, and the GEOS context for validity checks.
