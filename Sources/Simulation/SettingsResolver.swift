@@ -17,22 +17,33 @@ public enum SettingsResolver {
         let base = global.applied(to: GeotriggerSettings())
         var zoneSettings: [String: GeotriggerSettings] = [:]
         for zone in zones { zoneSettings[zone.id] = zone.geotrigger.applied(to: base) }
-        let all = fences.fences
+        let count = fences.fences.count
         // Large sets are resolved in blocks on two threads; the first failure in fence order is
-        // thrown, as one pass would.
-        let parts = all.count >= 16_384 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
+        // thrown, as one pass would. Every element starts as `base` and each block assigns its
+        // own range in place (read and written through plain pointers: no copy of a fence, no
+        // joining of the blocks' results afterwards, which took one thread 20 ms of 45 for the
+        // 100,000 bench fences).
+        let parts = count >= 16_384 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
         let zoneTable = zoneSettings
-        let blocks = try OrderedBlocks.map(count: all.count, parts: parts) { (_, range) throws(FencesimError) in
-            var source: SourceText?
-            var settings: [GeotriggerSettings] = []
-            settings.reserveCapacity(range.count)
-            for k in range {
-                settings.append(try settingsOf(all[k], file: fences.file, base: base, zones: zoneTable,
-                                               requireDeclaredZones: requireDeclaredZones, source: &source))
+        var settings = [GeotriggerSettings](repeating: base, count: count)
+        try fences.fences.withUnsafeBufferPointer { (all) throws(FencesimError) in
+            try settings.withUnsafeMutableBufferPointer { (out) throws(FencesimError) in
+                /// Each block touches only its own range of both.
+                struct Pointers: @unchecked Sendable {
+                    let all: UnsafeBufferPointer<Fence>
+                    let out: UnsafeMutableBufferPointer<GeotriggerSettings>
+                }
+                let p = Pointers(all: all, out: out)
+                _ = try OrderedBlocks.map(count: count, parts: parts) { (_, range) throws(FencesimError) in
+                    var source: SourceText?
+                    for k in range {
+                        p.out[k] = try settingsOf(p.all[k], file: fences.file, base: base, zones: zoneTable,
+                                                  requireDeclaredZones: requireDeclaredZones, source: &source)
+                    }
+                }
             }
-            return settings
         }
-        return blocks.count == 1 ? blocks[0] : Array(blocks.joined())
+        return settings
     }
 
     /// One fence's settings; `source` is the fence file, read on first need (for a `geotrigger`
