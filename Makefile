@@ -15,7 +15,7 @@ help:
 	@echo "make test       run the whole test suite"
 	@echo "make leakcheck  create and free GEOS objects under valgrind; fails on a definite leak"
 	@echo "make bench      time fencesim against the shapely reference (ratios, peak memory, identical counts)"
-	@echo "make bench-scaling  fencesim over growing traces and fence sets"
+	@echo "make bench-scaling  fencesim over growing traces and fence sets (the reference beside it over the fence sets)"
 	@echo "make bench-compare BASE=path  this build against another fencesim binary, in pairs"
 	@echo "make fuzz       libFuzzer on every reader, FUZZ_SECONDS (60) each; new crashes go to Fuzz/regressions"
 	@echo "make sanitize   the test suite under AddressSanitizer, then ThreadSanitizer (SANITIZERS=\"address thread\")"

@@ -87,7 +87,7 @@ def main():
     ap.add_argument("--root", default=os.path.join(tempfile.gettempdir(), "geofence-bench"))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--python", default=sys.executable, help="the interpreter with numpy, shapely and pyproj")
-    ap.add_argument("--scaling", action="store_true", help="time fencesim alone over growing workloads, then 8 traces on 1 and on every core")
+    ap.add_argument("--scaling", action="store_true", help="time fencesim over growing workloads, the reference beside it over growing fence sets, then 8 traces on 1 and on every core")
     ap.add_argument("--compare", metavar="BASE", help="time another fencesim binary (BASE) against this build, in pairs")
     ap.add_argument("--workload", default="large", choices=["small", "medium", "large"], help="with --compare (default large)")
     a = ap.parse_args()
@@ -194,7 +194,26 @@ def scaling(a):
         t = statistics.median(r[0] for r in runs[(fences, fixes, mode)])
         rss = max(r[1] for r in runs[(fences, fixes, mode)]) / 1024
         print("| %d | %d | %s | %.2f | %.0f | %.2f |" % (fences, fixes, mode, t, rss, t / (fixes / 1e6)), flush=True)
+    fence_growth(a)
     parallel_traces(a)
+
+
+def fence_growth(a):
+    """The reference and fencesim over the growing fence sets (1M fixes, point mode), in pairs:
+    how much of the growth in time comes with the workload itself. The box is fixed, so the pairs
+    inside and the events grow with the fences, whoever evaluates them."""
+    print()
+    print("| fences | fixes | mode | reference s | fencesim s | reference growth | fencesim growth | ratio | identical |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    previous = None
+    for fences in [10_000, 100_000, 400_000]:
+        d = workload(a.root, "scale-f%d-x%d" % (fences, 1_000_000), ["--fences", str(fences), "--fixes", "1000000", "--seed", "1"])
+        r = compare(d, "point", a.runs, a.python)
+        growth = ("%.2f× for %d×" % (r["ref"] / previous["ref"], fences // previous["fences"]),
+                  "%.2f× for %d×" % (r["fs"] / previous["fs"], fences // previous["fences"])) if previous else ("", "")
+        print("| %d | 1000000 | point | %.2f | %.2f | %s | %s | %.1f× | %s |" % (
+            fences, r["ref"], r["fs"], growth[0], growth[1], r["ratio"], "yes" if r["same"] else "NO"), flush=True)
+        previous = {"fences": fences, "ref": r["ref"], "fs": r["fs"]}
 
 
 def parallel_traces(a):
