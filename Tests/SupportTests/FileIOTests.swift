@@ -19,6 +19,30 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.txt"])
     }
 
+    /// Files read whole: empty, a few bytes, several MiB (more than a read chunk), a file whose
+    /// size says nothing (a /proc file reports 0) and a pipe (no size at all).
+    @Test func readsWholeFilesWhateverTheirSizeSays() throws {
+        let dir = try temporaryDirectory()
+        var generator = SplitMix64(seed: 7)
+        let large = (0..<(3 << 20) + 12_345).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        for bytes in [[], Array("x".utf8), large] {
+            let path = dir + "/in-\(bytes.count).bin"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(try FileIO.readAll(path) == bytes)
+        }
+        let status = try FileIO.readAll("/proc/self/status")
+        #expect(String(decoding: status, as: UTF8.self).contains("Name:"))
+        let fifo = dir + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(Data(large.prefix(2_000_000)))
+            try? handle?.close()
+        }
+        writer.start()
+        #expect(try FileIO.readAll(fifo) == Array(large.prefix(2_000_000)))
+    }
+
     @Test func missingFileIsMissingInput() {
         do {
             _ = try FileIO.readAll("/nonexistent/fencesim/file.gpx")
