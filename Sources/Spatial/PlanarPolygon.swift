@@ -43,6 +43,10 @@ public struct PlanarPolygon: Sendable {
         var xs: [Double] = []
         var ys: [Double] = []
         var ends: [Int] = []
+        let capacity = rings.reduce(0) { $0 + $1.count + 1 }
+        xs.reserveCapacity(capacity)
+        ys.reserveCapacity(capacity)
+        ends.reserveCapacity(rings.count)
         for ring in rings where ring.count >= 2 {
             for p in ring {
                 xs.append(p.x)
