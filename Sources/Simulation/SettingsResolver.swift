@@ -37,8 +37,9 @@ public enum SettingsResolver {
                 _ = try OrderedBlocks.map(count: count, parts: parts) { (_, range) throws(FencesimError) in
                     var source: SourceText?
                     for k in range {
-                        p.out[k] = try settingsOf(p.all[k], file: fences.file, base: base, zones: zoneTable,
-                                                  requireDeclaredZones: requireDeclaredZones, source: &source)
+                        p.out[k] = try settingsOf(zone: p.all[k].zone, geotrigger: Self.geotrigger(p.all[k].properties), buffer: p.all[k].bufferMeters,
+                                                  fence: { (p.all[k].id, p.all[k].location) }, file: fences.file, base: base,
+                                                  zones: zoneTable, requireDeclaredZones: requireDeclaredZones, source: &source)
                     }
                 }
             }
@@ -48,17 +49,34 @@ public enum SettingsResolver {
 
     /// One fence's settings; `source` is the fence file, read on first need (for a `geotrigger`
     /// property's locations).
-    static func settingsOf(_ fence: borrowing Fence, file: String, base: GeotriggerSettings, zones: [String: GeotriggerSettings],
+    static func settingsOf(_ fence: Fence, file: String, base: GeotriggerSettings, zones: [String: GeotriggerSettings],
+                           requireDeclaredZones: Bool, source: inout SourceText?) throws(FencesimError) -> GeotriggerSettings {
+        try settingsOf(zone: fence.zone, geotrigger: fence.property("geotrigger"), buffer: fence.bufferMeters, fence: { (fence.id, fence.location) },
+                       file: file, base: base, zones: zones, requireDeclaredZones: requireDeclaredZones, source: &source)
+    }
+
+    /// The `geotrigger` property among a fence's properties (as ``Fences/Fence/property(_:)``
+    /// finds it: the last member of that name), from the stored array, read in place.
+    static func geotrigger(_ properties: [JSONMember]) -> JSONNode? {
+        properties.last(where: { $0.key == "geotrigger" })?.node
+    }
+
+    /// One fence's settings from the fields they depend on (`fence` gives its id and location for
+    /// a message): the caller reads those fields in place, where a copy of the whole fence
+    /// retains a dozen references (most of this loop's time in perf).
+    static func settingsOf(zone: String?, geotrigger: JSONNode?, buffer: Double?, fence: () -> (id: String, location: SourceLocation),
+                           file: String, base: GeotriggerSettings, zones: [String: GeotriggerSettings],
                            requireDeclaredZones: Bool, source: inout SourceText?) throws(FencesimError) -> GeotriggerSettings {
         var settings = base
-        if let zone = fence.zone {
+        if let zone {
             if let s = zones[zone] {
                 settings = s
             } else if requireDeclaredZones {
-                throw FencesimError(.badData, "fence \"\(fence.id)\" names zone \"\(zone)\", which the scenario does not declare under zones:", at: fence.location)
+                let (id, location) = fence()
+                throw FencesimError(.badData, "fence \"\(id)\" names zone \"\(zone)\", which the scenario does not declare under zones:", at: location)
             }
         }
-        if let node = fence.property("geotrigger") {
+        if let node = geotrigger {
             if source == nil {
                 source = SourceText(file: file, bytes: (try? FileIO.readAll(file)) ?? [])
             }
@@ -67,11 +85,11 @@ public enum SettingsResolver {
                 do {
                     settings = try GeotriggerOverrides(config: config).applied(to: settings)
                 } catch {
-                    throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: error.location)
+                    throw FencesimError(.badData, "fence \"\(fence().id)\": \(error.message)", at: error.location)
                 }
             }
         }
-        if let buffer = fence.bufferMeters { settings.bufferMeters = buffer }
+        if let buffer { settings.bufferMeters = buffer }
         return settings
     }
 }
