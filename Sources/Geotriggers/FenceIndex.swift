@@ -115,6 +115,8 @@ public final class FenceIndex: @unchecked Sendable {
     /// Metric envelopes, including the exit radius of beacons; `nil` for empty fences.
     let envelopes: [BoundingBox?]
     let grid: FenceGrid
+    /// The filters and per-fence profiles every engine over these fences uses.
+    let engineSetup: GeotriggerEngine.Setup
     /// Whether any fence uses the accuracy feed, is a line, may report hidden crossings: the
     /// engine widens its queries only when it must.
     let usesAccuracyFeed: Bool
@@ -148,11 +150,12 @@ public final class FenceIndex: @unchecked Sendable {
         // sets, then the records are laid out in cell order.
         let parallel = shapes.count >= FenceIndex.fencesPerWorker && ProcessInfo.processInfo.activeProcessorCount > 1 && workers != 1
         let (gridAndRanks, built) = FenceIndex.both(parallel, {
-            (FenceGrid(envelopes: envelopes), FenceIndex.ranksByID(fenceSet.fences))
+            (FenceGrid(envelopes: envelopes), FenceIndex.ranksByID(fenceSet.fences),
+             GeotriggerEngine.Setup(settings: settings, shapes: shapes))
         }, {
             FenceIndex.layout(shapes, fenceSet.fences, settings)
         })
-        (grid, idRank) = gridAndRanks
+        (grid, idRank, engineSetup) = gridAndRanks
         var layout = built
         kinds = layout.kinds
         centerX = layout.centerX

@@ -146,8 +146,8 @@ public final class GeotriggerEngine {
     @exclusivity(unchecked) var active: [Int32] = []
     @exclusivity(unchecked) var stamp: UInt32 = 0
     @exclusivity(unchecked) var previous: Sample?
-    var filterIDs: [Int]
-    var filters: [FilterExpression]
+    let filterIDs: [Int]
+    let filters: [FilterExpression]
     @exclusivity(unchecked) var filterPass: [Bool]
     /// Per filter, the previous sample that passed it (segments for crossings use it).
     @exclusivity(unchecked) var previousPassing: [Sample?]
@@ -181,32 +181,58 @@ public final class GeotriggerEngine {
         marks.initialize(repeating: 0, count: max(1, fences.count))
         hot = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, fences.count))
         hot.initialize(repeating: 0, count: max(1, fences.count))
-        var filters: [FilterExpression] = []
-        var ids: [Int] = []
-        for s in fences.settings {
-            if let f = s.filter {
-                if let k = filters.firstIndex(of: f) { ids.append(k + 1) } else {
-                    filters.append(f)
-                    ids.append(filters.count)
+        // Worked out once for the index and shared by every worker's engine.
+        let setup = fences.index.engineSetup
+        filters = setup.filters
+        filterIDs = setup.filterIDs
+        profiles = setup.profiles
+        filterPass = Array(repeating: true, count: setup.filters.count + 1)
+        previousPassing = Array(repeating: nil, count: setup.filters.count + 1)
+        globalMaxGap = setup.globalMaxGap
+    }
+
+    /// What every engine over a fence set derives from its settings: the distinct filters, each
+    /// fence's filter (0 for none, else 1 + its place in `filters`), each fence's ``Profile`` and
+    /// the smallest `maxGap`.
+    struct Setup {
+        let filters: [FilterExpression]
+        let filterIDs: [Int]
+        let profiles: [Profile]
+        let globalMaxGap: Double
+
+        /// Reads each fence's settings in place (a copy retains its filter and message).
+        init(settings: [GeotriggerSettings], shapes: [FenceIndex.Shape]) {
+            var filters: [FilterExpression] = []
+            var ids: [Int] = []
+            var profiles: [Profile] = []
+            ids.reserveCapacity(settings.count)
+            profiles.reserveCapacity(settings.count)
+            var maxGap = Double.infinity
+            for j in settings.indices {
+                var id = 0
+                if let f = settings[j].filter {
+                    if let k = filters.firstIndex(of: f) { id = k + 1 } else {
+                        filters.append(f)
+                        id = filters.count
+                    }
                 }
-            } else {
-                ids.append(0)
+                ids.append(id)
+                var isLine = false
+                if case .line = shapes[j] { isLine = true }
+                profiles.append(Profile(accuracyFeed: settings[j].feed == .accuracy, relationship: settings[j].relationship,
+                                        maxGap: settings[j].maxGapSeconds, hiddenVisits: settings[j].gapPolicy != .ignore,
+                                        dwell: settings[j].dwellSeconds, filterID: id, isLine: isLine, feed: settings[j].feed,
+                                        notifyEnter: settings[j].notify.includesEnter, notifyExit: settings[j].notify.includesExit,
+                                        hasMessage: settings[j].message != nil, immediateEnter: settings[j].enterAfter.isImmediate,
+                                        immediateExit: settings[j].exitAfter.isImmediate, initialNone: settings[j].initialTrigger == .none))
+                // As `Sequence.min()` would: the first value, then any smaller one.
+                if j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
             }
+            self.filters = filters
+            filterIDs = ids
+            self.profiles = profiles
+            globalMaxGap = settings.isEmpty ? 120 : maxGap
         }
-        self.filters = filters
-        filterIDs = ids
-        profiles = fences.settings.enumerated().map { j, s in
-            var isLine = false
-            if case .line = fences.shapes[j] { isLine = true }
-            return Profile(accuracyFeed: s.feed == .accuracy, relationship: s.relationship, maxGap: s.maxGapSeconds,
-                           hiddenVisits: s.gapPolicy != .ignore, dwell: s.dwellSeconds, filterID: ids[j], isLine: isLine,
-                           feed: s.feed, notifyEnter: s.notify.includesEnter, notifyExit: s.notify.includesExit,
-                           hasMessage: s.message != nil, immediateEnter: s.enterAfter.isImmediate,
-                           immediateExit: s.exitAfter.isImmediate, initialNone: s.initialTrigger == .none)
-        }
-        filterPass = Array(repeating: true, count: filters.count + 1)
-        previousPassing = Array(repeating: nil, count: filters.count + 1)
-        globalMaxGap = fences.settings.map(\.maxGapSeconds).min() ?? 120
     }
 
     deinit {
