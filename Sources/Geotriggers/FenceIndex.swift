@@ -149,13 +149,13 @@ public final class FenceIndex: @unchecked Sendable {
         // The grid and the engine's plain arrays are independent: built side by side for large
         // sets, then the records are laid out in cell order.
         let parallel = shapes.count >= FenceIndex.fencesPerWorker && ProcessInfo.processInfo.activeProcessorCount > 1 && workers != 1
-        let (gridAndRanks, built) = FenceIndex.both(parallel, {
+        let (gridRanksAndSetup, built) = FenceIndex.both(parallel, {
             (FenceGrid(envelopes: envelopes), FenceIndex.ranksByID(fenceSet.fences),
              GeotriggerEngine.Setup(settings: settings, shapes: shapes))
         }, {
             FenceIndex.layout(shapes, fenceSet.fences, settings)
         })
-        (grid, idRank, engineSetup) = gridAndRanks
+        (grid, idRank, engineSetup) = gridRanksAndSetup
         var layout = built
         kinds = layout.kinds
         centerX = layout.centerX

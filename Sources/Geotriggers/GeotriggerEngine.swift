@@ -146,7 +146,6 @@ public final class GeotriggerEngine {
     @exclusivity(unchecked) var active: [Int32] = []
     @exclusivity(unchecked) var stamp: UInt32 = 0
     @exclusivity(unchecked) var previous: Sample?
-    let filterIDs: [Int]
     let filters: [FilterExpression]
     @exclusivity(unchecked) var filterPass: [Bool]
     /// Per filter, the previous sample that passed it (segments for crossings use it).
@@ -184,7 +183,6 @@ public final class GeotriggerEngine {
         // Worked out once for the index and shared by every worker's engine.
         let setup = fences.index.engineSetup
         filters = setup.filters
-        filterIDs = setup.filterIDs
         profiles = setup.profiles
         filterPass = Array(repeating: true, count: setup.filters.count + 1)
         previousPassing = Array(repeating: nil, count: setup.filters.count + 1)
@@ -192,20 +190,17 @@ public final class GeotriggerEngine {
     }
 
     /// What every engine over a fence set derives from its settings: the distinct filters, each
-    /// fence's filter (0 for none, else 1 + its place in `filters`), each fence's ``Profile`` and
-    /// the smallest `maxGap`.
+    /// fence's ``Profile`` (whose `filterID` is 0 for none, else 1 + the filter's place in
+    /// `filters`) and the smallest `maxGap`.
     struct Setup {
         let filters: [FilterExpression]
-        let filterIDs: [Int]
         let profiles: [Profile]
         let globalMaxGap: Double
 
         /// Reads each fence's settings in place (a copy retains its filter and message).
         init(settings: [GeotriggerSettings], shapes: [FenceIndex.Shape]) {
             var filters: [FilterExpression] = []
-            var ids: [Int] = []
             var profiles: [Profile] = []
-            ids.reserveCapacity(settings.count)
             profiles.reserveCapacity(settings.count)
             var maxGap = Double.infinity
             for j in settings.indices {
@@ -216,7 +211,6 @@ public final class GeotriggerEngine {
                         id = filters.count
                     }
                 }
-                ids.append(id)
                 var isLine = false
                 if case .line = shapes[j] { isLine = true }
                 profiles.append(Profile(accuracyFeed: settings[j].feed == .accuracy, relationship: settings[j].relationship,
@@ -229,7 +223,6 @@ public final class GeotriggerEngine {
                 if j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
             }
             self.filters = filters
-            filterIDs = ids
             self.profiles = profiles
             globalMaxGap = settings.isEmpty ? 120 : maxGap
         }
