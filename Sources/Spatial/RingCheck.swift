@@ -13,7 +13,8 @@ public enum RingCheck {
     /// `true` when the ring is certainly a valid polygon shell; `false` when this check cannot
     /// tell (GEOS must decide).
     ///
-    /// - Complexity: O(n²) in the number of vertices (n ≤ ``maximumVertices``).
+    /// - Complexity: O(n log n) to sort the edges, plus one test per pair of edges whose x ranges
+    ///   overlap (at most O(n²), n ≤ ``maximumVertices``).
     public static func isCertainlySimple(_ ring: [XY]) -> Bool {
         let n = ring.count - 1  // edges
         guard n >= 3, n <= maximumVertices, ring.first == ring.last else { return false }
@@ -27,16 +28,27 @@ public enum RingCheck {
             scale = max(scale, abs(a.x), abs(a.y))
         }
         guard abs(area) > 1e-9 * scale * scale else { return false }
-        for i in 0..<n {
-            let a = ring[i], b = ring[i + 1]
-            for j in (i + 1)..<n {
-                let c = ring[j], d = ring[j + 1]
-                let adjacent = j == i + 1 || (i == 0 && j == n - 1)
-                guard let meets = segmentsMeet(a, b, c, d, adjacent: adjacent) else { return false }
-                if meets { return false }
+        // Only edges whose envelopes overlap can meet: the edges sorted by their least x, each is
+        // tested against those that start before it ends (a sweep, instead of every pair).
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { buffer in
+            var order = buffer
+            for k in 0..<n { order[k] = k }
+            order.sort { min(ring[$0].x, ring[$0 + 1].x) < min(ring[$1].x, ring[$1 + 1].x) }
+            for s in 0..<n {
+                let i = order[s]
+                let a = ring[i], b = ring[i + 1]
+                let maxX = max(a.x, b.x)
+                for t in (s + 1)..<n {
+                    let j = order[t]
+                    let c = ring[j], d = ring[j + 1]
+                    if min(c.x, d.x) > maxX { break }
+                    let adjacent = abs(i - j) == 1 || abs(i - j) == n - 1
+                    guard let meets = segmentsMeet(a, b, c, d, adjacent: adjacent) else { return false }
+                    if meets { return false }
+                }
             }
+            return true
         }
-        return true
     }
 
     /// The sign of the orientation of (p, q, r), or `nil` when it is too close to zero to trust.

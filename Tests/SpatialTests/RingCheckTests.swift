@@ -35,6 +35,26 @@ struct RingCheckTests {
         #expect(cleared >= stars * 9 / 10)
     }
 
+    /// Stars with two corners swapped usually cross themselves somewhere along the ring, often
+    /// between edges far apart in the sweep's order: every such ring GEOS refuses is refused.
+    @Test(arguments: [5, 6] as [UInt64])
+    func findsCrossingsBetweenDistantEdges(seed: UInt64) throws {
+        let context = try GEOSContext()
+        var rng = SplitMix64(seed: seed)
+        var invalid = 0
+        for _ in 0..<300 {
+            var ring = Shapes.star(center: XY(0, 0), radius: 100, vertices: 6 + Int(rng.next() % 60), using: &rng)
+            let n = ring.count - 1
+            let i = Int(rng.next() % UInt64(n - 1)) + 1
+            let j = Int(rng.next() % UInt64(n - 1)) + 1
+            ring.swapAt(i, j)
+            guard try !Geometry(.polygon([ring]), context: context).validity().isValid else { continue }
+            invalid += 1
+            #expect(!RingCheck.isCertainlySimple(ring), "cleared a self-crossing ring: \(ring)")
+        }
+        #expect(invalid >= 100)
+    }
+
     @Test func refusesDegenerateRings() {
         #expect(!RingCheck.isCertainlySimple([XY(0, 0), XY(1, 1), XY(0, 0)]))
         #expect(!RingCheck.isCertainlySimple([XY(0, 0), XY(1, 0), XY(2, 0), XY(0, 0)]))  // collinear
