@@ -33,6 +33,11 @@ public indirect enum GeoJSONCoordinates: Sendable {
     /// to the end of the value, so the caller can report it and continue with the next feature.
     public static func read(_ c: inout JSONCursor, problem: inout Problem?) throws(JSONCursor.Failure) -> GeoJSONCoordinates {
         let offset = c.position
+        // Most lists are a ring's or a line's positions: read straight into one array. Anything
+        // else (deeper lists, a problem, a syntax error) is read again from the start below.
+        let start = c
+        if let points = positionList(&c) { return .positions(points, offset: offset) }
+        c = start
         guard c.peek() == UInt8(ascii: "[") else {
             let found = try c.parseValue()
             if problem == nil { problem = Problem(message: "coordinates must be an array, found \(found.value.typeDescription)", offset: offset) }
@@ -85,6 +90,36 @@ public indirect enum GeoJSONCoordinates: Sendable {
             points.append(p)
         }
         return .positions(points, offset: offset)
+    }
+
+    /// A non-empty list of positions of two to four numbers each, of which the first two are
+    /// kept; `nil` (the cursor left anywhere) for anything else.
+    static func positionList(_ c: inout JSONCursor) -> [XY]? {
+        do throws(JSONCursor.Failure) {
+            guard c.peek() == UInt8(ascii: "[") else { return nil }
+            try c.beginArray()
+            var points: [XY] = []
+            var first = true
+            while try c.nextElement(&first) {
+                guard c.peek() == UInt8(ascii: "[") else { return nil }
+                try c.beginArray()
+                var firstNumber = true
+                var x = 0.0, y = 0.0
+                var count = 0
+                while try c.nextElement(&firstNumber) {
+                    let next = c.peek()
+                    guard next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else { return nil }
+                    let value = try c.parseNumber()
+                    if count == 0 { x = value } else if count == 1 { y = value }
+                    count += 1
+                }
+                guard count >= 2, count <= 4 else { return nil }
+                points.append(XY(x, y))
+            }
+            return points.isEmpty ? nil : points
+        } catch {
+            return nil
+        }
     }
 
     /// Converts coordinates already parsed into a ``Support/JSONNode``.

@@ -172,6 +172,33 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
         expectError(collection(feature(properties, #"{"type": "Point", "coordinates": [0, 0]}"#)), line: 2, message)
     }
 
+    /// A list of positions is read straight into one array until something else turns up;
+    /// then it is read again the general way, so the problem is found and located as before
+    /// (the columns are those the general reading alone gave).
+    @Test(arguments: [
+        (#"[[0, 0], [0.01, 0.01, 2, 3, 4]]"#, 107, "a position has at most four numbers, found 5"),
+        (#"[[0, 0], [[0.01, 0.01]]]"#, 98, "found deeper nesting"),
+        (#"[[0, 0], [0.01]]"#, 107, "a position needs at least two numbers"),
+        (#"[[0, 0], [0.01, "1"]]"#, 114, "a coordinate must be a number, found a string"),
+        (#"[[0, 0], [0.01, NaN]]"#, 114, "NaN and Infinity are not JSON numbers"),
+        (#"[[0, 0], [0.01 1]]"#, 113, "expected ',' or ']' in array, found '1'"),
+    ] as [(String, Int, String)])
+    func positionListsGoneWrongAreLocated(coordinates: String, column: Int, message: String) {
+        let text = collection(feature(#""id": "a""#, #"{"type": "LineString", "coordinates": "# + coordinates + "}"))
+        expectError(text, line: 2, message)
+        let error = #expect(throws: FencesimError.self) { try read(text) }
+        #expect(error?.location?.column == column, "\(String(describing: error))")
+    }
+
+    @Test func positionListsReadAsBefore() throws {
+        let set = try read(collection(
+            feature(#""id": "l""#, #"{"type": "LineString", "coordinates": [[0, 0], [0.01, 0.02, 5], [0.03, 0.04, 5, 6]]}"#),
+            feature(#""id": "p""#, #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0]], [ [0.002,0.001] , [0.004,0.001],[0.004,0.002],[0.002,0.001] ]]}"#)))
+        #expect(set.fences[0].shape == .lineString([XY(0, 0), XY(0.01, 0.02), XY(0.03, 0.04)]))
+        #expect(set.fences[1].shape == .polygon([[XY(0, 0), XY(0.01, 0), XY(0.01, 0.01), XY(0, 0)],
+                                                 [XY(0.002, 0.001), XY(0.004, 0.001), XY(0.004, 0.002), XY(0.002, 0.001)]]))
+    }
+
     @Test func outOfRangeCoordinates() {
         expectError(collection(feature(#""id": "a", "radius": 5"#, #"{"type": "Point", "coordinates": [0, 91]}"#)), line: 2, "latitude in [-90, 90]")
     }
