@@ -36,7 +36,7 @@ public enum ParallelSummary {
     ///   compiled.
     public static func run(_ trace: TraceInput, configuration: Replayer.Configuration, workers requested: Int,
                            chunkSize: Int = ParallelSummary.chunkSize, timer: PhaseTimer? = nil) throws(FencesimError) -> (BenchSummary, TraceStatistics) {
-        let feed = Feed(trace, readOptions: configuration.readOptions, frame: configuration.frame, chunkSize: chunkSize)
+        let feed = Feed(trace, readOptions: configuration.readOptions, chunkSize: chunkSize)
         return try run(feed, configuration: configuration, workers: requested, timer: timer)
     }
 
@@ -54,8 +54,8 @@ public enum ParallelSummary {
 
     /// Each trace's outcome (its summary, what reading it found, or the failure that stopped
     /// it), for the traces `feed` reads (started earlier, for instance while the fences were
-    /// read), evaluated on `workers` threads. The feed must use `configuration`'s frame. A
-    /// trace that fails does not stop the others, as with ``Replayer/run(_:placesStates:)``.
+    /// read), evaluated on `workers` threads. A trace that fails does not stop the others, as
+    /// with ``Replayer/run(_:placesStates:)``.
     ///
     /// - Throws: ``Support/FencesimError`` when the fences cannot be compiled or the frame built.
     ///
@@ -100,6 +100,9 @@ public enum ParallelSummary {
                 channel.cancel()
                 return
             }
+            // Each worker projects the fixes it takes, with its own frame: the reading thread,
+            // which every worker waits on when fences are few, only parses.
+            let frame = engine.fences.frame
             engine.computesDistances = false
             engine.detectsHiddenVisits = false
             engine.countsOnly = true
@@ -107,7 +110,7 @@ public enum ParallelSummary {
             while let chunk = channel.receive() {
                 engine.traceName = labels[chunk.trace]
                 if let predecessor = chunk.predecessor {
-                    engine.resynchronize(with: predecessor.sample)
+                    engine.resynchronize(with: predecessor.sample(in: frame))
                 } else {
                     // A trace's first chunk: the engine starts as a fresh one would.
                     engine.restart()
@@ -117,7 +120,7 @@ public enum ParallelSummary {
                 chunk.samples.withUnsafeBufferPointer { samples in
                     for k in samples.indices {
                         buffer.removeAll(keepingCapacity: true)
-                        engine.process(samples[k].sample, into: &buffer)
+                        engine.process(samples[k].sample(in: frame), into: &buffer)
                         for e in buffer {
                             switch e.kind {
                             case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
@@ -158,9 +161,10 @@ public enum ParallelSummary {
         }
     }
 
-    /// A thread that reads traces, one after the other, into chunks of samples in a metric
-    /// frame, at most ``ParallelSummary/readAhead`` chunks ahead of whoever takes them. It starts
-    /// at once, so it can be created before the fences are read.
+    /// A thread that reads traces, one after the other, into chunks of samples (in WGS84; each
+    /// worker projects them into its fences' frame), at most ``ParallelSummary/readAhead`` chunks
+    /// ahead of whoever takes them. It starts at once, so it can be created before the fences are
+    /// read, and before the frame is chosen.
     public final class Feed: @unchecked Sendable {
         let traces: [TraceInput]
         fileprivate let channel: ChunkChannel
@@ -172,23 +176,22 @@ public enum ParallelSummary {
         }
         // Written by the reading thread before it closes the channel; read after that.
         private var reads: [Read] = []
-        private var failure: FencesimError?
         private let done = DispatchSemaphore(value: 0)
 
         /// A feed of one trace.
-        public convenience init(_ trace: TraceInput, readOptions: TraceReadOptions, frame definition: FrameDefinition,
+        public convenience init(_ trace: TraceInput, readOptions: TraceReadOptions,
                                 chunkSize: Int = ParallelSummary.chunkSize, readAhead: Int = ParallelSummary.readAhead) {
-            self.init([trace], readOptions: readOptions, frame: definition, chunkSize: chunkSize, readAhead: readAhead)
+            self.init([trace], readOptions: readOptions, chunkSize: chunkSize, readAhead: readAhead)
         }
 
         /// A feed of `traces`, read in order.
-        public init(_ traces: [TraceInput], readOptions: TraceReadOptions, frame definition: FrameDefinition,
+        public init(_ traces: [TraceInput], readOptions: TraceReadOptions,
                     chunkSize: Int = ParallelSummary.chunkSize, readAhead: Int = ParallelSummary.readAhead) {
             precondition(!traces.isEmpty, "at least one trace")
             self.traces = traces
             channel = ChunkChannel(depth: max(1, readAhead))
             let thread = Thread { [self] in
-                read(readOptions: readOptions, frame: definition, chunkSize: max(1, chunkSize))
+                read(readOptions: readOptions, chunkSize: max(1, chunkSize))
                 channel.close()
                 done.signal()
             }
@@ -196,23 +199,16 @@ public enum ParallelSummary {
             thread.start()
         }
 
-        private func read(readOptions: TraceReadOptions, frame definition: FrameDefinition, chunkSize: Int) {
-            let frame: MetricFrame
-            do throws(SpatialError) {
-                frame = try MetricFrame(definition)
-            } catch {
-                failure = FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
-                return
-            }
+        private func read(readOptions: TraceReadOptions, chunkSize: Int) {
             for k in traces.indices {
-                let (read, cancelled) = self.read(trace: k, readOptions: readOptions, frame: frame, chunkSize: chunkSize)
+                let (read, cancelled) = self.read(trace: k, readOptions: readOptions, chunkSize: chunkSize)
                 reads.append(read)
                 if cancelled { return }
             }
         }
 
         /// Reads trace `k` into the channel; whether the consumers cancelled meanwhile.
-        private func read(trace k: Int, readOptions: TraceReadOptions, frame: MetricFrame, chunkSize: Int) -> (Read, cancelled: Bool) {
+        private func read(trace k: Int, readOptions: TraceReadOptions, chunkSize: Int) -> (Read, cancelled: Bool) {
             var chunk: [FeedSample] = []
             chunk.reserveCapacity(chunkSize)
             var predecessor: FeedSample?
@@ -238,9 +234,8 @@ public enum ParallelSummary {
                         }
                         return
                     }
-                    let position = frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude))
-                    chunk.append(FeedSample(index: fixIndex, time: time, x: position.x, y: position.y,
-                                            longitude: fix.longitude, latitude: fix.latitude, accuracy: fix.accuracyMeters))
+                    chunk.append(FeedSample(index: fixIndex, time: time, longitude: fix.longitude, latitude: fix.latitude,
+                                            accuracy: fix.accuracyMeters))
                     if chunk.count == chunkSize {
                         let last = chunk[chunk.count - 1]
                         guard channel.send(Chunk(trace: k, predecessor: predecessor, samples: chunk)) else {
@@ -272,12 +267,10 @@ public enum ParallelSummary {
             done.signal()
         }
 
-        /// Waits for the reading thread; what it found in each trace, or the failure that stopped
-        /// it before the first.
+        /// Waits for the reading thread; what it found in each trace.
         func finish() throws(FencesimError) -> [Read] {
             done.wait()
             done.signal()
-            if let failure { throw failure }
             guard reads.count == traces.count else {
                 throw FencesimError(.internalError, "the trace reader ended after \(reads.count) of \(traces.count) traces")
             }
@@ -306,22 +299,22 @@ struct Chunk {
     let samples: [FeedSample]
 }
 
-/// What a summary needs of a fix, in 64 bytes instead of a ``Geotriggers/Sample``'s 144 (the
+/// What a summary needs of a fix, in 48 bytes instead of a ``Geotriggers/Sample``'s 144 (the
 /// fields that only filters and message templates read are left out: a summary runs only
-/// without filters, and counts events without their messages), so the read-ahead holds more
-/// fixes in the same memory.
+/// without filters, and counts events without their messages; the position is projected by
+/// the worker that takes it), so the read-ahead holds more fixes in the same memory.
 struct FeedSample {
     let index: Int
     let time: Timestamp
-    let x: Double
-    let y: Double
     let longitude: Double
     let latitude: Double
     let accuracy: Double
 
+    /// The sample, its position projected into `frame`.
     @inline(__always)
-    var sample: Sample {
-        Sample(index: index, time: time, position: XY(x, y), longitude: longitude, latitude: latitude, accuracy: accuracy)
+    func sample(in frame: MetricFrame) -> Sample {
+        Sample(index: index, time: time, position: frame.forward(XY(longitude: longitude, latitude: latitude)),
+               longitude: longitude, latitude: latitude, accuracy: accuracy)
     }
 }
 

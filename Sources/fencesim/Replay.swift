@@ -51,12 +51,13 @@ struct Replay: ParsableCommand {
         let timer: PhaseTimer? = timings ? PhaseTimer() : nil
         defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
-            // A summary in a given frame: reading the traces starts now, on a thread of its own,
-            // while the fences are read and indexed (dropped if the summary cannot use it).
+            // A summary: reading the traces starts now, on a thread of its own, while the fences
+            // are read and indexed (dropped if the summary cannot use it). The workers project
+            // the fixes, so the frame need not be known yet.
             let inputs = traces.map { TraceInput(path: $0) }
             var feed: ParallelSummary.Feed?
-            if summary, !parseOnly, !inputs.isEmpty, let given {
-                feed = ParallelSummary.Feed(inputs, readOptions: readOptions, frame: given)
+            if summary, !parseOnly, !inputs.isEmpty {
+                feed = ParallelSummary.Feed(inputs, readOptions: readOptions)
             }
             defer { feed?.cancel() }
             let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
@@ -83,7 +84,7 @@ struct Replay: ParsableCommand {
             // The compiled fences, kept until the process ends after a summary (see below).
             var compiled: [AnyObject] = []
             if summary, !inputs.isEmpty, ParallelSummary.applies(to: replayer.configuration) {
-                outcomes = try ParallelSummary.summarize(feed ?? ParallelSummary.Feed(inputs, readOptions: readOptions, frame: frame),
+                outcomes = try ParallelSummary.summarize(feed ?? ParallelSummary.Feed(inputs, readOptions: readOptions),
                                                          configuration: replayer.configuration, workers: output.workers, timer: timer,
                                                          keep: { compiled.append($0) })
             } else {

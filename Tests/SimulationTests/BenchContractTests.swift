@@ -154,14 +154,14 @@ struct ParallelSummaryFailureTests {
         }
     }
 
-    /// A feed started before the fences are read (as `replay --summary --crs` does) gives the
+    /// A feed started before the fences are read (as `replay --summary` does) gives the
     /// same numbers, whatever the read-ahead.
     @Test(arguments: [1, 2, 64])
     func aFeedStartedEarlyGivesTheSameSummary(readAhead: Int) throws {
         let dir = try #require(SmallWorkload.directory)
         let trace = TraceInput(path: dir.appendingPathComponent("trace.csv").path)
         let frame = FrameDefinition.projString(BenchContractTests.projString)
-        let feed = ParallelSummary.Feed(trace, readOptions: TraceReadOptions(), frame: frame, chunkSize: 700, readAhead: readAhead)
+        let feed = ParallelSummary.Feed(trace, readOptions: TraceReadOptions(), chunkSize: 700, readAhead: readAhead)
         let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
         let configuration = Replayer.Configuration(fences: fences, frame: frame, settings: settings, summaryOnly: true)
@@ -174,8 +174,7 @@ struct ParallelSummaryFailureTests {
     /// cancelled, even while it waits for room in its read-ahead.
     @Test func aCancelledFeedStops() throws {
         let dir = try #require(SmallWorkload.directory)
-        let feed = ParallelSummary.Feed(TraceInput(path: dir.appendingPathComponent("trace.csv").path), readOptions: TraceReadOptions(),
-                                        frame: .projString(BenchContractTests.projString), chunkSize: 10, readAhead: 1)
+        let feed = ParallelSummary.Feed(TraceInput(path: dir.appendingPathComponent("trace.csv").path), readOptions: TraceReadOptions(), chunkSize: 10, readAhead: 1)
         feed.cancel()
         feed.cancel()
     }

@@ -52,7 +52,7 @@ struct ParallelSummaryTraceTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = try Self.configuration()
         let expected = try Self.oneEnginePerTrace(traces, configuration)
-        let feed = ParallelSummary.Feed(traces, readOptions: configuration.readOptions, frame: Self.frame, chunkSize: chunk, readAhead: readAhead)
+        let feed = ParallelSummary.Feed(traces, readOptions: configuration.readOptions, chunkSize: chunk, readAhead: readAhead)
         let outcomes = try ParallelSummary.summarize(feed, configuration: configuration, workers: workers)
         #expect(outcomes.count == 3)
         var total = BenchSummary()
@@ -75,7 +75,7 @@ struct ParallelSummaryTraceTests {
         let dir = try #require(SmallWorkload.directory)
         let trace = TraceInput(path: dir.appendingPathComponent("trace.csv").path)
         let configuration = try Self.configuration()
-        let feed = ParallelSummary.Feed([trace, trace], readOptions: TraceReadOptions(), frame: Self.frame, chunkSize: 3_000)
+        let feed = ParallelSummary.Feed([trace, trace], readOptions: TraceReadOptions(), chunkSize: 3_000)
         let outcomes = try ParallelSummary.summarize(feed, configuration: configuration, workers: 2)
         let line = "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875"
         #expect(outcomes.map { $0.summary.line(mode: "point") } == [line, line])
@@ -91,7 +91,7 @@ struct ParallelSummaryTraceTests {
         try lines.joined(separator: "\n").write(toFile: traces[1].path, atomically: true, encoding: .utf8)
         let configuration = try Self.configuration()
         let expected = try Self.oneEnginePerTrace(traces, configuration)
-        let feed = ParallelSummary.Feed(traces, readOptions: TraceReadOptions(), frame: Self.frame, chunkSize: 20)
+        let feed = ParallelSummary.Feed(traces, readOptions: TraceReadOptions(), chunkSize: 20)
         let outcomes = try ParallelSummary.summarize(feed, configuration: configuration, workers: workers)
         #expect(outcomes[0].error == nil && outcomes[2].error == nil)
         #expect(outcomes[0].summary == expected[0].summary)
@@ -106,7 +106,7 @@ struct ParallelSummaryTraceTests {
     @Test func aMissingTraceIsReportedForItself() throws {
         let dir = try #require(SmallWorkload.directory)
         let traces = [TraceInput(path: "/nonexistent/trace.csv"), TraceInput(path: dir.appendingPathComponent("trace.csv").path)]
-        let feed = ParallelSummary.Feed(traces, readOptions: TraceReadOptions(), frame: Self.frame)
+        let feed = ParallelSummary.Feed(traces, readOptions: TraceReadOptions())
         let outcomes = try ParallelSummary.summarize(feed, configuration: try Self.configuration(), workers: 2)
         #expect(outcomes[0].error?.code.exitStatus == 66)
         #expect(outcomes[1].error == nil)
@@ -133,7 +133,7 @@ struct ParallelSummaryTraceTests {
         let configuration = try Self.configuration(lenient: lenient)
         let trace = TraceInput(path: url.path)
         let expected = try Self.oneEnginePerTrace([trace], configuration)[0]
-        let feed = ParallelSummary.Feed([trace], readOptions: configuration.readOptions, frame: Self.frame, chunkSize: 4)
+        let feed = ParallelSummary.Feed([trace], readOptions: configuration.readOptions, chunkSize: 4)
         let got = try ParallelSummary.summarize(feed, configuration: configuration, workers: 2)[0]
         if lenient {
             #expect(got.error == nil)
