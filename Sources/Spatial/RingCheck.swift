@@ -30,18 +30,18 @@ public enum RingCheck {
         guard abs(area) > 1e-9 * scale * scale else { return false }
         // Only edges whose envelopes overlap can meet: the edges sorted by their least x, each is
         // tested against those that start before it ends (a sweep, instead of every pair).
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { buffer in
+        return withUnsafeTemporaryAllocation(of: (minX: Double, edge: Int).self, capacity: n) { buffer in
             var order = buffer
-            for k in 0..<n { order[k] = k }
-            order.sort { min(ring[$0].x, ring[$0 + 1].x) < min(ring[$1].x, ring[$1 + 1].x) }
+            for k in 0..<n { order[k] = (min(ring[k].x, ring[k + 1].x), k) }
+            order.sort { $0.minX < $1.minX }
             for s in 0..<n {
-                let i = order[s]
+                let i = order[s].edge
                 let a = ring[i], b = ring[i + 1]
                 let maxX = max(a.x, b.x)
                 for t in (s + 1)..<n {
-                    let j = order[t]
+                    if order[t].minX > maxX { break }
+                    let j = order[t].edge
                     let c = ring[j], d = ring[j + 1]
-                    if min(c.x, d.x) > maxX { break }
                     let adjacent = abs(i - j) == 1 || abs(i - j) == n - 1
                     guard let meets = segmentsMeet(a, b, c, d, adjacent: adjacent) else { return false }
                     if meets { return false }
