@@ -372,6 +372,8 @@ struct FeatureConverter {
     var transform: CRSTransform?
     let locator: SourceText.Locator
     private var outcome = FeatureOutcome()
+    /// The line of the last feature located (features come in file order).
+    private var lineHint = 0
 
     init(options: FenceReadOptions, context: GEOSContext, transform: CRSTransform?, locator: SourceText.Locator) {
         self.options = options
@@ -622,7 +624,8 @@ struct FeatureConverter {
 
         return Fence(
             index: index, id: id, name: name, kind: kind, shape: shape, zone: zone, bufferMeters: buffer,
-            library: library, rank: rank, metadata: metadata, properties: properties, location: at(feature.offset))
+            library: library, rank: rank, metadata: metadata, properties: properties,
+            location: locator.location(ofOffset: feature.offset, hint: &lineHint))
     }
 
     /// GEOS validity: invalid shapes are errors naming the fence and GEOS's reason, or repaired

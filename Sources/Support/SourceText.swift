@@ -36,14 +36,31 @@ public final class SourceText {
 
         /// The location of the byte at `offset` (0-based); offsets past the end locate the end.
         public func location(ofOffset offset: Int) -> SourceLocation {
+            var hint = 0
+            return location(ofOffset: offset, hint: &hint)
+        }
+
+        /// The location of the byte at `offset`, searched from the line `hint` (0-based) on when
+        /// the offset is not before it, else from the start; `hint` becomes the offset's line.
+        /// For offsets met in increasing order (the features of a file), each search looks at a
+        /// few nearby line starts instead of halving the whole table.
+        public func location(ofOffset offset: Int, hint: inout Int) -> SourceLocation {
             let clamped = max(0, min(offset, count))
-            // Last line start <= offset.
-            var lo = 0
+            // The last line start <= offset, in lo...hi.
+            var lo = hint >= 0 && hint < lineStarts.count && lineStarts[hint] <= clamped ? hint : 0
             var hi = lineStarts.count - 1
+            // Gallop from `lo`: 1, 2, 4, ... lines on, until a line starts past the offset.
+            var step = 1
+            while lo + step <= hi, lineStarts[lo + step] <= clamped {
+                lo += step
+                step *= 2
+            }
+            hi = min(hi, lo + step - 1)
             while lo < hi {
                 let mid = (lo + hi + 1) / 2
                 if lineStarts[mid] <= clamped { lo = mid } else { hi = mid - 1 }
             }
+            hint = lo
             return SourceLocation(file: file, line: lo + 1, column: clamped - lineStarts[lo] + 1)
         }
     }
