@@ -248,9 +248,10 @@ def parallel_traces(a):
         # Alternately (one core, all cores, one core, ...), so that a drift in the machine's speed
         # weighs on both alike.
         # The fraction is the median over the pairs (each pair ran back to back) of all cores'
-        # time over one core's, with its range; at least 5 pairs.
+        # time over one core's, with its range; at least 9 pairs (single pairs move by ±0.05 on a
+        # shared host).
         runs = [[], []]
-        for _ in range(max(a.runs, 5)):
+        for _ in range(max(a.runs, 9)):
             for k, cmd in enumerate(cmds):
                 runs[k].append(timed(cmd))
         fractions = [many[0] / one[0] for one, many in zip(runs[0], runs[1])]
