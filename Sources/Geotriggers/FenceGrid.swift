@@ -1,4 +1,5 @@
 import Spatial
+import Support
 
 /// A uniform grid over fence envelopes in the metric frame: the candidate fences for a query box
 /// are those registered in the cells the box covers.
@@ -34,8 +35,8 @@ struct FenceGrid {
             starts = [0, 0]; items = []; large = []
             return
         }
-        sizes.sort()
-        let median = sizes[sizes.count / 2]
+        // The median without sorting (a sort was a fifth of this init on 400,000 fences).
+        let median = Selection.element(atSortedIndex: sizes.count / 2, in: &sizes)
         var cell = min(max(median / 2, 25), 5000)
         // Keep the grid within memory bounds for sparse, wide fence sets.
         while (extent.width / cell + 1) * (extent.height / cell + 1) > Double(FenceGrid.maximumCells) {
