@@ -110,10 +110,7 @@ public struct PlanarPolygon: Sendable {
             var k = ringStart
             while k + 1 < end {
                 let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
-                if (ay > p.y) != (by > p.y) {
-                    let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
-                    if p.x < x { inside.toggle() }
-                }
+                if (ay > p.y) != (by > p.y), crossesRightOf(p, ax, ay, bx, by) { inside.toggle() }
                 // Edge envelope within reach: compute the exact distance.
                 if p.x >= min(ax, bx) - reach, p.x <= max(ax, bx) + reach, p.y >= min(ay, by) - reach, p.y <= max(ay, by) + reach {
                     let d = pointToSegment(p.x, p.y, ax, ay, bx, by)
@@ -178,7 +175,7 @@ public struct PlanarPolygon: Sendable {
     private static func smaller(_ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> { a.replacing(with: b, where: b .< a) }
 
     /// Whether a ray from `p` towards +x crosses the ring's edges an odd number of times, and the
-    /// squared distance to its nearest vertex. The crossing abscissa is the scalar formula's,
+    /// squared distance to its nearest vertex. Each edge is tested as ``crossesRightOf`` does,
     /// operation for operation.
     @inline(__always)
     static func parityAndNearestVertex(_ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>,
@@ -200,10 +197,14 @@ public struct PlanarPolygon: Sendable {
                 let lane = SIMD4<Int64>(Int64(k), Int64(k + 1), Int64(k + 2), Int64(k + 3))
                 let fresh = lane .>= SIMD4<Int64>(repeating: Int64(done))
                 let straddles = (ay .> py) .^ (by .> py)
-                let x = ax + (py - ay) * (bx - ax) / (by - ay)
-                crossings &+= SIMD4<Int64>.zero.replacing(with: 1, where: fresh .& straddles .& (px .< x))
                 let vx = px - ax
                 let vy = py - ay
+                // `crossesRightOf`, four lanes at a time.
+                let left = vx * (by - ay)
+                let right = vy * (bx - ax)
+                let rising = by .> ay
+                let crosses = (rising .& (left .< right)) .| (.!rising .& (right .< left))
+                crossings &+= SIMD4<Int64>.zero.replacing(with: 1, where: fresh .& straddles .& crosses)
                 nearest = nearest.replacing(with: vx * vx + vy * vy, where: vx * vx + vy * vy .< nearest)
                 done = k + 4
             }
@@ -211,10 +212,7 @@ public struct PlanarPolygon: Sendable {
         }
         while k + 1 < end {
             let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
-            if (ay > p.y) != (by > p.y) {
-                let x = ax + (p.y - ay) * (bx - ax) / (by - ay)
-                if p.x < x { odd.toggle() }
-            }
+            if (ay > p.y) != (by > p.y), crossesRightOf(p, ax, ay, bx, by) { odd.toggle() }
             let vx = p.x - ax, vy = p.y - ay
             nearest2 = min(nearest2, vx * vx + vy * vy)
             k += 1
@@ -269,6 +267,20 @@ public struct PlanarPolygon: Sendable {
         xs += self.xs
         ys += self.ys
         return (start, ringEnds.map { $0 + start })
+    }
+
+    /// Whether the edge from `a` to `b`, which straddles the horizontal line through `p`, meets
+    /// it to the right of `p`: `p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)`, multiplied
+    /// through by `b.y - a.y` so that no division is needed (the side flips when the edge falls).
+    ///
+    /// The two forms round differently only for points within about 1e-11 of the edge (in a
+    /// frame whose coordinates stay within tens of kilometres), which the callers leave to GEOS
+    /// (``boundaryTolerance``), so the even–odd answer they report is the same either way.
+    @inline(__always)
+    static func crossesRightOf(_ p: XY, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Bool {
+        let left = (p.x - ax) * (by - ay)
+        let right = (p.y - ay) * (bx - ax)
+        return by > ay ? left < right : right < left
     }
 
     /// GEOS `Distance::pointToSegment`, written the same way.
