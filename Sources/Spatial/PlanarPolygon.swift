@@ -186,16 +186,11 @@ public struct PlanarPolygon: Sendable {
         if end - first >= 5 {
             let px = SIMD4<Double>(repeating: p.x)
             let py = SIMD4<Double>(repeating: p.y)
-            var crossings = SIMD4<Int64>.zero
+            var parity = SIMDMask<SIMD4<Int64>>()
             var nearest = SIMD4<Double>(repeating: .infinity)
-            // Groups of four edges; the last group is moved back to end at the ring's last edge,
-            // and its lanes already counted are left out of the parity (the minimum does not mind).
-            var done = first
-            while done < end - 1 {
-                let k = min(done, end - 5)
+            /// The edges from vertex `k` whose crossings count (`fresh`) flip their lanes' parity.
+            @inline(__always) func group(_ k: Int, _ fresh: SIMDMask<SIMD4<Int64>>?) {
                 let (ax, ay, bx, by) = edges(xs, ys, k)
-                let lane = SIMD4<Int64>(Int64(k), Int64(k + 1), Int64(k + 2), Int64(k + 3))
-                let fresh = lane .>= SIMD4<Int64>(repeating: Int64(done))
                 let straddles = (ay .> py) .^ (by .> py)
                 let vx = px - ax
                 let vy = py - ay
@@ -203,12 +198,22 @@ public struct PlanarPolygon: Sendable {
                 let left = vx * (by - ay)
                 let right = vy * (bx - ax)
                 let rising = by .> ay
-                let crosses = (rising .& (left .< right)) .| (.!rising .& (right .< left))
-                crossings &+= SIMD4<Int64>.zero.replacing(with: 1, where: fresh .& straddles .& crosses)
+                let crosses = straddles .& ((rising .& (left .< right)) .| (.!rising .& (right .< left)))
+                parity = parity .^ (fresh.map { $0 .& crosses } ?? crosses)
                 nearest = nearest.replacing(with: vx * vx + vy * vy, where: vx * vx + vy * vy .< nearest)
-                done = k + 4
             }
-            return (crossings.wrappedSum() & 1 == 1, nearest.min())
+            // Groups of four edges; a last partial group is moved back to end at the ring's last
+            // edge, and its lanes already counted are left out of the parity (the minimum does
+            // not mind).
+            while k + 5 <= end {
+                group(k, nil)
+                k += 4
+            }
+            if k < end - 1 {
+                let back = end - 5
+                group(back, SIMD4<Int64>(0, 1, 2, 3) .>= SIMD4<Int64>(repeating: Int64(k - back)))
+            }
+            return ((parity[0] != parity[1]) != (parity[2] != parity[3]), nearest.min())
         }
         while k + 1 < end {
             let ax = xs[k], ay = ys[k], bx = xs[k + 1], by = ys[k + 1]
