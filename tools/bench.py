@@ -183,19 +183,42 @@ def scaling(a):
         d = workload(a.root, "scale-f%d-x%d" % (fences, fixes), ["--fences", str(fences), "--fixes", str(fixes), "--seed", "1"])
         for mode in ["point", "accuracy"]:
             commands.append(((fences, fixes, mode), [FENCESIM, "replay", os.path.join(d, "trace.csv"), "--fences",
-                                                     os.path.join(d, "fences.geojson"), "--crs", PROJ, "--feed", mode, "--summary"]))
+                                                     os.path.join(d, "fences.geojson"), "--crs", PROJ, "--feed", mode, "--summary",
+                                                     "--timings"]))
     # Round after round over every case (not each case's runs back to back), so that a drift in
     # the machine's speed weighs on every row alike: the rows are compared with each other.
     runs = {key: [] for key, _ in commands}
     for _ in range(a.runs):
         for key, cmd in commands:
-            runs[key].append(timed(cmd))
+            runs[key].append(profiled(cmd)[0])
     for (fences, fixes, mode), _ in commands:
-        t = statistics.median(r[0] for r in runs[(fences, fixes, mode)])
-        rss = max(r[1] for r in runs[(fences, fixes, mode)]) / 1024
+        t = statistics.median(r["wall s"] for r in runs[(fences, fixes, mode)])
+        rss = max(r["peak RSS MiB"] for r in runs[(fences, fixes, mode)])
         print("| %d | %d | %s | %.2f | %.0f | %.2f |" % (fences, fixes, mode, t, rss, t / (fixes / 1e6)), flush=True)
+    fence_phases(runs)
     fence_growth(a)
     parallel_traces(a)
+
+
+def fence_phases(runs):
+    """Where the time goes as the fences grow (1M fixes): the medians of the `--timings` phases
+    (reading the fences, indexing them, replaying; the trace is read on its own thread meanwhile)
+    and of the whole process's CPU time, then what each further 100,000 fences cost between
+    100,000 and 400,000 and what a replay would take without fences at that rate (the intercept):
+    time grows sub-linearly in the fences exactly as far as that intercept weighs."""
+    phases = ["read-fences s", "index-fences s", "replay s", "wall s", "CPU s"]
+    print()
+    print("| fences | fixes | mode | read fences s | index s | replay s | whole run s | CPU s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for mode in ["point", "accuracy"]:
+        med = {}
+        for fences in [10_000, 100_000, 400_000]:
+            rows = runs[(fences, 1_000_000, mode)]
+            med[fences] = [statistics.median(r.get(k, 0.0) for r in rows) for k in phases]
+            print("| %d | 1000000 | %s | %s |" % (fences, mode, " | ".join("%.2f" % v for v in med[fences])), flush=True)
+        step = [(b - c) / 3 for b, c in zip(med[400_000], med[100_000])]
+        print("| each 100,000 more | 1000000 | %s | %s |" % (mode, " | ".join("%+.2f" % v for v in step)))
+        print("| none (intercept) | 1000000 | %s | %s |" % (mode, " | ".join("%.2f" % (c - d) for c, d in zip(med[100_000], step))))
 
 
 def fence_growth(a):
