@@ -278,7 +278,7 @@ public struct PlanarPolygon: Sendable {
     /// it to the right of `p`: `p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)`, multiplied
     /// through by `b.y - a.y` so that no division is needed (the side flips when the edge falls).
     ///
-    /// The two forms round differently only for points within about 1e-11 of the edge (in a
+    /// The two forms round differently only for points within about 1e-11 m of the edge (in a
     /// frame whose coordinates stay within tens of kilometres), which the callers leave to GEOS
     /// (``boundaryTolerance``), so the even–odd answer they report is the same either way.
     @inline(__always)
