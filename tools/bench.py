@@ -268,15 +268,16 @@ def parallel_traces(a):
             cmd = [FENCESIM, "replay"] + paths + ["--fences", os.path.join(d, "fences.geojson"), "--crs", PROJ,
                                                    "--feed", mode, "--summary", "--workers", str(workers)]
             cmds.append(pin + cmd if workers == 1 else cmd)
-        # Alternately (one core, all cores, one core, ...), so that a drift in the machine's speed
-        # weighs on both alike.
-        # The fraction is the median over the pairs (each pair ran back to back) of all cores'
-        # time over one core's, with its range; at least 9 pairs (single pairs move by ±0.05 on a
-        # shared host).
+        # In back-to-back pairs, one core first in every other pair and all cores first in the
+        # rest, so that a drift in the machine's speed, or whatever a run leaves behind for the
+        # next, weighs on both alike.
+        # The fraction is the median over the pairs of all cores' time over one core's, with its
+        # range; at least 15 pairs (on this shared host single pairs have ranged from 0.43 to
+        # 0.80 in one run, and medians of 9 pairs by ±0.03 between runs).
         runs = [[], []]
-        for _ in range(max(a.runs, 9)):
-            for k, cmd in enumerate(cmds):
-                runs[k].append(timed(cmd))
+        for pair in range(max(a.runs, 15)):
+            for k in ([0, 1] if pair % 2 == 0 else [1, 0]):
+                runs[k].append(timed(cmds[k]))
         fractions = [many[0] / one[0] for one, many in zip(runs[0], runs[1])]
         for k, workers in enumerate([1, cores]):
             t = statistics.median(r[0] for r in runs[k])
