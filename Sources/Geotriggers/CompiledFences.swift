@@ -28,11 +28,23 @@ public final class CompiledFences {
     final class AreaFence {
         let area: FenceIndex.AreaShape
         let context: GEOSContext
+        /// The polygon's arithmetic form in the index's flat vertex arrays (kept alive by the
+        /// ``CompiledFences`` that owns this fence); no rings for a polygon left to GEOS.
+        let planar: PlanarRings
         private var built: GEOSParts?
 
         var shape: Spatial.Shape { area.shape }
-        var planar: PlanarPolygon? { area.planar }
         var envelope: BoundingBox { area.envelope }
+
+        /// Where a polygon's rings are in flat vertex storage.
+        struct PlanarRings {
+            let xs: UnsafePointer<Double>
+            let ys: UnsafePointer<Double>
+            let start: Int
+            let ringEnds: UnsafeBufferPointer<Int>
+
+            var isEmpty: Bool { ringEnds.isEmpty }
+        }
 
         /// The GEOS objects of the polygon.
         final class GEOSParts {
@@ -47,8 +59,9 @@ public final class CompiledFences {
             }
         }
 
-        init(_ area: FenceIndex.AreaShape, context: GEOSContext) {
+        init(_ area: FenceIndex.AreaShape, planar: PlanarRings, context: GEOSContext) {
             self.area = area
+            self.planar = planar
             self.context = context
         }
 
@@ -64,7 +77,10 @@ public final class CompiledFences {
         /// at most `radius` (all the feed tests need).
         @inline(__always)
         func classify(_ p: XY, radius: Double) -> (inside: Bool, withinRadius: Bool) {
-            if let planar = area.planar, let c = planar.classify(p, radius: radius) { return c }
+            if !planar.isEmpty, let c = PlanarPolygon.classify(p, radius: radius, xs: planar.xs, ys: planar.ys,
+                                                                start: planar.start, ringEnds: planar.ringEnds) {
+                return c
+            }
             let (inside, d) = locateWithGEOS(p)
             return (inside, d <= radius)
         }
@@ -81,12 +97,9 @@ public final class CompiledFences {
 
         /// Whether `p` is inside (boundary included) and its distance to the boundary.
         func locate(_ p: XY) -> (inside: Bool, boundaryDistance: Double) {
-            if let planar = area.planar {
-                switch planar.locate(p) {
-                case .inside(let d): return (true, d)
-                case .outside(let d): return (false, d)
-                case .nearBoundary: break
-                }
+            if !planar.isEmpty, let found = PlanarPolygon.locate(p, xs: planar.xs, ys: planar.ys, start: planar.start,
+                                                                 ringEnds: planar.ringEnds) {
+                return found
             }
             return locateWithGEOS(p)
         }
@@ -109,7 +122,14 @@ public final class CompiledFences {
             throw FencesimError(.badData, "cannot build the metric frame \"\(index.definition)\": \(error.message)", cause: error)
         }
         let context = self.context
-        areas = index.areas.map { $0.map { AreaFence($0, context: context) } }
+        areas = index.areas.enumerated().map { j, area in
+            area.map {
+                let ring = index.polygonRings[Int(index.fenceSlot[j])]
+                let rings = AreaFence.PlanarRings(xs: index.polygonXs, ys: index.polygonYs, start: ring.vertexStart,
+                                                  ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount))
+                return AreaFence($0, planar: rings, context: context)
+            }
+        }
     }
 
     /// Signed distance in metres from `p` to the boundary of fence `j` (negative inside, 0 on

@@ -29,27 +29,25 @@ public final class FenceIndex: @unchecked Sendable {
         case empty
     }
 
-    /// An area fence in metres: its polygon, its arithmetic form and its envelope.
+    /// An area fence in metres: its polygon and its envelope.
     ///
     /// Polygons of up to ``planarVertexLimit`` vertices are tested by arithmetic (GEOS's distance
-    /// formula, even–odd rule), which costs a fraction of a GEOS call with its temporary point;
-    /// GEOS decides points within a nanometre of the boundary and larger polygons, where its
-    /// indexed prepared geometry wins.
+    /// formula, even–odd rule, ``Spatial/PlanarPolygon``'s static tests over the index's flat
+    /// vertex arrays, ``FenceIndex/polygonRings``), which costs a fraction of a GEOS call with its
+    /// temporary point; GEOS decides points within a nanometre of the boundary and larger
+    /// polygons, where its indexed prepared geometry wins.
     ///
     /// A class, so that a ``Shape`` and an entry of ``areas`` hold one reference instead of the
     /// whole value (which made every fence's entry as large as a polygon's: about 25 MB more for
     /// 100,000 fences).
     final class AreaShape: Sendable {
         let shape: Spatial.Shape
-        let planar: PlanarPolygon?
         let envelope: BoundingBox
 
         static let planarVertexLimit = 256
 
         init(_ shape: Spatial.Shape) {
             self.shape = shape
-            let planar = PlanarPolygon(shape)
-            self.planar = (planar?.vertexCount ?? Int.max) <= AreaShape.planarVertexLimit ? planar : nil
             envelope = shape.boundingBox ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         }
     }
@@ -246,11 +244,13 @@ public final class FenceIndex: @unchecked Sendable {
         var rings: [(vertexStart: Int, ringStart: Int, ringCount: Int)] = []
         rings.reserveCapacity(areas.count)
         for area in areas {
-            guard let planar = area?.planar else {
+            // Polygons up to the limit get their arithmetic form here, once, in the flat arrays
+            // every worker reads (no per-polygon copy is kept besides).
+            let start = xs.count
+            guard let area, let ringEnds = PlanarPolygon.appendRings(of: area.shape, to: &xs, &ys, limit: AreaShape.planarVertexLimit) else {
                 rings.append((0, 0, 0))
                 continue
             }
-            let (start, ringEnds) = planar.append(to: &xs, &ys)
             rings.append((start, ends.count, ringEnds.count))
             ends += ringEnds
         }

@@ -34,19 +34,44 @@ public struct PlanarPolygon: Sendable {
     /// Builds the arrays from a polygon or multipolygon shape; `nil` for other shapes or an
     /// empty one.
     public init?(_ shape: Shape) {
+        var xs: [Double] = []
+        var ys: [Double] = []
+        guard let ends = PlanarPolygon.appendRings(of: shape, to: &xs, &ys),
+              let box = BoundingBox(points: zip(xs, ys).lazy.map { XY($0, $1) }) else { return nil }
+        self.xs = xs
+        self.ys = ys
+        ringEnds = ends
+        boundingBox = box
+    }
+
+    /// Appends the rings of a polygon or multipolygon to flat vertex storage, laid out as
+    /// ``init(_:)`` lays out its own (every ring of two or more positions, closed, one after
+    /// another), for the static tests over shared storage such as
+    /// ``locate(_:xs:ys:start:ringEnds:)``.
+    ///
+    /// - Returns: the end (exclusive, absolute in `xs`) of each ring; `nil`, with nothing
+    ///   appended, for other shapes, for an empty one, and for more than `limit` vertices.
+    public static func appendRings(of shape: Shape, to xs: inout [Double], _ ys: inout [Double],
+                                   limit: Int = .max) -> [Int]? {
         var rings: [[XY]] = []
         switch shape {
         case .polygon(let r): rings = r
         case .multiPolygon(let polys): rings = polys.flatMap { $0 }
         default: return nil
         }
-        var xs: [Double] = []
-        var ys: [Double] = []
+        var count = 0
+        var ringCount = 0
+        for ring in rings where ring.count >= 2 {
+            count += ring.count + (ring.first != ring.last ? 1 : 0)
+            ringCount += 1
+        }
+        guard count > 0, count <= limit else { return nil }
         var ends: [Int] = []
-        let capacity = rings.reduce(0) { $0 + $1.count + 1 }
-        xs.reserveCapacity(capacity)
-        ys.reserveCapacity(capacity)
-        ends.reserveCapacity(rings.count)
+        ends.reserveCapacity(ringCount)
+        // No exact reservation when appending to shared storage: one per polygon would make
+        // every call reallocate (quadratic over a fence set); appends grow geometrically.
+        if xs.isEmpty { xs.reserveCapacity(count) }
+        if ys.isEmpty { ys.reserveCapacity(count) }
         for ring in rings where ring.count >= 2 {
             for p in ring {
                 xs.append(p.x)
@@ -58,11 +83,7 @@ public struct PlanarPolygon: Sendable {
             }
             ends.append(xs.count)
         }
-        guard let box = BoundingBox(points: zip(xs, ys).lazy.map { XY($0, $1) }) else { return nil }
-        self.xs = xs
-        self.ys = ys
-        ringEnds = ends
-        boundingBox = box
+        return ends
     }
 
     /// The number of vertices (rings closed).
@@ -263,15 +284,6 @@ public struct PlanarPolygon: Sendable {
             k += 1
         }
         return best
-    }
-
-    /// Appends this polygon's vertices to flat storage; returns the ring ends (absolute indices
-    /// into the storage) to pass to ``classify(_:radius:xs:ys:start:ringEnds:)``.
-    public func append(to xs: inout [Double], _ ys: inout [Double]) -> (start: Int, ringEnds: [Int]) {
-        let start = xs.count
-        xs += self.xs
-        ys += self.ys
-        return (start, ringEnds.map { $0 + start })
     }
 
     /// Whether the edge from `a` to `b`, which straddles the horizontal line through `p`, meets
