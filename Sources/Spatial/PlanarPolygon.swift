@@ -86,9 +86,6 @@ public struct PlanarPolygon: Sendable {
         return ends
     }
 
-    /// The number of vertices (rings closed).
-    public var vertexCount: Int { xs.count }
-
     /// Where `p` lies and how far it is from the boundary.
     ///
     /// - Complexity: O(vertices).

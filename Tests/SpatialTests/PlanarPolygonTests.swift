@@ -84,6 +84,52 @@ struct PlanarPolygonTests {
         }
     }
 
+    /// Polygons appended one after another to shared storage (as the fence index lays them out)
+    /// answer from their own range exactly as each polygon does alone; an open ring is closed; a
+    /// polygon over the vertex limit, a line or an empty polygon appends nothing.
+    @Test func sharedStorageAnswersAsEachPolygonAlone() throws {
+        var rng = SplitMix64(seed: 5)
+        let open = [XY(-50, -50), XY(50, -50), XY(50, 50), XY(-50, 50)]
+        let shapes: [Shape] = [
+            .polygon([Shapes.star(center: XY(0, 0), radius: 300, vertices: 9, using: &rng)]),
+            Shapes.squareWithHole,
+            .polygon([open]),
+            .multiPolygon([[Shapes.star(center: XY(400, 0), radius: 100, vertices: 6, using: &rng)], [open]]),
+        ]
+        var xs: [Double] = [], ys: [Double] = []
+        var places: [(start: Int, ends: [Int])] = []
+        for shape in shapes {
+            let start = xs.count
+            let ends = try #require(PlanarPolygon.appendRings(of: shape, to: &xs, &ys))
+            #expect(ends.last == xs.count && xs.count == ys.count)
+            places.append((start, ends))
+        }
+        #expect(xs[places[2].ends[0] - 1] == -50 && ys[places[2].ends[0] - 1] == -50, "the open ring is closed")
+        let before = xs.count
+        #expect(PlanarPolygon.appendRings(of: shapes[0], to: &xs, &ys, limit: 9) == nil, "10 vertices, limit 9")
+        #expect(PlanarPolygon.appendRings(of: .lineString(open), to: &xs, &ys) == nil)
+        #expect(PlanarPolygon.appendRings(of: .polygon([]), to: &xs, &ys) == nil)
+        #expect(xs.count == before && ys.count == before, "nothing appended")
+        for (shape, place) in zip(shapes, places) {
+            let planar = try #require(PlanarPolygon(shape))
+            for _ in 0..<300 {
+                let p = XY(rng.nextUnitDouble() * 1200 - 600, rng.nextUnitDouble() * 1200 - 600)
+                let shared = xs.withUnsafeBufferPointer { xs in
+                    ys.withUnsafeBufferPointer { ys in
+                        place.ends.withUnsafeBufferPointer { ends in
+                            PlanarPolygon.locate(p, xs: xs.baseAddress!, ys: ys.baseAddress!, start: place.start, ringEnds: ends)
+                        }
+                    }
+                }
+                switch planar.locate(p) {
+                case .inside(let d): #expect(shared?.inside == true && shared?.boundaryDistance == d)
+                case .outside(let d): #expect(shared?.inside == false && shared?.boundaryDistance == d)
+                case .nearBoundary: #expect(shared == nil)
+                }
+            }
+        }
+    }
+
     @Test func holesAndBoundaryPoints() throws {
         let planar = try #require(PlanarPolygon(Shapes.squareWithHole))
         guard case .outside(let d) = planar.locate(XY(5, 5)) else { Issue.record("the hole is outside"); return }
