@@ -19,7 +19,7 @@ public enum Selection {
                 return values[k]
             }
             budget -= 1
-            // Median of three as pivot, moved to the front of the range.
+            // The median of the first, middle and last elements as pivot (left in the middle).
             let mid = low + (high - low) / 2
             if values[mid] < values[low] { values.swapAt(mid, low) }
             if values[high] < values[low] { values.swapAt(high, low) }
