@@ -90,7 +90,11 @@ public final class FenceIndex: @unchecked Sendable {
     let areas: [AreaShape?]
     /// Per fence: a beacon's signal noise (standard deviation in metres, 0 for none) and seed.
     let beaconNoise: [(sigma: Double, seed: UInt64)]
-    let cellRecords: [CellRecord]
+    /// The grid's records in cell order, in memory the index owns (freed in `deinit`).
+    let cellRecords: UnsafeBufferPointer<CellRecord>
+    /// What the engine's hot path reads of the grid, as plain pointers and values (see
+    /// ``CellTable``).
+    let cellTable: CellTable
     /// Every arithmetic polygon's vertices in two flat arrays, with each fence's place in them
     /// (`ringCount` 0 for fences without one), so the engine tests polygons without touching a
     /// per-fence object. Held in memory the index owns (freed in `deinit`) and read through plain
@@ -168,7 +172,10 @@ public final class FenceIndex: @unchecked Sendable {
         (slotFence, fenceSlot) = FenceIndex.slots(envelopes, grid)
         polygonRings = slotFence.map { layout.polygonRings[Int($0)] }
         for j in layout.records.indices { layout.records[j].slot = fenceSlot[j] }
-        cellRecords = FenceIndex.cellRecords(grid.items, layout.records, workers: parallel ? 2 : 1)
+        let records = UnsafeMutablePointer<CellRecord>.allocate(capacity: max(1, grid.items.count))
+        FenceIndex.fillCellRecords(records, grid.items, layout.records, workers: parallel ? 2 : 1)
+        cellRecords = UnsafeBufferPointer(start: records, count: grid.items.count)
+        cellTable = CellTable(grid, records: records)
         usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
         hasLines = shapes.contains { if case .line = $0 { true } else { false } }
         needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }
@@ -178,6 +185,58 @@ public final class FenceIndex: @unchecked Sendable {
         polygonXs.deallocate()
         polygonYs.deallocate()
         polygonRingEnds.deallocate()
+        cellRecords.baseAddress?.deallocate()
+        cellTable.deallocate()
+    }
+
+    /// The grid as the engine's hot path reads it once per sample: its geometry, and its cell
+    /// starts, records and large fences through plain pointers into memory the index owns.
+    ///
+    /// Every worker's engine reads the same index. Reading shared arrays made each engine retain
+    /// and release their buffers on every sample, and two threads doing that to the same
+    /// reference counts took about 8% of the replay on the large bench workload; plain pointers
+    /// need no reference counting.
+    struct CellTable: @unchecked Sendable {
+        let originX: Double
+        let originY: Double
+        let cellSize: Double
+        let columns: Int
+        let rows: Int
+        /// The records of cell `c` are `records[starts[c]..<starts[c + 1]]`.
+        let starts: UnsafePointer<Int32>
+        let records: UnsafePointer<CellRecord>
+        /// Fences checked on every query (by fence).
+        let large: UnsafeBufferPointer<Int32>
+
+        /// `records` stays the caller's; the starts and large fences are copied into memory of
+        /// the table's own, freed by ``deallocate()``.
+        init(_ grid: FenceGrid, records: UnsafePointer<CellRecord>) {
+            originX = grid.originX
+            originY = grid.originY
+            cellSize = grid.cellSize
+            columns = grid.columns
+            rows = grid.rows
+            starts = FenceIndex.ownedCopy(grid.starts)
+            self.records = records
+            large = UnsafeBufferPointer(start: FenceIndex.ownedCopy(grid.large), count: grid.large.count)
+        }
+
+        func deallocate() {
+            starts.deallocate()
+            large.baseAddress?.deallocate()
+        }
+
+        /// The cells a box covers, as column and row ranges; `nil` when it misses the grid
+        /// (the same arithmetic as ``FenceGrid/cells(_:)``).
+        @inline(__always)
+        func cells(_ box: BoundingBox) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
+            let fx0 = (box.minX - originX) / cellSize
+            let fx1 = (box.maxX - originX) / cellSize
+            let fy0 = (box.minY - originY) / cellSize
+            let fy1 = (box.maxY - originY) / cellSize
+            guard fx1 >= 0, fy1 >= 0, fx0 < Double(columns), fy0 < Double(rows) else { return nil }
+            return (max(0, Int(fx0)), min(columns - 1, Int(fx1)), max(0, Int(fy0)), min(rows - 1, Int(fy1)))
+        }
     }
 
     /// `values` in memory of its own (at least one element, so the pointer is never dangling);
@@ -326,27 +385,34 @@ public final class FenceIndex: @unchecked Sendable {
     /// (each taking at least `perWorker` items).
     static func cellRecords(_ items: [Int32], _ byFence: [CellRecord], workers: Int, perWorker: Int = 65_536) -> [CellRecord] {
         guard !items.isEmpty else { return [] }
-        let parts = max(1, min(workers, items.count / max(1, perWorker)))
         return [CellRecord](unsafeUninitializedCapacity: items.count) { out, count in
-            items.withUnsafeBufferPointer { items in
-                byFence.withUnsafeBufferPointer { byFence in
-                    // Plain pointers, so that each thread fills its own range without bookkeeping.
-                    struct Pointers: @unchecked Sendable {
-                        let items: UnsafePointer<Int32>
-                        let byFence: UnsafePointer<CellRecord>
-                        let out: UnsafeMutablePointer<CellRecord>
-                    }
-                    let p = Pointers(items: items.baseAddress!, byFence: byFence.baseAddress!, out: out.baseAddress!)
-                    let total = items.count
-                    let fill: @Sendable (Int) -> Void = { w in
-                        for k in (total * w / parts)..<(total * (w + 1) / parts) {
-                            (p.out + k).initialize(to: p.byFence[Int(p.items[k])])
-                        }
-                    }
-                    if parts == 1 { fill(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: fill) }
-                }
-            }
+            fillCellRecords(out.baseAddress!, items, byFence, workers: workers, perWorker: perWorker)
             count = items.count
+        }
+    }
+
+    /// Initializes `out[0..<items.count]` with each grid item's record (see ``cellRecords``).
+    static func fillCellRecords(_ out: UnsafeMutablePointer<CellRecord>, _ items: [Int32], _ byFence: [CellRecord],
+                                workers: Int, perWorker: Int = 65_536) {
+        guard !items.isEmpty else { return }
+        let parts = max(1, min(workers, items.count / max(1, perWorker)))
+        items.withUnsafeBufferPointer { items in
+            byFence.withUnsafeBufferPointer { byFence in
+                // Plain pointers, so that each thread fills its own range without bookkeeping.
+                struct Pointers: @unchecked Sendable {
+                    let items: UnsafePointer<Int32>
+                    let byFence: UnsafePointer<CellRecord>
+                    let out: UnsafeMutablePointer<CellRecord>
+                }
+                let p = Pointers(items: items.baseAddress!, byFence: byFence.baseAddress!, out: out)
+                let total = items.count
+                let fill: @Sendable (Int) -> Void = { w in
+                    for k in (total * w / parts)..<(total * (w + 1) / parts) {
+                        (p.out + k).initialize(to: p.byFence[Int(p.items[k])])
+                    }
+                }
+                if parts == 1 { fill(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: fill) }
+            }
         }
     }
 

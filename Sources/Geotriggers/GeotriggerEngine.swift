@@ -128,6 +128,8 @@ public final class GeotriggerEngine {
     /// Slot to fence and fence to slot (see ``FenceIndex/slotFence``).
     let slotFence: [Int32]
     let fenceSlot: [Int32]
+    /// The grid, read through plain pointers into the index (which `fences` keeps alive).
+    let cellTable: FenceIndex.CellTable
     /// The trace's name, for message templates.
     public var traceName: String
     @exclusivity(unchecked) public private(set) var statistics = Statistics()
@@ -174,6 +176,7 @@ public final class GeotriggerEngine {
         polygonRings = fences.index.polygonRings
         slotFence = fences.index.slotFence
         fenceSlot = fences.index.fenceSlot
+        cellTable = fences.index.cellTable
         states = UnsafeMutablePointer<FenceState>.allocate(capacity: max(1, fences.count))
         states.initialize(repeating: FenceState(), count: max(1, fences.count))
         marks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, fences.count))
@@ -313,86 +316,91 @@ public final class GeotriggerEngine {
 
         // Candidates come cell by cell from contiguous records; plain circles whose state does
         // not change are settled inline (one distance), everything else goes to `evaluate`.
-        if let range = fences.index.grid.cells(box) {
+        let table = cellTable
+        if let range = table.cells(box) {
             let multiCell = range.c0 != range.c1 || range.r0 != range.r1
-            fences.index.cellRecords.withUnsafeBufferPointer { records in
-                fences.index.grid.starts.withUnsafeBufferPointer { starts in
-                    for row in range.r0...range.r1 {
-                        for column in range.c0...range.c1 {
-                            let cell = row * fences.index.grid.columns + column
-                            for k in Int(starts[cell])..<Int(starts[cell + 1]) {
-                                let record = records[k]
-                                let slot = Int(record.slot)
-                                if multiCell, marks[slot] == currentStamp { continue }
-                                marks[slot] = currentStamp
-                                let hot = self.hot[slot]
-                                let flags = record.flags
-                                if flags & FenceIndex.CellRecord.inline != 0, hot & GeotriggerEngine.pendingBit == 0 {
-                                    let a = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? accuracy : 0
-                                    let inside = hot & GeotriggerEngine.insideBit != 0
-                                    let holds: Bool
-                                    if flags & FenceIndex.CellRecord.area == 0 {
-                                        let dx = px - record.x
-                                        let dy = py - record.y
-                                        holds = GeotriggerEngine.isWithin(dx * dx + dy * dy, inside ? record.rx + a : record.r + a)
-                                    } else if px < record.x - a || px > record.r + a || py < record.y - a || py > record.rx + a {
-                                        holds = false
-                                    } else {
-                                        // The last exact look at this polygon (where, inside or
-                                        // not, how far from the boundary) settles the test while
-                                        // the device has moved less than that distance allows.
-                                        let cache = polygonCache[slot]
-                                        let mx = px - cache.x
-                                        let my = py - cache.y
-                                        // Compared squared: the slack is far above the rounding.
-                                        let moved2 = mx * mx + my * my
-                                        let clear = cache.inside ? cache.distance - GeotriggerEngine.cacheSlack
-                                            : cache.distance - a - GeotriggerEngine.cacheSlack
-                                        if clear > 0, moved2 < clear * clear {
-                                            holds = cache.inside
-                                        } else {
-                                            let ring = polygonRings[slot]
-                                            guard let l = PlanarPolygon.locate(
-                                                XY(px, py), xs: polygonXs, ys: polygonYs, start: ring.vertexStart,
-                                                ringEnds: UnsafeBufferPointer(start: polygonRingEnds + ring.ringStart, count: ring.ringCount))
-                                            else {
-                                                evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
-                                                continue
-                                            }
-                                            polygonCache[slot] = PolygonLook(x: px, y: py, distance: l.boundaryDistance, inside: l.inside)
-                                            holds = l.inside || l.boundaryDistance <= a
-                                        }
+            let records = table.records
+            let starts = table.starts
+            // Locals, so that the stores through `marks` and `polygonCache` (which could alias
+            // anything as far as the compiler knows) do not make it reload the pointers from
+            // the engine on every record.
+            let marks = self.marks
+            let hotFlags = self.hot
+            let polygonCache = self.polygonCache
+            for row in range.r0...range.r1 {
+                for column in range.c0...range.c1 {
+                    let cell = row * table.columns + column
+                    for k in Int(starts[cell])..<Int(starts[cell + 1]) {
+                        let record = records[k]
+                        let slot = Int(record.slot)
+                        if multiCell, marks[slot] == currentStamp { continue }
+                        marks[slot] = currentStamp
+                        let hot = hotFlags[slot]
+                        let flags = record.flags
+                        if flags & FenceIndex.CellRecord.inline != 0, hot & GeotriggerEngine.pendingBit == 0 {
+                            let a = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? accuracy : 0
+                            let inside = hot & GeotriggerEngine.insideBit != 0
+                            let holds: Bool
+                            if flags & FenceIndex.CellRecord.area == 0 {
+                                let dx = px - record.x
+                                let dy = py - record.y
+                                holds = GeotriggerEngine.isWithin(dx * dx + dy * dy, inside ? record.rx + a : record.r + a)
+                            } else if px < record.x - a || px > record.r + a || py < record.y - a || py > record.rx + a {
+                                holds = false
+                            } else {
+                                // The last exact look at this polygon (where, inside or
+                                // not, how far from the boundary) settles the test while
+                                // the device has moved less than that distance allows.
+                                let cache = polygonCache[slot]
+                                let mx = px - cache.x
+                                let my = py - cache.y
+                                // Compared squared: the slack is far above the rounding.
+                                let moved2 = mx * mx + my * my
+                                let clear = cache.inside ? cache.distance - GeotriggerEngine.cacheSlack
+                                    : cache.distance - a - GeotriggerEngine.cacheSlack
+                                if clear > 0, moved2 < clear * clear {
+                                    holds = cache.inside
+                                } else {
+                                    let ring = polygonRings[slot]
+                                    guard let l = PlanarPolygon.locate(
+                                        XY(px, py), xs: polygonXs, ys: polygonYs, start: ring.vertexStart,
+                                        ringEnds: UnsafeBufferPointer(start: polygonRingEnds + ring.ringStart, count: ring.ringCount))
+                                    else {
+                                        evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
+                                        continue
                                     }
-                                    if holds == inside {
-                                        if inside {
-                                            insidePairs += 1
-                                            stillActive.append(Int32(slot))
-                                            continue
-                                        }
-                                        if !hiddenOn || flags & FenceIndex.CellRecord.hiddenVisits == 0 { continue }
-                                        // Could a visit hide between the fixes? Not if the segment
-                                        // stays clear of everything a disc could reach.
-                                        let spread = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? widestAccuracy : 0
-                                        if flags & FenceIndex.CellRecord.area == 0 {
-                                            if segmentDistance(XY(record.x, record.y), XY(qx, qy), XY(px, py)) > record.r + spread { continue }
-                                        } else if max(px, qx) < record.x - spread || min(px, qx) > record.r + spread
-                                                    || max(py, qy) < record.y - spread || min(py, qy) > record.rx + spread {
-                                            continue
-                                        }
-                                    }
-                                    // The state changes, or a visit may hide between the fixes:
-                                    // `holds` is the fence's condition, not worked out again.
-                                    evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive, known: holds)
+                                    polygonCache[slot] = PolygonLook(x: px, y: py, distance: l.boundaryDistance, inside: l.inside)
+                                    holds = l.inside || l.boundaryDistance <= a
+                                }
+                            }
+                            if holds == inside {
+                                if inside {
+                                    insidePairs += 1
+                                    stillActive.append(Int32(slot))
                                     continue
                                 }
-                                evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
+                                if !hiddenOn || flags & FenceIndex.CellRecord.hiddenVisits == 0 { continue }
+                                // Could a visit hide between the fixes? Not if the segment
+                                // stays clear of everything a disc could reach.
+                                let spread = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? widestAccuracy : 0
+                                if flags & FenceIndex.CellRecord.area == 0 {
+                                    if segmentDistance(XY(record.x, record.y), XY(qx, qy), XY(px, py)) > record.r + spread { continue }
+                                } else if max(px, qx) < record.x - spread || min(px, qx) > record.r + spread
+                                            || max(py, qy) < record.y - spread || min(py, qy) > record.rx + spread {
+                                    continue
+                                }
                             }
+                            // The state changes, or a visit may hide between the fixes:
+                            // `holds` is the fence's condition, not worked out again.
+                            evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive, known: holds)
+                            continue
                         }
+                        evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
                     }
                 }
             }
         }
-        for j in fences.index.grid.large {
+        for j in table.large {
             let slot = Int(fenceSlot[Int(j)])
             if marks[slot] == currentStamp { continue }
             marks[slot] = currentStamp
