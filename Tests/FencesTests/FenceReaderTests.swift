@@ -96,6 +96,29 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
         expectError(collection(feature(#""id": "d""#, degenerate)), line: 2, "invalid geometry")
     }
 
+    /// A key given twice in one properties object counts with its last value, for every
+    /// property the reader interprets (they are found in one pass over the members).
+    @Test func aRepeatedPropertyCountsWithItsLastValue() throws {
+        let text = collection(
+            feature(#""id": "x", "id": "a", "name": "first", "zone": "z1", "name": "Store", "zone": "z2", "buffer": 9, "buffer": -5, "library": "l1", "library": "lib", "rank": 1, "rank": 2, "metadata": 1, "metadata": {"k": 1}, "radius": 5, "radius": 120.5"#,
+                    #"{"type": "Point", "coordinates": [1, 2]}"#),
+            feature(#""id": "b", "beacon": false, "beacon": true, "range": 30"#, #"{"type": "Point", "coordinates": [1, 2]}"#),
+            feature(#""id": "c", "weight": 7, "weight": 3"#, square)
+        )
+        let set = try read(text)
+        #expect(set.fences.map(\.id) == ["a", "b", "c"])
+        let a = set.fences[0]
+        #expect(a.name == "Store")
+        #expect(a.zone == "z2")
+        #expect(a.bufferMeters == -5)
+        #expect(a.library == "lib")
+        #expect(a.rank == 2)
+        #expect(a.metadata?.typeDescription == "an object")
+        #expect(a.kind == .circle(radiusMeters: 120.5))
+        #expect(set.fences[1].kind == .beacon(rangeMeters: 30, proximity: .far))
+        #expect(set.fences[2].rank == 3)
+    }
+
     @Test func duplicateIDPointsAtBothPlaces() {
         let text = collection(
             feature(#""id": "same", "radius": 5"#, #"{"type": "Point", "coordinates": [0, 0]}"#),
