@@ -95,6 +95,11 @@ public indirect enum GeoJSONCoordinates: Sendable {
     /// A non-empty list of positions of two to four numbers each, of which the first two are
     /// kept; `nil` (the cursor left anywhere) for anything else.
     static func positionList(_ c: inout JSONCursor) -> [XY]? {
+        // The one-pass reader first; the member-by-member reading below when it declines.
+        let start = c
+        var fast: [XY] = []
+        if c.readPositions({ x, y in fast.append(XY(x, y)) }) { return fast }
+        c = start
         do throws(JSONCursor.Failure) {
             guard c.peek() == UInt8(ascii: "[") else { return nil }
             try c.beginArray()

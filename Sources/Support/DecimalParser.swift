@@ -14,7 +14,7 @@ import Darwin
 public enum DecimalParser {
     /// 10^k for 0 ≤ k ≤ 22: every one is an exact `Double`.
     @inline(__always)
-    private static func powerOfTen(_ k: Int) -> Double {
+    static func powerOfTen(_ k: Int) -> Double {
         switch k {
         case 0: 1e0
         case 1: 1e1
@@ -39,6 +39,62 @@ public enum DecimalParser {
         case 20: 1e20
         case 21: 1e21
         default: 1e22
+        }
+    }
+
+    /// 10^k as an integer for 0 ≤ k ≤ 8.
+    @inline(__always)
+    static func integerPowerOfTen(_ k: Int) -> UInt64 {
+        switch k {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        default: 100_000_000
+        }
+    }
+
+    /// The run of ASCII digits at the start of the eight bytes at `raw` (0 to 8 of them) and its
+    /// value, found eight bytes at a time: a byte is a digit when its high nibble is 3 both as it
+    /// is and plus 6, and the digits are combined pairwise in three multiplications (the method
+    /// simdjson uses for eight digits). A carry out of a byte of 0xFA or more can only disturb
+    /// the bytes after it, which are past the run.
+    @inline(__always)
+    static func leadingDigits(_ raw: UnsafeRawPointer) -> (count: Int, value: UInt64) {
+        let word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let high = word & 0xF0F0_F0F0_F0F0_F0F0
+        let plusSix = (word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+        let nonDigit = (high ^ 0x3030_3030_3030_3030) | (plusSix ^ 0x3030_3030_3030_3030)
+        let count = nonDigit == 0 ? 8 : nonDigit.trailingZeroBitCount / 8
+        guard count > 0 else { return (0, 0) }
+        // The digits moved to the top bytes, zeros (leading zeros of the number) below them.
+        var v = (word & 0x0F0F_0F0F_0F0F_0F0F) << UInt64(8 * (8 - count))
+        v = (v &* 2561) >> 8
+        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+        return (count, v)
+    }
+
+    /// Adds the digits at `p` to `mantissa` (wrapping past 19 digits, which callers refuse),
+    /// moving `p` past them: eight at a time while eight bytes remain before `limit`, then one by
+    /// one.
+    @inline(__always)
+    static func accumulateDigits(_ bytes: UnsafePointer<UInt8>, _ limit: Int, _ p: inout Int, _ mantissa: inout UInt64) {
+        while p &+ 8 <= limit {
+            let (count, value) = leadingDigits(UnsafeRawPointer(bytes + p))
+            mantissa = mantissa &* integerPowerOfTen(count) &+ value
+            p &+= count
+            if count < 8 { return }
+        }
+        while p < limit {
+            let d = bytes[p] &- 48
+            if d > 9 { return }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            p &+= 1
         }
     }
 

@@ -383,54 +383,188 @@ public struct JSONCursor {
         }
     }
 
+    /// Reads a number whose first byte is at the cursor, checking RFC 8259's grammar and
+    /// gathering its digits in the same pass: integers of up to 18 digits are exact `Int`s, and
+    /// decimals without an exponent whose digits fit in 2^53 take Clinger's fast path (one
+    /// correctly rounded division by an exact power of ten); the rest go to ``DecimalParser``.
     mutating func parseNumberValue() throws(Failure) -> JSONValue {
         let start = position
-        if current == UInt8(ascii: "-") { position += 1 }
-        let intStart = position
-        guard current >= 48 && current <= 57 else {
+        // A local index and plain reads (0 past the end), so that the digit loops keep the
+        // position in a register instead of the cursor.
+        var p = position
+        let limit = end
+        guard let bytes = buffer.baseAddress else {
             throw Failure(message: "expected a digit", offset: position)
         }
-        if current == 48 {
-            position += 1
-            if current >= 48 && current <= 57 {
+        @inline(__always) func at(_ i: Int) -> UInt8 { i < limit ? bytes[i] : 0 }
+        @inline(__always) func digit(_ c: UInt8) -> UInt64? {
+            let d = c &- 48
+            return d <= 9 ? UInt64(d) : nil
+        }
+        let negative = at(p) == UInt8(ascii: "-")
+        if negative { p += 1 }
+        let intStart = p
+        guard digit(at(p)) != nil else {
+            throw Failure(message: "expected a digit", offset: p)
+        }
+        var mantissa: UInt64 = 0
+        if at(p) == 48 {
+            p += 1
+            if digit(at(p)) != nil {
                 throw Failure(message: "numbers may not have leading zeros", offset: intStart)
             }
         } else {
-            while current >= 48 && current <= 57 { position += 1 }
+            while let d = digit(at(p)) {
+                mantissa = mantissa &* 10 &+ d
+                p += 1
+            }
         }
-        let intDigits = position - intStart
+        let intDigits = p - intStart
+        var fractionDigits = 0
         var isInteger = true
-        if current == UInt8(ascii: ".") {
+        if at(p) == UInt8(ascii: ".") {
             isInteger = false
-            position += 1
-            guard current >= 48 && current <= 57 else {
-                throw Failure(message: "expected a digit after the decimal point", offset: position)
+            p += 1
+            let fractionStart = p
+            guard digit(at(p)) != nil else {
+                throw Failure(message: "expected a digit after the decimal point", offset: p)
             }
-            while current >= 48 && current <= 57 { position += 1 }
+            while let d = digit(at(p)) {
+                mantissa = mantissa &* 10 &+ d
+                p += 1
+            }
+            fractionDigits = p - fractionStart
         }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+        var hasExponent = false
+        if at(p) | 0x20 == UInt8(ascii: "e") {
             isInteger = false
-            position += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
-            guard current >= 48 && current <= 57 else {
-                throw Failure(message: "expected a digit in the exponent", offset: position)
+            hasExponent = true
+            p += 1
+            if at(p) == UInt8(ascii: "+") || at(p) == UInt8(ascii: "-") { p += 1 }
+            guard digit(at(p)) != nil else {
+                throw Failure(message: "expected a digit in the exponent", offset: p)
             }
-            while current >= 48 && current <= 57 { position += 1 }
+            while digit(at(p)) != nil { p += 1 }
         }
+        position = p
         if isInteger && intDigits <= 18 {
-            var value: Int64 = 0
-            for k in intStart..<position { value = value * 10 + Int64(buffer[k] - 48) }
-            return .int(buffer[start] == UInt8(ascii: "-") ? -value : value)
+            // At most 18 digits: the mantissa is exact and below Int64.max.
+            let value = Int64(mantissa)
+            return .int(negative ? -value : value)
+        }
+        if !hasExponent, intDigits + fractionDigits <= 19, mantissa < (1 << 53), fractionDigits <= 22 {
+            // DecimalParser's fast path, on the digits already gathered.
+            var result = Double(mantissa)
+            if fractionDigits > 0 { result /= DecimalParser.powerOfTen(fractionDigits) }
+            return .double(negative ? -result : result)
         }
         // The grammar above delimits the number; DecimalParser converts it exactly (Clinger's
         // fast path, else strtod on a copy), so the document needs no terminator.
-        guard let base = buffer.baseAddress, let value = DecimalParser.parse(base, start, position) else {
+        guard let value = DecimalParser.parse(bytes, start, p) else {
             throw Failure(message: "not a number", offset: start)
         }
         guard value.isFinite else {
             throw Failure(message: "number out of range", offset: start)
         }
         return .double(value)
+    }
+
+    /// Reads an array of positions, `[[x, y], [x, y, z], ...]` (two to four numbers each), and
+    /// hands `body` the first two numbers of each: the polygon rings and lines of a fence file,
+    /// most of its bytes, read in one pass over the bytes with the position in a register.
+    ///
+    /// `false` for anything else or anything this path does not handle (an empty array, an
+    /// exponent, a malformed number, nesting too deep...), with the cursor left anywhere and
+    /// `body` perhaps called: read the value again with the general methods, which report what is
+    /// wrong. When it returns `true` the numbers are those ``parseNumber()`` gives.
+    public mutating func readPositions(_ body: (Double, Double) -> Void) -> Bool {
+        guard depth + 2 <= JSONParser.maximumDepth, let bytes = buffer.baseAddress else { return false }
+        var p = position
+        let limit = end
+        typealias Fast = JSONCursor
+        Fast.skipSpace(bytes, limit, &p)
+        guard Fast.byte(bytes, limit, p) == UInt8(ascii: "[") else { return false }
+        p &+= 1
+        Fast.skipSpace(bytes, limit, &p)
+        guard Fast.byte(bytes, limit, p) != UInt8(ascii: "]") else { return false }
+        while true {
+            Fast.skipSpace(bytes, limit, &p)
+            guard Fast.byte(bytes, limit, p) == UInt8(ascii: "[") else { return false }
+            p &+= 1
+            var x = 0.0, y = 0.0
+            var count = 0
+            while true {
+                Fast.skipSpace(bytes, limit, &p)
+                guard let value = Fast.plainNumber(bytes, limit, &p) else { return false }
+                if count == 0 { x = value } else if count == 1 { y = value }
+                count += 1
+                Fast.skipSpace(bytes, limit, &p)
+                let b = Fast.byte(bytes, limit, p)
+                p &+= 1
+                if b == UInt8(ascii: "]") { break }
+                guard b == UInt8(ascii: ",") else { return false }
+            }
+            guard count >= 2, count <= 4 else { return false }
+            body(x, y)
+            Fast.skipSpace(bytes, limit, &p)
+            let b = Fast.byte(bytes, limit, p)
+            p &+= 1
+            if b == UInt8(ascii: "]") { break }
+            guard b == UInt8(ascii: ",") else { return false }
+        }
+        position = p
+        return true
+    }
+
+    /// The byte at `i`, or 0 at or past `limit`.
+    @inline(__always)
+    static func byte(_ bytes: UnsafePointer<UInt8>, _ limit: Int, _ i: Int) -> UInt8 { i < limit ? bytes[i] : 0 }
+
+    @inline(__always)
+    static func skipSpace(_ bytes: UnsafePointer<UInt8>, _ limit: Int, _ p: inout Int) {
+        while true {
+            let b = byte(bytes, limit, p)
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+            p &+= 1
+        }
+    }
+
+    /// A number at `p` without an exponent, as ``parseNumber()`` would read it, with `p` moved
+    /// past it; `nil` (and `p` anywhere) for anything else or anything the general path must
+    /// convert.
+    @inline(__always)
+    static func plainNumber(_ bytes: UnsafePointer<UInt8>, _ limit: Int, _ p: inout Int) -> Double? {
+        let negative = byte(bytes, limit, p) == UInt8(ascii: "-")
+        if negative { p &+= 1 }
+        let intStart = p
+        var mantissa: UInt64 = 0
+        let d = byte(bytes, limit, p) &- 48
+        guard d <= 9 else { return nil }
+        if d == 0 {
+            p &+= 1
+            guard byte(bytes, limit, p) &- 48 > 9 else { return nil }
+        } else {
+            DecimalParser.accumulateDigits(bytes, limit, &p, &mantissa)
+        }
+        let intDigits = p - intStart
+        var fractionDigits = 0
+        if byte(bytes, limit, p) == UInt8(ascii: ".") {
+            p &+= 1
+            let fractionStart = p
+            guard byte(bytes, limit, p) &- 48 <= 9 else { return nil }
+            DecimalParser.accumulateDigits(bytes, limit, &p, &mantissa)
+            fractionDigits = p - fractionStart
+        }
+        guard byte(bytes, limit, p) | 0x20 != UInt8(ascii: "e") else { return nil }
+        if fractionDigits == 0 {
+            // An integer: as parseNumberValue's `.int`, converted (so "-0" is +0).
+            guard intDigits <= 18 else { return nil }
+            let value = Int64(mantissa)
+            return Double(negative ? -value : value)
+        }
+        guard intDigits + fractionDigits <= 19, mantissa < (1 << 53), fractionDigits <= 22 else { return nil }
+        let result = Double(mantissa) / DecimalParser.powerOfTen(fractionDigits)
+        return negative ? -result : result
     }
 
     /// Reads a string (the cursor must stand at its opening quote).
@@ -443,12 +577,17 @@ public struct JSONCursor {
         position += 1
         let contentStart = position
         var asciiOnly = true
-        // Fast path: no escapes.
-        while position < end {
-            let byte = buffer[position]
+        // Fast path: no escapes. A local index, so that the loop keeps it in a register.
+        var p = position
+        let limit = end
+        while p < limit {
+            let byte = buffer[p]
             if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: buffer[contentStart..<position])
-                position += 1
+                position = p + 1
+                if asciiOnly, let base = buffer.baseAddress, let known = JSONCursor.commonString(base + contentStart, p - contentStart) {
+                    return known
+                }
+                let slice = UnsafeBufferPointer(rebasing: buffer[contentStart..<p])
                 if asciiOnly { return String(decoding: slice, as: UTF8.self) }
                 guard let text = String(validating: slice, as: UTF8.self) else {
                     throw Failure(message: "string is not valid UTF-8", offset: open)
@@ -457,11 +596,12 @@ public struct JSONCursor {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
-                throw Failure(message: "control character 0x\(String(byte, radix: 16)) in a string (escape it)", offset: position)
+                throw Failure(message: "control character 0x\(String(byte, radix: 16)) in a string (escape it)", offset: p)
             }
             if byte >= 0x80 { asciiOnly = false }
-            position += 1
+            p += 1
         }
+        position = p
         guard position < end else {
             throw Failure(message: "unterminated string", offset: open)
         }
@@ -524,6 +664,61 @@ public struct JSONCursor {
         throw Failure(message: "unterminated string", offset: open)
     }
 
+    /// The member names and type names of GeoJSON and fence files, handed out as literals: making
+    /// a `String` from bytes (checking them as UTF-8) cost about three times as much as finding
+    /// the text here, and these are most of the strings a fence file holds.
+    ///
+    /// Each word with its first and last eight bytes (fewer for shorter words) as integers,
+    /// which together cover every byte of it, ordered by length; `commonStringStarts[n]` is
+    /// where the words of `n` bytes begin (2 ≤ n ≤ 16). In memory of their own, allocated once,
+    /// never written after and never freed, so that a lookup touches no reference count (and
+    /// threads may share it).
+    nonisolated(unsafe) static let commonStringTable: (entries: UnsafePointer<(head: UInt64, tail: UInt64, text: String)>, starts: UnsafePointer<Int>) = {
+        let words: [String] = [
+            "id", "crs", "name", "type", "zone", "rank", "Point", "range", "beacon", "buffer", "radius", "weight",
+            "Feature", "library", "Polygon", "features", "geometry", "metadata", "proximity", "properties",
+            "LineString", "MultiPoint", "geometries", "coordinates", "MultiPolygon", "MultiLineString",
+        ].sorted { $0.utf8.count < $1.utf8.count }
+        let entries = UnsafeMutablePointer<(head: UInt64, tail: UInt64, text: String)>.allocate(capacity: words.count)
+        let starts = UnsafeMutablePointer<Int>.allocate(capacity: 18)
+        var k = 0
+        for length in 0...17 {
+            starts[length] = k
+            for word in words where word.utf8.count == length {
+                let bytes = Array(word.utf8)
+                let (head, tail) = bytes.withUnsafeBufferPointer { headAndTail($0.baseAddress!, $0.count) }
+                (entries + k).initialize(to: (head, tail, word))
+                k += 1
+            }
+        }
+        return (UnsafePointer(entries), UnsafePointer(starts))
+    }()
+
+    /// The first and the last `min(8, count)` bytes of `bytes[0..<count]` as little-endian
+    /// integers.
+    @inline(__always)
+    static func headAndTail(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> (UInt64, UInt64) {
+        if count >= 8 {
+            let raw = UnsafeRawPointer(bytes)
+            return (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        }
+        var word: UInt64 = 0
+        for k in 0..<count { word |= UInt64(bytes[k]) << (8 * UInt64(k)) }
+        return (word, word)
+    }
+
+    /// The common string whose UTF-8 is `bytes[0..<count]`, if it is one.
+    @inline(__always)
+    static func commonString(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> String? {
+        guard count >= 2, count <= 16 else { return nil }
+        let (head, tail) = headAndTail(bytes, count)
+        let table = commonStringTable
+        for k in table.starts[count]..<table.starts[count + 1] where table.entries[k].head == head && table.entries[k].tail == tail {
+            return table.entries[k].text
+        }
+        return nil
+    }
+
     func hex4(at index: Int) throws(Failure) -> UInt32 {
         guard index + 4 <= end else { throw Failure(message: "truncated \\u escape", offset: index) }
         var value: UInt32 = 0
@@ -555,34 +750,69 @@ struct HalfScan {
 struct HalfScanner: @unchecked Sendable {
     let buffer: UnsafeBufferPointer<UInt8>
 
+    /// What the scan does with each byte: 0 nothing (most bytes), else one of the cases below.
+    static let byteClasses: [UInt8] = {
+        var classes = [UInt8](repeating: 0, count: 256)
+        classes[Int(UInt8(ascii: "\""))] = 1
+        classes[Int(UInt8(ascii: "{"))] = 2
+        classes[Int(UInt8(ascii: "["))] = 2
+        classes[Int(UInt8(ascii: "}"))] = 3
+        classes[Int(UInt8(ascii: "]"))] = 3
+        classes[Int(UInt8(ascii: ","))] = 4
+        return classes
+    }()
+
     /// The half `from..<to`, starting outside any string; `nil` when it ends inside a string.
+    ///
+    /// Bytes are classified through a table, in a short loop over the bytes that do not matter
+    /// (numbers and names).
     func scan(from: Int, to: Int) -> HalfScan? {
         var result = HalfScan()
+        guard from < to, let base = buffer.baseAddress else { return result }
         var depth = 0
         var lowest = 0
         var p = from
-        while p < to {
-            switch buffer[p] {
-            case UInt8(ascii: "\""):
-                guard let next = JSONCursor.skipString(buffer, at: p, end: to) else { return nil }
-                p = next
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                p += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth < lowest {
-                    lowest = depth
-                    result.lows.append((p, depth))
+        let complete = HalfScanner.byteClasses.withUnsafeBufferPointer { table -> Bool in
+            let classes = table.baseAddress!
+            while p < to {
+                var c = classes[Int(base[p])]
+                while c == 0 {
+                    p &+= 1
+                    guard p < to else { return true }
+                    c = classes[Int(base[p])]
                 }
-                p += 1
-            case UInt8(ascii: ","):
-                if depth <= 0 { result.commas.append((p, depth)) }
-                p += 1
-            default:
-                p += 1
+                switch c {
+                case 1:
+                    // The closing quote is the first one not escaped (preceded by an even
+                    // number of backslashes); memchr finds the candidates.
+                    var from = p &+ 1
+                    while true {
+                        guard from < to, let hit = memchr(base + from, 0x22, to - from) else { return false }
+                        let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                        var backslashes = 0
+                        while at - backslashes - 1 > p, base[at - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                        from = at &+ 1
+                        if backslashes & 1 == 0 { break }
+                    }
+                    p = from
+                case 2:
+                    depth += 1
+                    p += 1
+                case 3:
+                    depth -= 1
+                    if depth < lowest {
+                        lowest = depth
+                        result.lows.append((p, depth))
+                    }
+                    p += 1
+                default:
+                    if depth <= 0 { result.commas.append((p, depth)) }
+                    p += 1
+                }
             }
+            return true
         }
+        guard complete else { return nil }
         result.depth = depth
         return result
     }

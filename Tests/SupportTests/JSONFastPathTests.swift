@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import Support
+
+/// The one-pass readers a fence file's bytes mostly go through (numbers, position lists,
+/// common strings, digit runs) give what the general grammar and an independent conversion give.
+@Suite struct JSONFastPathTests {
+    /// The value of `text` read as one JSON document.
+    func value(_ text: String) throws -> JSONNode {
+        try JSONParser.withCursor(SourceText(file: "t.json", bytes: Array(text.utf8))) { (c: inout JSONCursor) throws(JSONCursor.Failure) in
+            try c.parseValue()
+        }
+    }
+
+    /// Random number texts of the shapes RFC 8259 allows: signs, integers up to 22 digits,
+    /// fractions up to 24 digits, exponents, and leading zeros only as "0" itself.
+    static func numberTexts(count: Int, seed: UInt64) -> [String] {
+        var rng = SplitMix64(seed: seed)
+        func digits(_ n: Int, leadingNonZero: Bool) -> String {
+            var text = ""
+            for k in 0..<n {
+                let d = (leadingNonZero && k == 0) ? 1 + Int(rng.next() % 9) : Int(rng.next() % 10)
+                text += String(d)
+            }
+            return text
+        }
+        var texts: [String] = []
+        for _ in 0..<count {
+            var text = rng.next() % 3 == 0 ? "-" : ""
+            let intLength = Int(rng.next() % 23)
+            text += intLength == 0 ? "0" : digits(intLength, leadingNonZero: true)
+            if rng.next() % 4 != 0 { text += "." + digits(1 + Int(rng.next() % 24), leadingNonZero: false) }
+            if rng.next() % 6 == 0 { text += (rng.next() % 2 == 0 ? "e" : "E") + ["", "+", "-"][Int(rng.next() % 3)] + String(rng.next() % 30) }
+            texts.append(text)
+        }
+        return texts + ["0", "-0", "0.0", "-0.0", "1", "123456789012345678", "1234567890123456789", "9007199254740993",
+                        "9007199254740993.0", "0.1", "0.30000000000000004", "-122.1004545", "37.9073590", "1e22", "1e23",
+                        "123456789.12345678", "1.7976931348623157e308", "4.9e-324", "0.0000000000000000000001"]
+    }
+
+    /// Numbers: integers of up to 18 digits as exact integers, everything else as the correctly
+    /// rounded double (Foundation's conversion is the independent reference), sign of zero
+    /// included.
+    @Test func numbersMatchAnIndependentConversion() throws {
+        for text in JSONFastPathTests.numberTexts(count: 20_000, seed: 11) {
+            let node = try value(text)
+            let isInteger = !text.contains(".") && !text.lowercased().contains("e")
+            let digitCount = text.filter(\.isNumber).count
+            if isInteger && digitCount <= 18 {
+                guard case .int(let i) = node.value else {
+                    Issue.record("\(text) read as \(node.value)")
+                    continue
+                }
+                #expect(i == Int64(text)!, "\(text)")
+            } else {
+                guard case .double(let d) = node.value else {
+                    Issue.record("\(text) read as \(node.value)")
+                    continue
+                }
+                let expected = Double(text)!
+                #expect(d.bitPattern == expected.bitPattern, "\(text): \(d) against \(expected)")
+            }
+        }
+    }
+
+    /// What the grammar refuses is refused, at the same place as before the one-pass reader.
+    @Test(arguments: [("01", 0), ("-", 1), ("1.", 2), ("-.5", 1), ("1e", 2), ("1e+", 3), ("00.5", 0)])
+    func malformedNumbersAreRefused(_ text: String, offset: Int) {
+        do {
+            _ = try value(text)
+            Issue.record("\(text) was read")
+        } catch {
+            #expect("\(error)".hasPrefix("t.json:1:\(offset + 1): error:"), "\(text): \(error)")
+        }
+    }
+
+    /// The positions the one-pass reader hands out, or `nil` when it declines.
+    func fastPositions(_ text: String) throws -> [[Double]]? {
+        try JSONParser.withCursor(SourceText(file: "t.json", bytes: Array(text.utf8))) { (c: inout JSONCursor) throws(JSONCursor.Failure) -> [[Double]]? in
+            var out: [[Double]] = []
+            let start = c.position
+            guard c.readPositions({ out.append([$0, $1]) }) else { return nil }
+            #expect(c.position > start)
+            try c.expectEnd()
+            return out
+        }
+    }
+
+    /// The first two numbers of each position, read with the general grammar.
+    func generalPositions(_ text: String) throws -> [[Double]] {
+        guard let positions = try value(text).elements else { return [] }
+        return positions.map { position in (position.elements ?? []).prefix(2).map { $0.number ?? .nan } }
+    }
+
+    /// Random position lists, with whitespace anywhere, two to four numbers a position and every
+    /// shape of number: what the one-pass reader accepts it reads as the grammar does, bit for
+    /// bit, and it declines what it does not handle (exponents, long digit runs) rather than
+    /// reading it otherwise.
+    @Test func positionListsReadAsTheGrammarReadsThem() throws {
+        var rng = SplitMix64(seed: 5)
+        let all = JSONFastPathTests.numberTexts(count: 3_000, seed: 7)
+        let cheap = all.filter(JSONFastPathTests.oneCheapConversion)
+        let other = all.filter { !JSONFastPathTests.oneCheapConversion($0) }
+        #expect(cheap.count > 500 && other.count > 500)
+        let spaces = ["", "", "", " ", "\n", " \t", "\r\n  "]
+        func space() -> String { spaces[Int(rng.next() % UInt64(spaces.count))] }
+        var accepted = 0
+        var declined = 0
+        for _ in 0..<2_000 {
+            var positions: [String] = []
+            for _ in 0..<(1 + Int(rng.next() % 12)) {
+                let count = 2 + Int(rng.next() % 3)
+                // Mostly numbers the reader converts, now and then one it leaves to the grammar.
+                let values = (0..<count).map { _ in
+                    let pool = rng.next() % 40 == 0 ? other : cheap
+                    return space() + pool[Int(rng.next() % UInt64(pool.count))] + space()
+                }
+                positions.append(space() + "[" + values.joined(separator: ",") + "]" + space())
+            }
+            let text = space() + "[" + positions.joined(separator: ",") + "]" + space()
+            if let fast = try fastPositions(text) {
+                accepted += 1
+                let general = try generalPositions(text)
+                #expect(fast.count == general.count)
+                for (a, b) in zip(fast, general) {
+                    #expect(a.map(\.bitPattern) == b.map(\.bitPattern), "\(text)")
+                }
+            } else {
+                declined += 1
+            }
+            // It declines exactly the lists holding a number it leaves to the general path.
+            // (Split by scalars: "\r\n" is one Character.)
+            let unhandled = text.unicodeScalars.split(whereSeparator: { "[], \n\r\t".unicodeScalars.contains($0) })
+                .contains { !JSONFastPathTests.oneCheapConversion(String(String.UnicodeScalarView($0))) }
+            #expect((try fastPositions(text) == nil) == unhandled, "\(text)")
+        }
+        #expect(accepted > 200 && declined > 200)
+    }
+
+    /// Whether a number's text takes the one-pass reader's conversion: no exponent, and an
+    /// integer of at most 18 digits or a decimal whose at most 19 digits stay below 2^53 with at
+    /// most 22 after the point.
+    static func oneCheapConversion(_ text: String) -> Bool {
+        if text.lowercased().contains("e") { return false }
+        let parts = text.replacingOccurrences(of: "-", with: "").split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return parts[0].count <= 18 }
+        let digits = parts[0] + parts[1]
+        guard digits.count <= 19, parts[1].count <= 22, let mantissa = UInt64(digits) else { return false }
+        return mantissa < (1 << 53)
+    }
+
+    /// Anything but a non-empty list of two-to-four-number positions is declined, for the
+    /// general reader to report.
+    @Test(arguments: ["[]", "[[]]", "[[1]]", "[[1,2,3,4,5]]", "[1, 2]", "[[1,2],]", "[[1,2] [3,4]]", "[[1,2]", "[[1,2],[3,\"4\"]]",
+                      "[[1,2],[3,null]]", "[[01,2]]", "[[1.,2]]", "[[1e5,2]]", "[[-,2]]", "[[1,2]]x", "{\"a\":1}", "[[1,2],[3,4]"])
+    func otherTextsAreDeclined(_ text: String) throws {
+        // A thrown failure (text after the list) counts as declined here too.
+        let result = try? fastPositions(text)
+        #expect(result == nil || result! == nil, "\(text)")
+    }
+
+    /// The digit runs read eight bytes at a time, against a byte-by-byte reading, with bytes of
+    /// 0xFA and more (whose carry the method must keep out of the run) around the digits.
+    @Test func digitRunsMatchAByteByByteReading() {
+        var rng = SplitMix64(seed: 9)
+        let alphabet: [UInt8] = Array("0123456789".utf8) + Array("0123456789".utf8) + [0x2E, 0x2C, 0x5D, 0x2D, 0x2F, 0x3A, 0x20, 0x00, 0xFA, 0xFF, 0xC3, 0x65]
+        for _ in 0..<100_000 {
+            let bytes = (0..<8).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            var count = 0
+            var value: UInt64 = 0
+            while count < 8, bytes[count] >= 0x30, bytes[count] <= 0x39 {
+                value = value * 10 + UInt64(bytes[count] - 0x30)
+                count += 1
+            }
+            let found = bytes.withUnsafeBytes { DecimalParser.leadingDigits($0.baseAddress!) }
+            #expect(found.count == count && found.value == value, "\(bytes)")
+        }
+    }
+
+    /// Member and type names come back as the same text, and a byte changed anywhere in one is
+    /// not taken for it.
+    @Test func commonStringsAreFoundExactly() throws {
+        let words = ["id", "crs", "name", "type", "zone", "rank", "Point", "range", "beacon", "buffer", "radius", "weight",
+                     "Feature", "library", "Polygon", "features", "geometry", "metadata", "proximity", "properties",
+                     "LineString", "MultiPoint", "geometries", "coordinates", "MultiPolygon", "MultiLineString"]
+        for word in words {
+            var bytes = Array(word.utf8)
+            #expect(bytes.withUnsafeBufferPointer { JSONCursor.commonString($0.baseAddress!, $0.count) } == word)
+            #expect(try value("\"\(word)\"").string == word)
+            for k in bytes.indices {
+                let saved = bytes[k]
+                bytes[k] = saved ^ 0x20
+                let changed = String(decoding: bytes, as: UTF8.self)
+                let found = bytes.withUnsafeBufferPointer { JSONCursor.commonString($0.baseAddress!, $0.count) }
+                #expect(found == nil || words.contains(changed) && found == changed, "\(changed)")
+                #expect(try value("\"\(changed)\"").string == changed)
+                bytes[k] = saved
+            }
+        }
+        #expect(try value(#""Feature\u0020""#).string == "Feature ")
+        #expect(try value(#""typé""#).string == "typé")
+    }
+}
