@@ -98,6 +98,7 @@ public indirect enum GeoJSONCoordinates: Sendable {
         // The one-pass reader first; the member-by-member reading below when it declines.
         let start = c
         var fast: [XY] = []
+        fast.reserveCapacity(16)
         if c.readPositions({ x, y in fast.append(XY(x, y)) }) { return fast }
         c = start
         do throws(JSONCursor.Failure) {

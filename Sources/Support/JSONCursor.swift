@@ -349,6 +349,9 @@ public struct JSONCursor {
     mutating func parseObject() throws(Failure) -> JSONValue {
         try beginObject()
         var members: [JSONMember] = []
+        // Room for a fence's usual properties at once: growing one member at a time moved
+        // the members (and their reference counts) three or four times per object.
+        members.reserveCapacity(8)
         var first = true
         while let (key, offset) = try nextMember(&first) {
             members.append(JSONMember(key: key, keyOffset: offset, node: try parseValue()))
