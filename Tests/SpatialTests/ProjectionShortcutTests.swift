@@ -1,0 +1,45 @@
+import Support
+import Testing
+@testable import Spatial
+
+/// A `.projString` frame projects by multiplying by PROJ's own degree-to-radian factor and calling
+/// the projection alone: the result must be the whole pipeline's, bit for bit.
+@Suite struct ProjectionShortcutTests {
+    @Test(arguments: [
+        "+proj=tmerc +lat_0=37.75 +lon_0=-122.20 +k=1 +x_0=0 +y_0=0 +ellps=WGS84",
+        "+proj=utm +zone=33 +datum=WGS84",
+        "+proj=lcc +lat_1=33 +lat_2=45 +lat_0=39 +lon_0=-96 +x_0=0 +y_0=0 +datum=NAD83 +units=m",
+        "+proj=stere +lat_0=90 +lat_ts=70 +lon_0=-45 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m",
+        "+proj=aeqd +lat_0=51.5 +lon_0=-0.12 +ellps=GRS80",
+        "+proj=merc +lon_0=0 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m",
+        "+proj=tmerc +lat_0=0 +lon_0=10 +k=0.9996 +x_0=500000 +y_0=0 +ellps=intl +approx",
+    ])
+    func theShortcutIsThePipeline(_ definition: String) throws {
+        let frame = try MetricFrame(.projString(definition))
+        var rng = SplitMix64(seed: 21)
+        var compared = 0
+        var points: [XY] = []
+        for i in 0...72 {
+            for j in 0...36 {
+                points.append(XY(longitude: -180 + 5 * Double(i), latitude: -90 + 5 * Double(j)))
+            }
+        }
+        for _ in 0..<20_000 {
+            let u = Double(rng.next() >> 11) / 9_007_199_254_740_992
+            let v = Double(rng.next() >> 11) / 9_007_199_254_740_992
+            points.append(XY(longitude: -180 + 360 * u, latitude: -90 + 180 * v))
+        }
+        for p in points {
+            let shortcut = frame.forward(p)
+            let pipeline = frame.forwardThroughPipeline(p)
+            if pipeline.x.isFinite && pipeline.y.isFinite {
+                #expect(shortcut.x.bitPattern == pipeline.x.bitPattern && shortcut.y.bitPattern == pipeline.y.bitPattern,
+                        "\(p.x), \(p.y): \(shortcut) against \(pipeline)")
+                compared += 1
+            } else {
+                #expect(!(shortcut.x.isFinite && shortcut.y.isFinite), "\(p.x), \(p.y)")
+            }
+        }
+        #expect(compared > 1_000)
+    }
+}
