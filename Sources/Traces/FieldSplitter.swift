@@ -37,9 +37,9 @@ enum FieldSplitter {
                 fieldStart = j + 1
                 fieldEnd = min(k, end)
                 i = k < end ? k + 1 : end
-                while i < end, bytes[i] != delimiter { i += 1 }
+                i = nextDelimiter(bytes, i, end, delimiter)
             } else {
-                while i < end, bytes[i] != delimiter { i += 1 }
+                i = nextDelimiter(bytes, i, end, delimiter)
                 fieldEnd = i
                 while fieldStart < fieldEnd, ByteClass.isSpace(bytes[fieldStart]) { fieldStart += 1 }
             }
@@ -52,5 +52,23 @@ enum FieldSplitter {
             if i >= end { return count }
             i += 1  // the delimiter
         }
+    }
+
+    /// The offset of the first `delimiter` in `bytes[from..<end]`, or `end`: eight bytes at a
+    /// time while eight remain (a byte equal to the delimiter becomes zero, and the lowest zero
+    /// byte of a word is found exactly by the borrow trick; bits above it may be wrong, which
+    /// does not matter), then byte by byte.
+    @inline(__always)
+    static func nextDelimiter(_ bytes: UnsafePointer<UInt8>, _ from: Int, _ end: Int, _ delimiter: UInt8) -> Int {
+        var i = from
+        let pattern = UInt64(delimiter) &* 0x0101_0101_0101_0101
+        while i &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)) ^ pattern
+            let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            if zero != 0 { return i &+ zero.trailingZeroBitCount / 8 }
+            i &+= 8
+        }
+        while i < end, bytes[i] != delimiter { i &+= 1 }
+        return i
     }
 }
