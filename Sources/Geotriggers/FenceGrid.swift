@@ -84,17 +84,6 @@ struct FenceGrid {
         large = largeList
     }
 
-    /// The cells a box covers, as column and row ranges; `nil` when it misses the grid.
-    @inline(__always)
-    func cells(_ box: BoundingBox) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
-        let fx0 = (box.minX - originX) / cellSize
-        let fx1 = (box.maxX - originX) / cellSize
-        let fy0 = (box.minY - originY) / cellSize
-        let fy1 = (box.maxY - originY) / cellSize
-        guard fx1 >= 0, fy1 >= 0, fx0 < Double(columns), fy0 < Double(rows) else { return nil }
-        return (max(0, Int(fx0)), min(columns - 1, Int(fx1)), max(0, Int(fy0)), min(rows - 1, Int(fy1)))
-    }
-
     /// Calls `body` once for each fence whose envelope may meet `box`. `stamp` and `marks`
     /// deduplicate fences registered in several cells: a fence is reported when
     /// `marks[fence] != stamp`, after which its mark is set to `stamp`.

@@ -226,8 +226,7 @@ public final class FenceIndex: @unchecked Sendable {
             large.baseAddress?.deallocate()
         }
 
-        /// The cells a box covers, as column and row ranges; `nil` when it misses the grid
-        /// (the same arithmetic as ``FenceGrid/cells(_:)``).
+        /// The cells a box covers, as column and row ranges; `nil` when it misses the grid.
         @inline(__always)
         func cells(_ box: BoundingBox) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
             let fx0 = (box.minX - originX) / cellSize
