@@ -93,39 +93,12 @@ public indirect enum GeoJSONCoordinates: Sendable {
     }
 
     /// A non-empty list of positions of two to four numbers each, of which the first two are
-    /// kept; `nil` (the cursor left anywhere) for anything else.
+    /// kept, read in one pass (``Support/JSONCursor/readPositions(_:)``); `nil` (the cursor left
+    /// anywhere) for anything else, which the caller reads again the general way.
     static func positionList(_ c: inout JSONCursor) -> [XY]? {
-        // The one-pass reader first; the member-by-member reading below when it declines.
-        let start = c
-        var fast: [XY] = []
-        fast.reserveCapacity(16)
-        if c.readPositions({ x, y in fast.append(XY(x, y)) }) { return fast }
-        c = start
-        do throws(JSONCursor.Failure) {
-            guard c.peek() == UInt8(ascii: "[") else { return nil }
-            try c.beginArray()
-            var points: [XY] = []
-            var first = true
-            while try c.nextElement(&first) {
-                guard c.peek() == UInt8(ascii: "[") else { return nil }
-                try c.beginArray()
-                var firstNumber = true
-                var x = 0.0, y = 0.0
-                var count = 0
-                while try c.nextElement(&firstNumber) {
-                    let next = c.peek()
-                    guard next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else { return nil }
-                    let value = try c.parseNumber()
-                    if count == 0 { x = value } else if count == 1 { y = value }
-                    count += 1
-                }
-                guard count >= 2, count <= 4 else { return nil }
-                points.append(XY(x, y))
-            }
-            return points.isEmpty ? nil : points
-        } catch {
-            return nil
-        }
+        var points: [XY] = []
+        points.reserveCapacity(16)
+        return c.readPositions({ x, y in points.append(XY(x, y)) }) ? points : nil
     }
 
     /// Converts coordinates already parsed into a ``Support/JSONNode``.
