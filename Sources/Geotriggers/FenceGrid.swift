@@ -53,10 +53,7 @@ struct FenceGrid {
         var ranges: [(Int, Int, Int, Int)?] = Array(repeating: nil, count: envelopes.count)
         for (j, e) in envelopes.enumerated() {
             guard let e else { continue }
-            let c0 = max(0, min(columns - 1, Int((e.minX - originX) / cell)))
-            let c1 = max(0, min(columns - 1, Int((e.maxX - originX) / cell)))
-            let r0 = max(0, min(rows - 1, Int((e.minY - originY) / cell)))
-            let r1 = max(0, min(rows - 1, Int((e.maxY - originY) / cell)))
+            let (c0, c1, r0, r1) = FenceGrid.cellRange(e, originX: originX, originY: originY, cellSize: cell, columns: columns, rows: rows)
             if (c1 - c0 + 1) * (r1 - r0 + 1) > FenceGrid.maximumCellsPerFence {
                 largeList.append(Int32(j))
                 continue
@@ -82,6 +79,18 @@ struct FenceGrid {
         starts = counts
         items = itemsOut
         large = largeList
+    }
+
+    /// The cells an envelope is registered in (first and last column, first and last row),
+    /// clamped to the grid.
+    func cellRange(_ e: BoundingBox) -> (c0: Int, c1: Int, r0: Int, r1: Int) {
+        FenceGrid.cellRange(e, originX: originX, originY: originY, cellSize: cellSize, columns: columns, rows: rows)
+    }
+
+    static func cellRange(_ e: BoundingBox, originX: Double, originY: Double, cellSize cell: Double,
+                          columns: Int, rows: Int) -> (c0: Int, c1: Int, r0: Int, r1: Int) {
+        (max(0, min(columns - 1, Int((e.minX - originX) / cell))), max(0, min(columns - 1, Int((e.maxX - originX) / cell))),
+         max(0, min(rows - 1, Int((e.minY - originY) / cell))), max(0, min(rows - 1, Int((e.maxY - originY) / cell))))
     }
 
     /// Calls `body` once for each fence whose envelope may meet `box`. `stamp` and `marks`
