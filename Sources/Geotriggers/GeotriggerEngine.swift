@@ -444,19 +444,37 @@ public final class GeotriggerEngine {
         return d2.squareRoot() <= limit
     }
 
-    /// Whether these settings make every fence's state after a sample depend only on that
-    /// sample (no filter, dwell, debounce or hidden-visit detection): then a trace can be cut
-    /// into slices replayed independently, each engine first ``resynchronize(with:)``-ing on the
-    /// sample before its slice.
-    public static func isMemoryless(_ settings: [GeotriggerSettings]) -> Bool {
+    /// Whether these settings change a fence's state at a sample from that sample and the state
+    /// before it alone (no filter, dwell or debounce, which look at earlier samples or at time).
+    public static func hasPlainTransitions(_ settings: [GeotriggerSettings]) -> Bool {
         settings.allSatisfy { s in
             s.filter == nil && s.dwellSeconds == nil && s.enterAfter.isImmediate && s.exitAfter.isImmediate
         }
     }
 
+    /// Whether a fence enters and stays on one condition: not a beacon whose proximity is
+    /// nearer than its range (it checks in within the proximity and out beyond the range), and
+    /// not `contains-intersects` with the accuracy feed (in on containment, out when the disc no
+    /// longer touches). Otherwise its state remembers which condition it last met.
+    public static func entersAndStaysAlike(_ fence: Fence, _ settings: GeotriggerSettings) -> Bool {
+        if case .beacon(let range, let proximity) = fence.kind, proximity.distance(range: range) != range + max(0, settings.bufferMeters) {
+            return false
+        }
+        return settings.relationship != .containsIntersects || settings.feed == .point
+    }
+
+    /// Whether these fences and settings make every fence's state after a sample depend only on
+    /// that sample (``hasPlainTransitions(_:)`` and ``entersAndStaysAlike(_:_:)``, and no
+    /// hidden-visit detection): then a trace can be cut into slices replayed independently, each
+    /// engine first ``resynchronize(with:)``-ing on the sample before its slice.
+    public static func isMemoryless(_ settings: [GeotriggerSettings], fences: [Fence]) -> Bool {
+        hasPlainTransitions(settings) && zip(fences, settings).allSatisfy { entersAndStaysAlike($0, $1) }
+    }
+
     /// Forgets every fence's state and takes the state `sample` gives, without events or
     /// statistics: for replaying a slice of a trace whose previous sample is `sample` (valid
-    /// when the settings are ``isMemoryless(_:)`` and hidden visits are not detected).
+    /// when the fences and settings are ``isMemoryless(_:fences:)`` and hidden visits are not
+    /// detected).
     public func resynchronize(with sample: Sample) {
         restart()
         let savedStatistics = statistics

@@ -8,7 +8,8 @@ import Traces
 
 /// The bench summary of traces on several cores (SPEC §8).
 ///
-/// When the settings are memoryless (``Geotriggers/GeotriggerEngine/isMemoryless(_:)``), a
+/// When the fences and settings are memoryless
+/// (``Geotriggers/GeotriggerEngine/isMemoryless(_:fences:)``), a
 /// fence's state after a sample depends only on that sample, so the traces are read in chunks by
 /// one thread (a ``Feed``) and every worker takes whole chunks as they come, resynchronizing its
 /// engine on the sample just before the chunk (or starting afresh on a trace's first chunk).
@@ -27,7 +28,7 @@ public enum ParallelSummary {
 
     /// Whether `configuration` can be summarised this way.
     public static func applies(to configuration: Replayer.Configuration) -> Bool {
-        GeotriggerEngine.isMemoryless(configuration.settings)
+        GeotriggerEngine.isMemoryless(configuration.settings, fences: configuration.fences.fences)
     }
 
     /// The summary of `trace`, read once and evaluated on `workers` threads.
