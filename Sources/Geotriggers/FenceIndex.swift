@@ -92,6 +92,8 @@ public final class FenceIndex: @unchecked Sendable {
     let beaconNoise: [(sigma: Double, seed: UInt64)]
     /// The grid's records in cell order, in memory the index owns (freed in `deinit`).
     let cellRecords: UnsafeBufferPointer<CellRecord>
+    /// Whether ``cellRecords`` were laid out (``GeotriggerEngine`` needs them).
+    public let hasCellRecords: Bool
     /// What the engine's hot path reads of the grid, as plain pointers and values (see
     /// ``CellTable``).
     let cellTable: CellTable
@@ -134,12 +136,17 @@ public final class FenceIndex: @unchecked Sendable {
     ///   - settings: the resolved settings of each fence, in fence order (buffers are taken from
     ///     here).
     /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
-    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings]) throws(FencesimError) {
-        try self.init(fenceSet, frame: definition, settings: settings, workers: nil)
+    ///   - cellRecords: whether to lay out the grid's records for ``GeotriggerEngine`` (an index
+    ///     only ``SummaryEngine`` reads does without them: about 40 bytes for every cell a fence
+    ///     covers, 150 MB for 400,000 fences).
+    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings],
+                            cellRecords: Bool = true) throws(FencesimError) {
+        try self.init(fenceSet, frame: definition, settings: settings, workers: nil, cellRecords: cellRecords)
     }
 
     /// Compiles with `workers` threads for the projection (`nil`: as many as pay off).
-    init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings], workers: Int?) throws(FencesimError) {
+    init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings], workers: Int?,
+         cellRecords withRecords: Bool = true) throws(FencesimError) {
         precondition(settings.count == fenceSet.fences.count, "one settings value per fence")
         self.fenceSet = fenceSet
         self.settings = settings
@@ -155,7 +162,7 @@ public final class FenceIndex: @unchecked Sendable {
             (FenceGrid(envelopes: envelopes), FenceIndex.ranksByID(fenceSet.fences),
              GeotriggerEngine.Setup(settings: settings, shapes: shapes))
         }, {
-            FenceIndex.layout(shapes, fenceSet.fences, settings)
+            FenceIndex.layout(shapes, fenceSet.fences, settings, records: withRecords)
         })
         (grid, idRank, engineSetup) = gridRanksAndSetup
         var layout = built
@@ -172,9 +179,11 @@ public final class FenceIndex: @unchecked Sendable {
         (slotFence, fenceSlot) = FenceIndex.slots(envelopes, grid)
         polygonRings = slotFence.map { layout.polygonRings[Int($0)] }
         for j in layout.records.indices { layout.records[j].slot = fenceSlot[j] }
-        let records = UnsafeMutablePointer<CellRecord>.allocate(capacity: max(1, grid.items.count))
-        FenceIndex.fillCellRecords(records, grid.items, layout.records, workers: parallel ? 2 : 1)
-        cellRecords = UnsafeBufferPointer(start: records, count: grid.items.count)
+        let recordCount = withRecords ? grid.items.count : 0
+        let records = UnsafeMutablePointer<CellRecord>.allocate(capacity: max(1, recordCount))
+        if withRecords { FenceIndex.fillCellRecords(records, grid.items, layout.records, workers: parallel ? 2 : 1) }
+        cellRecords = UnsafeBufferPointer(start: records, count: recordCount)
+        hasCellRecords = withRecords
         cellTable = CellTable(grid, records: records)
         usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
         hasLines = shapes.contains { if case .line = $0 { true } else { false } }
@@ -265,7 +274,7 @@ public final class FenceIndex: @unchecked Sendable {
         var records: [CellRecord] = []
     }
 
-    static func layout(_ shapes: [Shape], _ fences: [Fence], _ settings: [GeotriggerSettings]) -> Layout {
+    static func layout(_ shapes: [Shape], _ fences: [Fence], _ settings: [GeotriggerSettings], records withRecords: Bool = true) -> Layout {
         var kinds: [Kind] = []
         var cx: [Double] = [], cy: [Double] = [], r: [Double] = [], rx: [Double] = []
         var areas: [AreaShape?] = []
@@ -313,8 +322,8 @@ public final class FenceIndex: @unchecked Sendable {
             ends += ringEnds
         }
         var records: [CellRecord] = []
-        records.reserveCapacity(shapes.count)
-        for j in shapes.indices {
+        records.reserveCapacity(withRecords ? shapes.count : 0)
+        for j in shapes.indices where withRecords {
             // Fields read in place (a copy of the settings retains its filter and message).
             var flags: UInt8 = 0
             let simple = settings[j].relationship == .intersects && settings[j].filter == nil && settings[j].dwellSeconds == nil

@@ -159,6 +159,7 @@ public final class GeotriggerEngine {
     var bufferedAreas: [Int: (radius: Double, geometry: Geometry)] = [:]
 
     public init(fences: CompiledFences, traceName: String) {
+        precondition(fences.index.hasCellRecords, "an index laid out for the general engine (cellRecords: true)")
         self.fences = fences
         self.traceName = traceName
         kinds = fences.index.kinds

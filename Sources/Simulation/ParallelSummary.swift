@@ -66,10 +66,14 @@ public enum ParallelSummary {
     public static func summarize(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
                                  timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil) throws(FencesimError) -> [Replayer.Outcome] {
         let workers = max(1, requested > 0 ? requested : ProcessInfo.processInfo.activeProcessorCount)
-        // The fences are compiled while the first chunks are read.
+        // The fences are compiled while the first chunks are read; the engine that tests a
+        // fence only when the device could have reached its boundary, where it applies, needs
+        // no cell records.
+        let scheduled = SummaryEngine.Table.applies(to: configuration.fences, settings: configuration.settings)
         let index: FenceIndex
         do {
-            index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+            index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings,
+                                   cellRecords: !scheduled)
         } catch {
             feed.cancel()
             throw error
@@ -77,65 +81,30 @@ public enum ParallelSummary {
         timer?.lap("index-fences")
         keep?(index)
         let traceCount = feed.traces.count
-        final class Slot: @unchecked Sendable {
-            // Written by exactly one worker (its own index); read after the workers have joined.
-            var error: FencesimError?
-            var summaries: [BenchSummary]
-            var statistics: [GeotriggerEngine.Statistics]
-
-            init(traces: Int) {
-                summaries = Array(repeating: BenchSummary(), count: traces)
-                statistics = Array(repeating: GeotriggerEngine.Statistics(), count: traces)
-            }
-        }
         let slots = (0..<workers).map { _ in Slot(traces: traceCount) }
         let channel = feed.channel
         let labels = feed.traces.map(\.label)
+        // Otherwise the general engine, counting only.
+        let table = scheduled ? SummaryEngine.Table(index) : nil
+        precondition(table != nil || !scheduled, "SummaryEngine.Table.applies and init agree")
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             let slot = slots[w]
-            let engine: GeotriggerEngine
+            let compiled: CompiledFences
             do throws(FencesimError) {
-                engine = GeotriggerEngine(fences: try CompiledFences(index: index), traceName: labels[0])
+                compiled = try CompiledFences(index: index)
             } catch {
                 slot.error = error
                 channel.cancel()
                 return
             }
-            // Each worker projects the fixes it takes, with its own frame: the reading thread,
-            // which every worker waits on when fences are few, only parses.
-            let frame = engine.fences.frame
-            engine.computesDistances = false
-            engine.detectsHiddenVisits = false
-            engine.countsOnly = true
-            var buffer: [GeotriggerEvent] = []
-            while let chunk = channel.receive() {
-                engine.traceName = labels[chunk.trace]
-                if let predecessor = chunk.predecessor {
-                    engine.resynchronize(with: predecessor.sample(in: frame))
-                } else {
-                    // A trace's first chunk: the engine starts as a fresh one would.
-                    engine.restart()
-                }
-                let before = engine.statistics
-                var summary = slot.summaries[chunk.trace]
-                chunk.samples.withUnsafeBufferPointer { samples in
-                    for k in samples.indices {
-                        buffer.removeAll(keepingCapacity: true)
-                        engine.process(samples[k].sample(in: frame), into: &buffer)
-                        for e in buffer {
-                            switch e.kind {
-                            case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
-                            case .exit: summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
-                            default: break
-                            }
-                        }
-                    }
-                }
-                // The enters and exits, counted without events (the sums do not depend on order).
-                for t in engine.tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
-                engine.tallies.removeAll(keepingCapacity: true)
-                slot.summaries[chunk.trace] = summary
-                slot.statistics[chunk.trace].add(engine.statistics, since: before)
+            if let table {
+                work(SummaryEngine(table: table, compiled: compiled), channel: channel, slot: slot)
+            } else {
+                let engine = GeotriggerEngine(fences: compiled, traceName: labels[0])
+                engine.computesDistances = false
+                engine.detectsHiddenVisits = false
+                engine.countsOnly = true
+                work(engine, channel: channel, slot: slot, labels: labels)
             }
         }
         if let error = slots.compactMap(\.error).first {
@@ -159,6 +128,33 @@ public enum ParallelSummary {
             outcome.warnings = reads[k].warnings
             outcome.error = reads[k].error
             return outcome
+        }
+    }
+
+    /// What one worker found: written by that worker alone, read after the workers have joined.
+    final class Slot: @unchecked Sendable {
+        var error: FencesimError?
+        var summaries: [BenchSummary]
+        var statistics: [GeotriggerEngine.Statistics]
+
+        init(traces: Int) {
+            summaries = Array(repeating: BenchSummary(), count: traces)
+            statistics = Array(repeating: GeotriggerEngine.Statistics(), count: traces)
+        }
+    }
+
+    /// Takes chunks until the channel is drained, counting each with `engine` (which projects
+    /// the fixes itself: the reading thread, which every worker waits on when fences are few,
+    /// only parses).
+    static func work<Engine: ChunkCounting>(_ engine: Engine, channel: ChunkChannel, slot: Slot, labels: [String] = []) {
+        while let chunk = channel.receive() {
+            if !labels.isEmpty { engine.traceLabel = labels[chunk.trace] }
+            engine.begin(after: chunk.predecessor)
+            let before = engine.counts
+            var summary = slot.summaries[chunk.trace]
+            chunk.samples.withUnsafeBufferPointer { engine.count($0, into: &summary) }
+            slot.summaries[chunk.trace] = summary
+            slot.statistics[chunk.trace].add(engine.counts, since: before)
         }
     }
 
@@ -277,6 +273,85 @@ public enum ParallelSummary {
             }
             return reads
         }
+    }
+}
+
+/// An engine as a summary's worker drives it.
+protocol ChunkCounting: AnyObject {
+    /// The trace's name (for message templates).
+    var traceLabel: String { get set }
+    /// Statistics so far.
+    var counts: GeotriggerEngine.Statistics { get }
+    /// Starts a chunk: afresh for a trace's first chunk, else in the state the sample before it
+    /// leaves.
+    func begin(after predecessor: FeedSample?)
+    /// Counts the chunk's fixes into `summary`.
+    func count(_ samples: UnsafeBufferPointer<FeedSample>, into summary: inout BenchSummary)
+}
+
+extension GeotriggerEngine: ChunkCounting {
+    var traceLabel: String {
+        get { traceName }
+        set { traceName = newValue }
+    }
+
+    var counts: GeotriggerEngine.Statistics { statistics }
+
+    func begin(after predecessor: FeedSample?) {
+        if let predecessor {
+            resynchronize(with: predecessor.sample(in: fences.frame))
+        } else {
+            // A trace's first chunk: the engine starts as a fresh one would.
+            restart()
+        }
+    }
+
+    func count(_ samples: UnsafeBufferPointer<FeedSample>, into summary: inout BenchSummary) {
+        let frame = fences.frame
+        var buffer: [GeotriggerEvent] = []
+        for k in samples.indices {
+            buffer.removeAll(keepingCapacity: true)
+            process(samples[k].sample(in: frame), into: &buffer)
+            for e in buffer {
+                switch e.kind {
+                case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
+                case .exit: summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
+                default: break
+                }
+            }
+        }
+        // The enters and exits, counted without events (the sums do not depend on order).
+        for t in tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
+        tallies.removeAll(keepingCapacity: true)
+    }
+}
+
+extension SummaryEngine: ChunkCounting {
+    var traceLabel: String {
+        get { "" }
+        set {}
+    }
+
+    var counts: GeotriggerEngine.Statistics { statistics }
+
+    func begin(after predecessor: FeedSample?) {
+        if let p = predecessor {
+            let xy = compiled.frame.forward(XY(longitude: p.longitude, latitude: p.latitude))
+            resynchronize(index: p.index, time: p.time, x: xy.x, y: xy.y, accuracy: p.accuracy)
+        } else {
+            restart()
+        }
+    }
+
+    func count(_ samples: UnsafeBufferPointer<FeedSample>, into summary: inout BenchSummary) {
+        let frame = compiled.frame
+        for k in samples.indices {
+            let s = samples[k]
+            let xy = frame.forward(XY(longitude: s.longitude, latitude: s.latitude))
+            process(index: s.index, time: s.time, x: xy.x, y: xy.y, accuracy: s.accuracy)
+        }
+        for t in tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
+        tallies.removeAll(keepingCapacity: true)
     }
 }
 
