@@ -14,15 +14,37 @@ public enum FileIO {
     public static func readAll(_ path: String) throws(FencesimError) -> [UInt8] {
         let file = try ChunkedFile(path: path)
         defer { file.close() }
+        // Straight into the array, without a staging buffer: a large fence file was copied
+        // twice and its pages touched twice. One byte beyond the size the file had when opened
+        // shows whether it has grown since; then the rest is read in growing steps.
         var out: [UInt8] = []
-        if let size = file.sizeHint { out.reserveCapacity(size) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var capacity = (file.sizeHint ?? 0) + 1
+        var filled = 0
         while true {
-            let n = try file.read(into: &chunk)
-            if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
+            var failure: FencesimError?
+            var ended = false
+            let previous = out
+            out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = filled
+                if filled > 0 { previous.withUnsafeBufferPointer { buffer.baseAddress!.initialize(from: $0.baseAddress!, count: filled) } }
+                do throws(FencesimError) {
+                    while count < capacity {
+                        let n = try file.read(into: buffer.baseAddress! + count, count: capacity - count)
+                        if n == 0 {
+                            ended = true
+                            break
+                        }
+                        count += n
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            if ended { return out }
+            filled = out.count
+            capacity = max(capacity * 2, 1 << 16)
         }
-        return out
     }
 
     /// Whether `path` names an existing regular file or directory.
@@ -141,8 +163,15 @@ public final class ChunkedFile {
     /// Reads up to `buffer.count` bytes into the start of `buffer`; returns 0 at the end.
     public func read(into buffer: inout [UInt8]) throws(FencesimError) -> Int {
         let count = buffer.count
+        return try buffer.withUnsafeMutableBufferPointer { (b) throws(FencesimError) -> Int in
+            try read(into: b.baseAddress!, count: count)
+        }
+    }
+
+    /// Reads up to `count` bytes to `pointer`; returns 0 at the end.
+    public func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(FencesimError) -> Int {
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, count) }
+            let n = Glibc.read(fd, pointer, count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw FencesimError(.io, "read failed: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
