@@ -13,8 +13,9 @@ public enum RingCheck {
     /// `true` when the ring is certainly a valid polygon shell; `false` when this check cannot
     /// tell (GEOS must decide).
     ///
-    /// - Complexity: O(n log n) to sort the edges, plus one test per pair of edges whose x ranges
-    ///   overlap (at most O(n²), n ≤ ``maximumVertices``).
+    /// - Complexity: O(n) for a ring star-shaped about the mean of its corners; otherwise
+    ///   O(n log n) to sort the edges, plus one test per pair of edges whose x ranges overlap (at
+    ///   most O(n²), n ≤ ``maximumVertices``).
     public static func isCertainlySimple(_ ring: [XY]) -> Bool {
         let n = ring.count - 1  // edges
         guard n >= 3, n <= maximumVertices, ring.first == ring.last else { return false }
@@ -28,6 +29,7 @@ public enum RingCheck {
             scale = max(scale, abs(a.x), abs(a.y))
         }
         guard abs(area) > 1e-9 * scale * scale else { return false }
+        if isCertainlyStarShaped(ring, edges: n) { return true }
         // Only edges whose envelopes overlap can meet: the edges sorted by their least x, each is
         // tested against those that start before it ends (a sweep, instead of every pair).
         return withUnsafeTemporaryAllocation(of: (minX: Double, edge: Int).self, capacity: n) { buffer in
@@ -49,6 +51,32 @@ public enum RingCheck {
             }
             return true
         }
+    }
+
+    /// Whether the ring certainly winds once around the mean of its corners, seeing it on the
+    /// same side of every edge: then each edge spans its own sector of angles around that point,
+    /// the sectors tile the turn once, and no two edges can meet but neighbours at their corner
+    /// (a star-shaped ring is simple). Every orientation must be clear of rounding; the turns
+    /// are counted by the edges that cross the horizontal line through the point (one up, one
+    /// down for a single turn). `false` when unsure: the caller sweeps.
+    ///
+    /// - Complexity: O(n), where the sweep sorts.
+    static func isCertainlyStarShaped(_ ring: [XY], edges n: Int) -> Bool {
+        var sx = 0.0, sy = 0.0
+        for k in 0..<n {
+            sx += ring[k].x
+            sy += ring[k].y
+        }
+        let c = XY(sx / Double(n), sy / Double(n))
+        var side = 0
+        var crossings = 0
+        for k in 0..<n {
+            let a = ring[k], b = ring[k + 1]
+            guard let o = orientation(c, a, b), side == 0 || o == side else { return false }
+            side = o
+            if (a.y < c.y) != (b.y < c.y) { crossings += 1 }
+        }
+        return crossings == 2
     }
 
     /// The sign of the orientation of (p, q, r), or `nil` when it is too close to zero to trust.

@@ -1,5 +1,5 @@
 import Foundation
-import Spatial
+@testable import Spatial
 import Support
 import Testing
 
@@ -53,6 +53,33 @@ struct RingCheckTests {
             #expect(!RingCheck.isCertainlySimple(ring), "cleared a self-crossing ring: \(ring)")
         }
         #expect(invalid >= 100)
+    }
+
+    /// The linear path: rings that turn once around the mean of their corners are cleared
+    /// without the sweep; a pentagram, which sees its centre on the same side of every edge but
+    /// turns twice, is not.
+    @Test func starShapedRingsAreClearedInOnePass() throws {
+        var rng = SplitMix64(seed: 7)
+        var clearedInOnePass = 0
+        for _ in 0..<200 {
+            let ring = Shapes.star(center: XY(3_000, -2_000), radius: 250, vertices: 5 + Int(rng.next() % 36), using: &rng)
+            if RingCheck.isCertainlyStarShaped(ring, edges: ring.count - 1) { clearedInOnePass += 1 }
+        }
+        #expect(clearedInOnePass >= 180)
+        var pentagram = (0..<5).map { k in
+            XY(100 * cos(Double(k * 2) * 2 * Double.pi / 5), 100 * sin(Double(k * 2) * 2 * Double.pi / 5))
+        }
+        pentagram.append(pentagram[0])
+        #expect(!RingCheck.isCertainlyStarShaped(pentagram, edges: 5))
+        #expect(!RingCheck.isCertainlySimple(pentagram))
+        // Clockwise is as good as counter-clockwise.
+        let square = [XY(0, 0), XY(0, 1), XY(1, 1), XY(1, 0), XY(0, 0)]
+        #expect(RingCheck.isCertainlyStarShaped(square, edges: 4))
+        // A comb is simple but not star-shaped about its mean: the sweep clears it.
+        let comb = [XY(0, 0), XY(10, 0), XY(10, 10), XY(8, 10), XY(8, 2), XY(6, 2), XY(6, 10), XY(4, 10), XY(4, 2), XY(2, 2),
+                    XY(2, 10), XY(0, 10), XY(0, 0)]
+        #expect(!RingCheck.isCertainlyStarShaped(comb, edges: 12))
+        #expect(RingCheck.isCertainlySimple(comb))
     }
 
     @Test func refusesDegenerateRings() {
