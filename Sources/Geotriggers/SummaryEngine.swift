@@ -111,7 +111,6 @@ public final class SummaryEngine {
             var boxes: [Double] = []
             for slot in 0..<n {
                 let j = Int(index.slotFence[slot])
-                let settings = index.settings[j]
                 var kind = Table.never
                 var x = 0.0, y = 0.0, r = 0.0, rx = 0.0
                 switch index.kinds[j] {
@@ -135,11 +134,12 @@ public final class SummaryEngine {
                 } else {
                     kind = Table.never
                 }
+                // Read in place: a copy of the settings retains its filter and message.
                 var mode: UInt8 = 0
-                if settings.feed == .accuracy { mode |= Table.accuracyBit }
-                if settings.initialTrigger == .none { mode |= Table.initialNoneBit }
+                if index.settings[j].feed == .accuracy { mode |= Table.accuracyBit }
+                if index.settings[j].initialTrigger == .none { mode |= Table.initialNoneBit }
                 if isLarge[j] { mode |= Table.largeBit }
-                switch settings.relationship {
+                switch index.settings[j].relationship {
                 case .intersects: mode |= Table.intersects << Table.relationshipShift
                 case .contains: mode |= Table.contains << Table.relationshipShift
                 case .containsIntersects: mode |= Table.containsIntersects << Table.relationshipShift
