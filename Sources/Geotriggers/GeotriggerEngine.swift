@@ -448,8 +448,9 @@ public final class GeotriggerEngine {
     /// Whether these settings change a fence's state at a sample from that sample and the state
     /// before it alone (no filter, dwell or debounce, which look at earlier samples or at time).
     public static func hasPlainTransitions(_ settings: [GeotriggerSettings]) -> Bool {
-        settings.allSatisfy { s in
-            s.filter == nil && s.dwellSeconds == nil && s.enterAfter.isImmediate && s.exitAfter.isImmediate
+        settings.indices.allSatisfy { k in
+            settings[k].filter == nil && settings[k].dwellSeconds == nil && settings[k].enterAfter.isImmediate
+                && settings[k].exitAfter.isImmediate
         }
     }
 
@@ -457,19 +458,25 @@ public final class GeotriggerEngine {
     /// nearer than its range (it checks in within the proximity and out beyond the range), and
     /// not `contains-intersects` with the accuracy feed (in on containment, out when the disc no
     /// longer touches). Otherwise its state remembers which condition it last met.
-    public static func entersAndStaysAlike(_ fence: Fence, _ settings: GeotriggerSettings) -> Bool {
-        if case .beacon(let range, let proximity) = fence.kind, proximity.distance(range: range) != range + max(0, settings.bufferMeters) {
+    public static func entersAndStaysAlike(_ kind: Fence.Kind, relationship: GeotriggerSettings.Relationship,
+                                           feed: GeotriggerSettings.Feed, bufferMeters: Double) -> Bool {
+        if case .beacon(let range, let proximity) = kind, proximity.distance(range: range) != range + max(0, bufferMeters) {
             return false
         }
-        return settings.relationship != .containsIntersects || settings.feed == .point
+        return relationship != .containsIntersects || feed == .point
     }
 
     /// Whether these fences and settings make every fence's state after a sample depend only on
-    /// that sample (``hasPlainTransitions(_:)`` and ``entersAndStaysAlike(_:_:)``, and no
-    /// hidden-visit detection): then a trace can be cut into slices replayed independently, each
-    /// engine first ``resynchronize(with:)``-ing on the sample before its slice.
+    /// that sample (``hasPlainTransitions(_:)`` and
+    /// ``entersAndStaysAlike(_:relationship:feed:bufferMeters:)``, and no hidden-visit
+    /// detection): then a trace can be cut into slices replayed independently, each engine
+    /// first ``resynchronize(with:)``-ing on the sample before its slice.
     public static func isMemoryless(_ settings: [GeotriggerSettings], fences: [Fence]) -> Bool {
-        hasPlainTransitions(settings) && zip(fences, settings).allSatisfy { entersAndStaysAlike($0, $1) }
+        // Read in place: copying a fence or its settings costs a dozen reference counts.
+        hasPlainTransitions(settings) && zip(fences.indices, settings.indices).allSatisfy { j, k in
+            entersAndStaysAlike(fences[j].kind, relationship: settings[k].relationship, feed: settings[k].feed,
+                                bufferMeters: settings[k].bufferMeters)
+        }
     }
 
     /// Forgets every fence's state and takes the state `sample` gives, without events or

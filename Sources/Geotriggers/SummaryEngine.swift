@@ -182,8 +182,9 @@ public final class SummaryEngine {
         /// Whether the engine can count these fences under these settings (see ``init(_:)``);
         /// then their index needs no cell records (``FenceIndex/init(_:frame:settings:cellRecords:)``).
         public static func applies(to fences: FenceSet, settings: [GeotriggerSettings]) -> Bool {
-            GeotriggerEngine.hasPlainTransitions(settings) && !fences.fences.contains { fence in
-                if case .beacon = fence.kind { return fence.beaconSignalNoise.sigmaMeters > 0 }
+            GeotriggerEngine.hasPlainTransitions(settings) && !fences.fences.indices.contains { j in
+                // Read in place: copying a fence costs a dozen reference counts.
+                if case .beacon = fences.fences[j].kind { return fences.fences[j].beaconSignalNoise.sigmaMeters > 0 }
                 return false
             }
         }
@@ -354,7 +355,7 @@ public final class SummaryEngine {
         let sample = Probe(x: px, y: py, accuracy: accuracy, index: index, isFirst: isFirst,
                            slack: SummaryEngine.clearanceSlack + 1e-13 * magnitude,
                            roughError: PlanarPolygon.roughDistanceError(magnitude: magnitude))
-        let moved = newRange != range
+        let before = range
         range = newRange
         if full {
             // The first fix, or a step the calendar cannot measure: every watched fence afresh.
@@ -389,7 +390,7 @@ public final class SummaryEngine {
                 b -= 1
             }
             bucket = now
-            if moved { discover(sample) }
+            if newRange != before { discover(sample, besides: before) }
         }
         statistics.insidePairs += insideCount
     }
@@ -417,13 +418,18 @@ public final class SummaryEngine {
         return SIMD4(c.c0, c.c1, c.r0, c.r1)
     }
 
-    /// Tests every fence of the cells in ``range`` that is not watched yet.
-    func discover(_ sample: Probe) {
+    /// Tests every fence not watched yet of the cells in ``range`` that are not in `before`
+    /// (``noCells`` for all of them). Every fence of a cell in range stays watched (a fence
+    /// leaves the watch only when none of its cells is in range), so only the cells the range
+    /// has just reached can hold fences to find.
+    func discover(_ sample: Probe, besides before: SIMD4<Int> = SummaryEngine.noCells) {
         guard range != SummaryEngine.noCells else { return }
         let starts = cellTable.starts
         let columns = cellTable.columns
         for row in range[2]...range[3] {
+            let rowBefore = row >= before[2] && row <= before[3]
             for column in range[0]...range[1] {
+                if rowBefore, column >= before[0], column <= before[1] { continue }
                 let cell = row * columns + column
                 for k in Int(starts[cell])..<Int(starts[cell + 1]) {
                     let slot = Int(cellSlots[k])
