@@ -19,13 +19,15 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.txt"])
     }
 
-    /// Files read whole: empty, a few bytes, several MiB (more than a read chunk), a file whose
-    /// size says nothing (a /proc file reports 0) and a pipe (no size at all).
+    /// Files read whole: empty, a few bytes, several MiB (more than a read chunk), more than
+    /// ``FileIO/parallelReadBytes`` (read in parts on several threads), a file whose size says
+    /// nothing (a /proc file reports 0) and a pipe (no size at all).
     @Test func readsWholeFilesWhateverTheirSizeSays() throws {
         let dir = try temporaryDirectory()
         var generator = SplitMix64(seed: 7)
         let large = (0..<(3 << 20) + 12_345).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-        for bytes in [[], Array("x".utf8), large] {
+        let larger = (0..<FileIO.parallelReadBytes + 777_777).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        for bytes in [[], Array("x".utf8), large, larger] {
             let path = dir + "/in-\(bytes.count).bin"
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             #expect(try FileIO.readAll(path) == bytes)
