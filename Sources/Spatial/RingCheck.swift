@@ -19,14 +19,19 @@ public enum RingCheck {
     public static func isCertainlySimple(_ ring: [XY]) -> Bool {
         let n = ring.count - 1  // edges
         guard n >= 3, n <= maximumVertices, ring.first == ring.last else { return false }
-        // Distinct consecutive corners, and a clearly non-zero area.
+        // Distinct consecutive corners, and a clearly non-zero area: the shoelace sum taken
+        // about the first corner, so that it rounds on the ring's own size rather than on its
+        // distance from the origin (a 100 m fence in degrees of longitude 122° off it lost its
+        // area to cancellation against this bound, and went to GEOS).
+        let origin = ring[0]
         var area = 0.0
         var scale = 0.0
         for k in 0..<n {
             let a = ring[k], b = ring[k + 1]
             if a == b { return false }
-            area += a.x * b.y - a.y * b.x
-            scale = max(scale, abs(a.x), abs(a.y))
+            let ax = a.x - origin.x, ay = a.y - origin.y
+            area += ax * (b.y - origin.y) - ay * (b.x - origin.x)
+            scale = max(scale, abs(ax), abs(ay))
         }
         guard abs(area) > 1e-9 * scale * scale else { return false }
         if isCertainlyStarShaped(ring, edges: n) { return true }
