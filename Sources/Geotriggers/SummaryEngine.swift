@@ -217,6 +217,9 @@ public final class SummaryEngine {
         var next: Int32 = -1
         /// ``watchedBit`` and ``insideBit``.
         var flags: UInt8 = 0
+        /// For a polygon: the run of edges that held the nearest edge at the last test (see
+        /// ``Spatial/PlanarPolygon/roughLocate(_:xs:ys:start:ringEnds:runBoxes:hint:)``).
+        var run: UInt16 = 0
     }
     /// The calendar: the first fence of each bucket's list (-1 for none). Bucket `b` holds the
     /// fences due in odometer micrometres `b << bucketShift ..< (b + 1) << bucketShift`, at
@@ -405,7 +408,7 @@ public final class SummaryEngine {
         /// Metres kept in hand on every clearance (``clearanceSlack``, more in frames whose
         /// coordinates are large, where distances round more coarsely).
         let slack: Double
-        /// The error bound of ``Spatial/PlanarPolygon/roughLocate(_:xs:ys:start:ringEnds:runBoxes:)`` here.
+        /// The error bound of ``Spatial/PlanarPolygon/roughLocate(_:xs:ys:start:ringEnds:runBoxes:hint:)`` here.
         let roughError: Double
     }
 
@@ -471,6 +474,7 @@ public final class SummaryEngine {
         }
         let a = mode & Table.accuracyBit != 0 ? sample.accuracy : 0
         let relationship = mode >> Table.relationshipShift
+        var run = watches[slot].run
         let enter: Bool
         let stay: Bool
         // How far the enter and the stay conditions are from flipping (lower bounds).
@@ -522,8 +526,10 @@ public final class SummaryEngine {
                 let ys = polygonYs
                 // One pass: the parity and a distance within `error` of GEOS's. It settles the
                 // conditions unless the boundary, or the edge of the disc, is within that error.
-                (isInside, d) = PlanarPolygon.roughLocate(p, xs: xs, ys: ys, start: Int(record.vertexStart), ringEnds: ends,
-                                                          runBoxes: runBoxes + 4 * Int(record.boxStart))
+                let found = PlanarPolygon.roughLocate(p, xs: xs, ys: ys, start: Int(record.vertexStart), ringEnds: ends,
+                                                      runBoxes: runBoxes + 4 * Int(record.boxStart), hint: Int(watches[slot].run))
+                (isInside, d) = (found.inside, found.distance)
+                run = UInt16(truncatingIfNeeded: found.nearestRun)
                 error = sample.roughError
                 settled = d > error && (a == 0 || abs(d - a) > error)
                 if !settled, let exact = PlanarPolygon.locate(p, xs: xs, ys: ys, start: Int(record.vertexStart), ringEnds: ends) {
@@ -574,7 +580,7 @@ public final class SummaryEngine {
         let clearance = min((nowInside ? stayClearance : enterClearance) - sample.slack, SummaryEngine.clearanceLimit)
         let when = odometer + (clearance > 0 ? UInt64(clearance * 1e6) : 0)
         let b = Int((when >> SummaryEngine.bucketShift) & SummaryEngine.bucketMask)
-        watches[slot] = Watch(due: when, next: heads[b], flags: SummaryEngine.watchedBit | (nowInside ? SummaryEngine.insideBit : 0))
+        watches[slot] = Watch(due: when, next: heads[b], flags: SummaryEngine.watchedBit | (nowInside ? SummaryEngine.insideBit : 0), run: run)
         heads[b] = Int32(slot)
     }
 }

@@ -180,7 +180,7 @@ public struct PlanarPolygon: Sendable {
 
     /// Appends the envelope (min x, min y, max x, max y) of each run of ``runLength`` consecutive
     /// edges of each ring (the last run of a ring may be shorter), for
-    /// ``roughLocate(_:xs:ys:start:ringEnds:runBoxes:)``, ring after ring.
+    /// ``roughLocate(_:xs:ys:start:ringEnds:runBoxes:hint:)``, ring after ring.
     ///
     /// - Returns: how many runs were appended.
     @discardableResult
@@ -216,18 +216,21 @@ public struct PlanarPolygon: Sendable {
     /// GEOS form of the distance, reading only a few runs of edges.
     ///
     /// The parity is counted only over runs (``appendRunBoxes(xs:ys:start:ringEnds:to:)``) whose
-    /// envelope straddles the ray from `p` towards +x; distances only over the run whose envelope
-    /// is nearest and the runs whose envelope comes nearer than the nearest edge found there. The
-    /// distance is the projection of `p` onto each edge, clamped to it, which differs from the
-    /// exact one by the rounding of a few operations on the coordinates: far below
-    /// ``roughDistanceError(magnitude:)``. The parity is trustworthy only where the distance is
-    /// above that error; nearer the boundary the caller should ask
-    /// ``locate(_:xs:ys:start:ringEnds:)``.
+    /// envelope straddles the ray from `p` towards +x; distances only over the run `hint` and the
+    /// runs whose envelope comes nearer than the nearest edge found so far. A caller testing a
+    /// moving point passes the run this returned last time (usually the nearest again), so that
+    /// most runs are passed over on their envelope alone. The distance is the projection of `p`
+    /// onto each edge, clamped to it, which differs from the exact one by the rounding of a few
+    /// operations on the coordinates: far below ``roughDistanceError(magnitude:)``. The parity is
+    /// trustworthy only where the distance is above that error; nearer the boundary the caller
+    /// should ask ``locate(_:xs:ys:start:ringEnds:)``.
     ///
+    /// - Returns: the parity, the distance, and the run that holds the nearest edge.
     /// - Complexity: O(runs), plus the edges of the runs read.
     @inline(__always)
     public static func roughLocate(_ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
-                                   ringEnds: UnsafeBufferPointer<Int>, runBoxes: UnsafePointer<Double>) -> (inside: Bool, distance: Double) {
+                                   ringEnds: UnsafeBufferPointer<Int>, runBoxes: UnsafePointer<Double>,
+                                   hint: Int = 0) -> (inside: Bool, distance: Double, nearestRun: Int) {
         let px = p.x, py = p.y
         /// The squared distance from `p` to a run's envelope.
         @inline(__always) func gap2(_ box: UnsafePointer<Double>) -> Double {
@@ -257,24 +260,28 @@ public struct PlanarPolygon: Sendable {
             }
             return best2
         }
-        // The run whose envelope is nearest, first: its nearest edge bounds the rest.
-        var nearestRun = (k: start, last: start, gap2: Double.infinity)
-        var box = runBoxes
+        // The hinted run first: its nearest edge bounds the rest.
+        var best2 = Double.infinity
+        var nearestRun = -1
+        var run = 0
         var ringStart = start
-        for end in ringEnds {
-            var k = ringStart
-            while k + 1 < end {
+        search: for end in ringEnds {
+            let runs = (end - ringStart - 1 + runLength - 1) / runLength
+            if hint < run + runs, hint >= run {
+                let k = ringStart + (hint - run) * runLength
                 let last = k + runLength < end - 1 ? k + runLength : end - 1
-                let g = gap2(box)
-                if g < nearestRun.gap2 { nearestRun = (k, last, g) }
-                box += 4
-                k = last
+                if last > k {
+                    best2 = nearest2(k, last, .infinity)
+                    nearestRun = hint
+                }
+                break search
             }
+            run += max(0, runs)
             ringStart = end
         }
-        var best2 = nearestRun.last > nearestRun.k ? nearest2(nearestRun.k, nearestRun.last, .infinity) : .infinity
         var odd = false
-        box = runBoxes
+        var box = runBoxes
+        run = 0
         ringStart = start
         for end in ringEnds {
             var k = ringStart
@@ -289,16 +296,23 @@ public struct PlanarPolygon: Sendable {
                         ay = by
                     }
                 }
-                if k != nearestRun.k, gap2(box) < best2 { best2 = nearest2(k, last, best2) }
+                if run != nearestRun, gap2(box) < best2 {
+                    let d2 = nearest2(k, last, best2)
+                    if d2 < best2 {
+                        best2 = d2
+                        nearestRun = run
+                    }
+                }
                 box += 4
+                run += 1
                 k = last
             }
             ringStart = end
         }
-        return (odd, best2.squareRoot())
+        return (odd, best2.squareRoot(), max(0, nearestRun))
     }
 
-    /// A bound on the error of ``roughLocate(_:xs:ys:start:ringEnds:runBoxes:)``'s distance for points and
+    /// A bound on the error of ``roughLocate(_:xs:ys:start:ringEnds:runBoxes:hint:)``'s distance for points and
     /// vertices whose coordinates are at most `magnitude` metres from the frame's origin: a
     /// micrometre, plus a part in 10^13 of the magnitude (the rounding itself is a few parts in
     /// 10^16 of it).

@@ -584,6 +584,23 @@ public struct JSONCursor {
         var p = position
         let limit = end
         while p < limit {
+            if p + 8 <= limit, let base = buffer.baseAddress {
+                // Eight bytes at a time up to the first that needs a look: a quote, a backslash,
+                // a control character or a byte of a multi-byte character (the lowest flag of
+                // these bit tricks is exact; flags above it may not be, and are not used).
+                let w = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                let quotes = w ^ 0x2222_2222_2222_2222
+                let backslashes = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let high: UInt64 = 0x8080_8080_8080_8080
+                let flags = (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                    | ((w &- 0x2020_2020_2020_2020) & ~w) | w) & high
+                if flags == 0 {
+                    p &+= 8
+                    continue
+                }
+                p &+= flags.trailingZeroBitCount >> 3
+            }
             let byte = buffer[p]
             if byte == UInt8(ascii: "\"") {
                 position = p + 1

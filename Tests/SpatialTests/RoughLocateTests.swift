@@ -43,17 +43,35 @@ import Testing
                     p = XY(vertices[k].x + f * (vertices[k + 1].x - vertices[k].x) + 1e-7 * (rng.nextUnitDouble() - 0.5),
                            vertices[k].y + f * (vertices[k + 1].y - vertices[k].y))
                 }
-                let rough = xs.withUnsafeBufferPointer { x in
+                // Without a hint, and with a run picked at random (even one past the last).
+                let hint = Int(rng.next() % 20)
+                let (rough, hinted) = xs.withUnsafeBufferPointer { x in
                     ys.withUnsafeBufferPointer { y in
                         ends.withUnsafeBufferPointer { e in
                             boxes.removeAll()
                             PlanarPolygon.appendRunBoxes(xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, to: &boxes)
                             return boxes.withUnsafeBufferPointer { b in
-                                PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!)
+                                (PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!),
+                                 PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!,
+                                                           hint: hint))
                             }
                         }
                     }
                 }
+                #expect(rough.inside == hinted.inside)
+                #expect(rough.distance == hinted.distance || abs(rough.distance - hinted.distance) <= 1e-12 * max(1, rough.distance))
+                // The run it names holds the nearest edge: hinted with it, the answer is the same.
+                let again = xs.withUnsafeBufferPointer { x in
+                    ys.withUnsafeBufferPointer { y in
+                        ends.withUnsafeBufferPointer { e in
+                            boxes.withUnsafeBufferPointer { b in
+                                PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!,
+                                                          hint: rough.nearestRun)
+                            }
+                        }
+                    }
+                }
+                #expect(again.distance == rough.distance && again.nearestRun == rough.nearestRun)
                 let error = PlanarPolygon.roughDistanceError(magnitude: max(abs(p.x), abs(p.y), abs(cx) + 2000, abs(cy) + 2000))
                 switch exact.locate(p) {
                 case .inside(let d):
