@@ -186,7 +186,30 @@ public struct PlanarPolygon: Sendable {
     @discardableResult
     public static func appendRunBoxes(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
                                       ringEnds: UnsafeBufferPointer<Int>, to boxes: inout [Double]) -> Int {
+        let runs = runCount(start: start, ringEnds: ringEnds)
+        let first = boxes.count
+        boxes.append(contentsOf: repeatElement(0, count: 4 * runs))
+        boxes.withUnsafeMutableBufferPointer { writeRunBoxes(xs: xs, ys: ys, start: start, ringEnds: ringEnds, into: $0.baseAddress! + first) }
+        return runs
+    }
+
+    /// How many runs of edges ``appendRunBoxes(xs:ys:start:ringEnds:to:)`` makes of these rings.
+    public static func runCount(start: Int, ringEnds: UnsafeBufferPointer<Int>) -> Int {
         var runs = 0
+        var ringStart = start
+        for end in ringEnds {
+            let edges = end - ringStart - 1
+            if edges > 0 { runs += (edges + runLength - 1) / runLength }
+            ringStart = end
+        }
+        return runs
+    }
+
+    /// Writes the envelopes ``appendRunBoxes(xs:ys:start:ringEnds:to:)`` appends, four values a
+    /// run, from `boxes` on (room for ``runCount(start:ringEnds:)`` runs).
+    public static func writeRunBoxes(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+                                     ringEnds: UnsafeBufferPointer<Int>, into boxes: UnsafeMutablePointer<Double>) {
+        var box = boxes
         var ringStart = start
         for end in ringEnds {
             var k = ringStart
@@ -199,16 +222,15 @@ public struct PlanarPolygon: Sendable {
                     minY = min(minY, ys[v])
                     maxY = max(maxY, ys[v])
                 }
-                boxes.append(minX)
-                boxes.append(minY)
-                boxes.append(maxX)
-                boxes.append(maxY)
-                runs += 1
+                box[0] = minX
+                box[1] = minY
+                box[2] = maxX
+                box[3] = maxY
+                box += 4
                 k = last
             }
             ringStart = end
         }
-        return runs
     }
 
     /// Whether `p` is inside (the even–odd parity, by the arithmetic of
