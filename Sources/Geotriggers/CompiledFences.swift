@@ -12,8 +12,11 @@ public final class CompiledFences {
     public let index: FenceIndex
     public let frame: MetricFrame
     public let context: GEOSContext
-    /// Each area fence's GEOS side, built on first use (by fence index).
-    let areas: [AreaFence?]
+    /// Each area fence's GEOS side (by fence index), made the first time they are asked for: an
+    /// engine that needs only a few (``area(_:)``) does not make one for every polygon.
+    private(set) lazy var areas: [AreaFence?] = index.areas.indices.map { makeArea($0) }
+    /// The areas ``area(_:)`` made one at a time.
+    private var someAreas: [Int: AreaFence] = [:]
 
     public var fenceSet: FenceSet { index.fenceSet }
     public var settings: [GeotriggerSettings] { index.settings }
@@ -121,15 +124,25 @@ public final class CompiledFences {
         } catch {
             throw FencesimError(.badData, "cannot build the metric frame \"\(index.definition)\": \(error.message)", cause: error)
         }
-        let context = self.context
-        areas = index.areas.enumerated().map { j, area in
-            area.map {
-                let ring = index.polygonRings[Int(index.fenceSlot[j])]
-                let rings = AreaFence.PlanarRings(xs: index.polygonXs, ys: index.polygonYs, start: ring.vertexStart,
-                                                  ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount))
-                return AreaFence($0, planar: rings, context: context)
-            }
+    }
+
+    /// Area fence `j`'s GEOS side (`nil` when `j` is not an area).
+    private func makeArea(_ j: Int) -> AreaFence? {
+        index.areas[j].map {
+            let ring = index.polygonRings[Int(index.fenceSlot[j])]
+            let rings = AreaFence.PlanarRings(xs: index.polygonXs, ys: index.polygonYs, start: ring.vertexStart,
+                                              ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount))
+            return AreaFence($0, planar: rings, context: context)
         }
+    }
+
+    /// Area fence `j`'s GEOS side, made alone the first time it is asked for (when ``areas``
+    /// has not been made).
+    func area(_ j: Int) -> AreaFence? {
+        if let made = someAreas[j] { return made }
+        guard let made = makeArea(j) else { return nil }
+        someAreas[j] = made
+        return made
     }
 
     /// Signed distance in metres from `p` to the boundary of fence `j` (negative inside, 0 on

@@ -114,12 +114,14 @@ public final class FenceIndex: @unchecked Sendable {
     let slotFence: [Int32]
     let fenceSlot: [Int32]
     /// Each fence's rank in id order: events at the same instant are ordered by fence id, so
-    /// that the log does not depend on the order of fences in the file.
+    /// that the log does not depend on the order of fences in the file (empty without cell
+    /// records: only the general engine orders events).
     let idRank: [Int32]
     /// Metric envelopes, including the exit radius of beacons; `nil` for empty fences.
     let envelopes: [BoundingBox?]
     let grid: FenceGrid
-    /// The filters and per-fence profiles every engine over these fences uses.
+    /// The filters and per-fence profiles every general engine over these fences uses (only the
+    /// smallest `maxGap` without cell records).
     let engineSetup: GeotriggerEngine.Setup
     /// Whether any fence uses the accuracy feed, is a line, may report hidden crossings: the
     /// engine widens its queries only when it must.
@@ -158,9 +160,11 @@ public final class FenceIndex: @unchecked Sendable {
         // The grid and the engine's plain arrays are independent: built side by side for large
         // sets, then the records are laid out in cell order.
         let parallel = shapes.count >= FenceIndex.fencesPerWorker && ProcessInfo.processInfo.activeProcessorCount > 1 && workers != 1
+        // The general engine's event order (ids) and per-fence profiles; an index for the
+        // summary engine alone needs neither.
         let (gridRanksAndSetup, built) = FenceIndex.both(parallel, {
-            (FenceGrid(envelopes: envelopes), FenceIndex.ranksByID(fenceSet.fences),
-             GeotriggerEngine.Setup(settings: settings, shapes: shapes))
+            (FenceGrid(envelopes: envelopes), withRecords ? FenceIndex.ranksByID(fenceSet.fences) : [],
+             withRecords ? GeotriggerEngine.Setup(settings: settings, shapes: shapes) : GeotriggerEngine.Setup(globalMaxGapOf: settings))
         }, {
             FenceIndex.layout(shapes, fenceSet.fences, settings, records: withRecords)
         })

@@ -230,6 +230,15 @@ public final class GeotriggerEngine {
             self.profiles = profiles
             globalMaxGap = settings.isEmpty ? 120 : maxGap
         }
+
+        /// Only the smallest `maxGap` (what an index laid out for ``SummaryEngine`` alone needs).
+        init(globalMaxGapOf settings: [GeotriggerSettings]) {
+            var maxGap = Double.infinity
+            for j in settings.indices where j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
+            filters = []
+            profiles = []
+            globalMaxGap = settings.isEmpty ? 120 : maxGap
+        }
     }
 
     deinit {

@@ -593,7 +593,7 @@ public final class SummaryEngine {
             if !settled {
                 // Within a nanometre of the boundary, or a polygon left to GEOS.
                 let j = Int(fenceOfSlot[slot])
-                (isInside, d) = compiled.areas[j]?.locateWithGEOS(p) ?? (false, .infinity)
+                (isInside, d) = compiled.area(j)?.locateWithGEOS(p) ?? (false, .infinity)
                 // A polygon with rings is tested again at the next fix.
                 error = record.ringCount > 0 ? .infinity : 0
             }
