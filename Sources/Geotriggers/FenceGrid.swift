@@ -89,8 +89,16 @@ struct FenceGrid {
 
     static func cellRange(_ e: BoundingBox, originX: Double, originY: Double, cellSize cell: Double,
                           columns: Int, rows: Int) -> (c0: Int, c1: Int, r0: Int, r1: Int) {
-        (max(0, min(columns - 1, Int((e.minX - originX) / cell))), max(0, min(columns - 1, Int((e.maxX - originX) / cell))),
-         max(0, min(rows - 1, Int((e.minY - originY) / cell))), max(0, min(rows - 1, Int((e.maxY - originY) / cell))))
+        (index((e.minX - originX) / cell, below: columns), index((e.maxX - originX) / cell, below: columns),
+         index((e.minY - originY) / cell, below: rows), index((e.maxY - originY) / cell, below: rows))
+    }
+
+    /// The whole part of `f`, clamped to `0..<count` before it is converted (a coordinate far
+    /// beyond the grid, such as a disc of huge accuracy, is beyond what `Int` holds; not a number
+    /// counts as 0).
+    @inline(__always)
+    static func index(_ f: Double, below count: Int) -> Int {
+        f > 0 ? (f < Double(count - 1) ? Int(f) : count - 1) : 0
     }
 
     /// Calls `body` once for each fence whose envelope may meet `box`. `stamp` and `marks`
@@ -107,10 +115,10 @@ struct FenceGrid {
         let fy0 = (box.minY - originY) / cellSize
         let fy1 = (box.maxY - originY) / cellSize
         guard fx1 >= 0, fy1 >= 0, fx0 < Double(columns), fy0 < Double(rows) else { return }
-        let c0 = max(0, Int(fx0))
-        let c1 = min(columns - 1, Int(fx1))
-        let r0 = max(0, Int(fy0))
-        let r1 = min(rows - 1, Int(fy1))
+        let c0 = FenceGrid.index(fx0, below: columns)
+        let c1 = FenceGrid.index(fx1, below: columns)
+        let r0 = FenceGrid.index(fy0, below: rows)
+        let r1 = FenceGrid.index(fy1, below: rows)
         items.withUnsafeBufferPointer { itemsBuffer in
             starts.withUnsafeBufferPointer { startsBuffer in
                 for r in r0...r1 {

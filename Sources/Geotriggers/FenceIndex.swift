@@ -247,7 +247,8 @@ public final class FenceIndex: @unchecked Sendable {
             let fy0 = (box.minY - originY) / cellSize
             let fy1 = (box.maxY - originY) / cellSize
             guard fx1 >= 0, fy1 >= 0, fx0 < Double(columns), fy0 < Double(rows) else { return nil }
-            return (max(0, Int(fx0)), min(columns - 1, Int(fx1)), max(0, Int(fy0)), min(rows - 1, Int(fy1)))
+            return (FenceGrid.index(fx0, below: columns), FenceGrid.index(fx1, below: columns),
+                    FenceGrid.index(fy0, below: rows), FenceGrid.index(fy1, below: rows))
         }
     }
 
@@ -360,8 +361,8 @@ public final class FenceIndex: @unchecked Sendable {
         var starts = [Int](repeating: 0, count: cells + 2)
         for (j, e) in envelopes.enumerated() {
             if let e {
-                let column = max(0, min(grid.columns - 1, Int(((e.minX + e.maxX) / 2 - grid.originX) / grid.cellSize)))
-                let row = max(0, min(grid.rows - 1, Int(((e.minY + e.maxY) / 2 - grid.originY) / grid.cellSize)))
+                let column = FenceGrid.index(((e.minX + e.maxX) / 2 - grid.originX) / grid.cellSize, below: grid.columns)
+                let row = FenceGrid.index(((e.minY + e.maxY) / 2 - grid.originY) / grid.cellSize, below: grid.rows)
                 cellOf[j] = Int32(row * grid.columns + column)
             }
             starts[Int(cellOf[j]) + 1] += 1

@@ -83,8 +83,8 @@ import Testing
     }
 
     /// A trace over the scene: walking, driving, standing still, crawling by micrometres, sliding
-    /// along a rectangle's edge, jumping kilometres, going back in time, gaps, and accuracies
-    /// that jump or are not numbers.
+    /// along a rectangle's edge, jumping kilometres, going back in time, gaps, accuracies that
+    /// jump or are not numbers, and positions that are not numbers or infinite.
     static func trace(seed: UInt64, count: Int, scene: Scene) -> [Sample] {
         var rng = SplitMix64(seed: seed ^ 0x5DEECE66D)
         func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * rng.nextUnitDouble() }
@@ -136,7 +136,16 @@ import Testing
             if rng.next() % 53 == 0 { accuracy = uniform(1, 300) }
             var a = accuracy
             if rng.next() % 301 == 0 { a = .nan }
-            samples.append(scene.sample(i, t: t, x: x, y: y, accuracy: a))
+            // A disc far beyond the grid (and beyond what Int holds in grid cells).
+            if rng.next() % 701 == 0 { a = 1e300 }
+            var sample = scene.sample(i, t: t, x: x, y: y, accuracy: a)
+            // A position the projection could not give (PROJ's HUGE_VAL, or not a number).
+            switch rng.next() % 499 {
+            case 0: sample.position = XY(.nan, .nan)
+            case 1: sample.position = XY(.infinity, .infinity)
+            default: break
+            }
+            samples.append(sample)
         }
         return samples
     }
@@ -276,6 +285,22 @@ import Testing
                                   properties: [JSONMember(key: "signalNoise", node: JSONNode(.double(2)))], location: SourceLocation(file: "scene")))
         noisy.overrides.append(GeotriggerOverrides())
         #expect(SummaryEngine.Table(try noisy.compiled().index) == nil)
+    }
+
+    /// A disc of 1e300 m reaches every fence: both engines enter them all, where the grid's
+    /// cell arithmetic used to trap converting the disc's extent to an integer.
+    @Test func aDiscBeyondTheGrid() throws {
+        var scene = try Scene()
+        scene.settings.feed = .accuracy
+        scene.circle("c", x: 0, y: 0, radius: 10)
+        scene.rectangle("r", 500, 500, 600, 600)
+        let compiled = try scene.compiled()
+        let samples = [scene.sample(0, t: 0, x: 2_000, y: 0, accuracy: 5), scene.sample(1, t: 1, x: 2_000, y: 0, accuracy: 1e300),
+                       scene.sample(2, t: 2, x: 2_000, y: 0, accuracy: 5)]
+        let expected = Self.general(compiled, samples)
+        let got = Self.summary(SummaryEngine(table: try #require(SummaryEngine.Table(compiled.index)), compiled: compiled), samples)
+        Self.expectSame(got, expected)
+        #expect(got.tallies == ["1:0:enter", "1:1:enter", "2:0:exit", "2:1:exit"])
     }
 
     /// A device that comes within 20 µm of a circle in one step of 3 m, then crawls onto it a
