@@ -47,7 +47,6 @@ public final class SummaryEngine {
         let runBoxes: UnsafePointer<Double>
         /// The grid's items as slots, in cell order (`cellTable.starts` delimits each cell).
         let cellSlots: UnsafeMutablePointer<Int32>
-        let itemCount: Int
         /// Slots of the fences registered in no cell (``FenceGrid/large``): always watched.
         let large: [Int32]
         /// Whether any fence uses the accuracy feed (then the query box and the odometer take
@@ -125,8 +124,7 @@ public final class SummaryEngine {
             let records = UnsafeMutablePointer<Record>.allocate(capacity: max(1, n))
             let fences = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, n))
             let boxes = UnsafeMutablePointer<Double>.allocate(capacity: max(1, 4 * boxStarts[n]))
-            itemCount = grid.items.count
-            let slots = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, itemCount))
+            let slots = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, grid.items.count))
             let parts = max(1, min(8, n / 16_384))
             var magnitudes = [Double](repeating: 0, count: parts)
             index.slotFence.withUnsafeBufferPointer { slotFence in
