@@ -13,6 +13,11 @@ public enum FileIO {
     /// - Throws: ``FencesimError`` `.missingInput` when the file does not exist or cannot be opened,
     ///   `.io` when reading fails, `.badData` when it is a directory.
     public static func readAll(_ path: String) throws(FencesimError) -> [UInt8] {
+        try readAll(path, parallelAbove: parallelReadBytes)
+    }
+
+    /// ``readAll(_:)`` reading files larger than `parallelAbove` bytes on several threads.
+    static func readAll(_ path: String, parallelAbove: Int) throws(FencesimError) -> [UInt8] {
         let file = try ChunkedFile(path: path)
         defer { file.close() }
         // Straight into the array, without a staging buffer: a large fence file was copied
@@ -29,7 +34,7 @@ public enum FileIO {
                 count = filled
                 if filled > 0 { previous.withUnsafeBufferPointer { buffer.baseAddress!.initialize(from: $0.baseAddress!, count: filled) } }
                 do throws(FencesimError) {
-                    if filled == 0, capacity > FileIO.parallelReadBytes {
+                    if filled == 0, capacity > parallelAbove {
                         // A large file: its pages are faulted in and copied on several threads
                         // (one thread took 60 ms of a 115 MB fence file while the others
                         // waited), into transparent huge pages where the system allows them.
