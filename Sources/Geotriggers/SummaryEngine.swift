@@ -294,6 +294,11 @@ public final class SummaryEngine {
     /// A step longer than this (metres), or not a number, makes the engine test every fence it
     /// watches afresh instead of reading the calendar.
     static let stepLimit = 1e9
+    /// An odometer past this reading (micrometres) starts again from zero, every watched fence
+    /// tested afresh. A fix adds less than a lap of the calendar (2^32 µm; a longer step tests
+    /// afresh anyway), so this takes billions of fixes; it keeps the sums far from overflowing
+    /// whatever the trace.
+    static let odometerLimit: UInt64 = 1 << 62
 
     @exclusivity(unchecked) var odometer: UInt64 = 0
     /// The last bucket read: read again at the next fix, since fences due within it may have
@@ -391,7 +396,7 @@ public final class SummaryEngine {
             let dy = py - previous.y
             var step = (dx * dx + dy * dy).squareRoot()
             if usesAccuracyFeed { step += abs(accuracy - previous.accuracy) }
-            if step <= SummaryEngine.stepLimit {
+            if step <= SummaryEngine.stepLimit, odometer < SummaryEngine.odometerLimit {
                 // Rounded up, and a micrometre more for the rounding of `step` itself.
                 let moved = UInt64((step * 1e6).rounded(.up)) + 1
                 let reached = (odometer + moved) >> SummaryEngine.bucketShift
@@ -413,9 +418,11 @@ public final class SummaryEngine {
         let before = range
         range = newRange
         if full {
-            // The first fix, or a step the calendar cannot measure: every watched fence afresh.
+            // The first fix, or a step the calendar cannot measure: every watched fence afresh,
+            // on an odometer started again (each test sets its fence's due reading anew).
             drainCalendar()
-            bucket = odometer >> SummaryEngine.bucketShift
+            odometer = 0
+            bucket = 0
             for k in watched.indices { test(Int(watched[k]), sample) }
             watched.removeAll(keepingCapacity: true)
             for slot in large where watches[Int(slot)].flags & SummaryEngine.watchedBit == 0 { test(Int(slot), sample) }
