@@ -206,7 +206,6 @@ public final class GeotriggerEngine {
             var filters: [FilterExpression] = []
             var profiles: [Profile] = []
             profiles.reserveCapacity(settings.count)
-            var maxGap = Double.infinity
             for j in settings.indices {
                 var id = 0
                 if let f = settings[j].filter {
@@ -223,21 +222,25 @@ public final class GeotriggerEngine {
                                         notifyEnter: settings[j].notify.includesEnter, notifyExit: settings[j].notify.includesExit,
                                         hasMessage: settings[j].message != nil, immediateEnter: settings[j].enterAfter.isImmediate,
                                         immediateExit: settings[j].exitAfter.isImmediate, initialNone: settings[j].initialTrigger == .none))
-                // As `Sequence.min()` would: the first value, then any smaller one.
-                if j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
             }
             self.filters = filters
             self.profiles = profiles
-            globalMaxGap = settings.isEmpty ? 120 : maxGap
+            globalMaxGap = Setup.smallestMaxGap(settings)
         }
 
         /// Only the smallest `maxGap` (what an index laid out for ``SummaryEngine`` alone needs).
         init(globalMaxGapOf settings: [GeotriggerSettings]) {
-            var maxGap = Double.infinity
-            for j in settings.indices where j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
             filters = []
             profiles = []
-            globalMaxGap = settings.isEmpty ? 120 : maxGap
+            globalMaxGap = Setup.smallestMaxGap(settings)
+        }
+
+        /// The smallest `maxGap`, as `Sequence.min()` finds it (the first value, then any smaller
+        /// one), read in place; 120 s when there are no fences.
+        static func smallestMaxGap(_ settings: [GeotriggerSettings]) -> Double {
+            var maxGap = Double.infinity
+            for j in settings.indices where j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
+            return settings.isEmpty ? 120 : maxGap
         }
     }
 

@@ -42,7 +42,7 @@ public final class SummaryEngine {
         /// By slot: the fence.
         let fences: UnsafeMutablePointer<Int32>
         /// The envelopes of the polygons' runs of edges
-        /// (``Spatial/PlanarPolygon/appendRunBoxes(xs:ys:start:ringEnds:to:)``), polygon after
+        /// (``Spatial/PlanarPolygon/writeRunBoxes(xs:ys:start:ringEnds:into:)``), polygon after
         /// polygon in slot order.
         let runBoxes: UnsafePointer<Double>
         /// The grid's items as slots, in cell order (`cellTable.starts` delimits each cell).
@@ -97,8 +97,15 @@ public final class SummaryEngine {
         /// The table of `index`, or `nil` when the engine cannot count it: settings with a
         /// filter, dwell or debounce (``GeotriggerEngine/hasPlainTransitions(_:)``), or a beacon
         /// with signal noise (its state may flip at any fix, wherever the device is).
-        public init?(_ index: FenceIndex) {
+        public convenience init?(_ index: FenceIndex) {
             guard Table.applies(to: index.fenceSet, settings: index.settings) else { return nil }
+            self.init(applicable: index)
+        }
+
+        /// The table of an index whose fences and settings the caller has found the engine can
+        /// count (``applies(to:settings:)``).
+        public init(applicable index: FenceIndex) {
+            assert(Table.applies(to: index.fenceSet, settings: index.settings), "fences and settings the engine can count")
             self.index = index
             let n = index.count
             count = n
@@ -114,13 +121,14 @@ public final class SummaryEngine {
                 let ring = index.polygonRings[slot]
                 // Beyond the places a record holds (billions of vertices, thousands of rings),
                 // GEOS decides.
-                usable[slot] = ring.ringCount > 0 && ring.vertexStart <= Int(Int32.max) && ring.ringStart <= Int(Int32.max)
-                    && ring.ringCount <= Int(UInt16.max)
-                let runs = usable[slot] ? PlanarPolygon.runCount(
-                    start: ring.vertexStart, ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount)) : 0
-                boxStarts[slot + 1] = boxStarts[slot] + runs
+                var runs = 0
+                if ring.ringCount > 0, ring.vertexStart <= Int(Int32.max), ring.ringStart <= Int(Int32.max), ring.ringCount <= Int(UInt16.max) {
+                    runs = PlanarPolygon.runCount(
+                        start: ring.vertexStart, ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount))
+                    usable[slot] = boxStarts[slot] + runs <= Int(Int32.max)
+                }
+                boxStarts[slot + 1] = boxStarts[slot] + (usable[slot] ? runs : 0)
             }
-            if boxStarts[n] > Int(Int32.max) { return nil }
             let records = UnsafeMutablePointer<Record>.allocate(capacity: max(1, n))
             let fences = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, n))
             let boxes = UnsafeMutablePointer<Double>.allocate(capacity: max(1, 4 * boxStarts[n]))
@@ -153,7 +161,7 @@ public final class SummaryEngine {
                                         var magnitude = 0.0
                                         for slot in (n * part / parts)..<(n * (part + 1) / parts) {
                                             let j = Int(s.slotFence[slot])
-                                            var record = Table.record(s.index, fence: j, envelope: s.envelopes[j], grid: s.index.grid,
+                                            var record = Table.record(s.index, fence: j, envelope: s.envelopes[j],
                                                                       settings: s.settings.baseAddress! + j, large: s.isLarge[j])
                                             if let e = s.envelopes[j] {
                                                 magnitude = max(magnitude, abs(e.minX), abs(e.maxX), abs(e.minY), abs(e.maxY))
@@ -193,7 +201,7 @@ public final class SummaryEngine {
         }
 
         /// Fence `j`'s record, without its polygon's places (no rings).
-        static func record(_ index: FenceIndex, fence j: Int, envelope: BoundingBox?, grid: FenceGrid,
+        static func record(_ index: FenceIndex, fence j: Int, envelope: BoundingBox?,
                            settings: UnsafePointer<GeotriggerSettings>, large: Bool) -> Record {
             var kind = Table.never
             var x = 0.0, y = 0.0, r = 0.0, rx = 0.0
@@ -212,7 +220,7 @@ public final class SummaryEngine {
             }
             var cells = SIMD4<Int32>(1, 0, 1, 0)
             if let envelope {
-                let c = grid.cellRange(envelope)
+                let c = index.grid.cellRange(envelope)
                 cells = SIMD4(Int32(c.c0), Int32(c.c1), Int32(c.r0), Int32(c.r1))
             } else {
                 kind = Table.never

@@ -85,8 +85,7 @@ public enum ParallelSummary {
         let channel = feed.channel
         let labels = feed.traces.map(\.label)
         // Otherwise the general engine, counting only.
-        let table = scheduled ? SummaryEngine.Table(index) : nil
-        precondition(table != nil || !scheduled, "SummaryEngine.Table.applies and init agree")
+        let table = scheduled ? SummaryEngine.Table(applicable: index) : nil
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             let slot = slots[w]
             let compiled: CompiledFences
@@ -104,7 +103,7 @@ public enum ParallelSummary {
                 engine.computesDistances = false
                 engine.detectsHiddenVisits = false
                 engine.countsOnly = true
-                work(engine, channel: channel, slot: slot, labels: labels)
+                work(engine, channel: channel, slot: slot)
             }
         }
         if let error = slots.compactMap(\.error).first {
@@ -146,9 +145,8 @@ public enum ParallelSummary {
     /// Takes chunks until the channel is drained, counting each with `engine` (which projects
     /// the fixes itself: the reading thread, which every worker waits on when fences are few,
     /// only parses).
-    static func work<Engine: ChunkCounting>(_ engine: Engine, channel: ChunkChannel, slot: Slot, labels: [String] = []) {
+    static func work<Engine: ChunkCounting>(_ engine: Engine, channel: ChunkChannel, slot: Slot) {
         while let chunk = channel.receive() {
-            if !labels.isEmpty { engine.traceLabel = labels[chunk.trace] }
             engine.begin(after: chunk.predecessor)
             let before = engine.counts
             var summary = slot.summaries[chunk.trace]
@@ -278,8 +276,6 @@ public enum ParallelSummary {
 
 /// An engine as a summary's worker drives it.
 protocol ChunkCounting: AnyObject {
-    /// The trace's name (for message templates).
-    var traceLabel: String { get set }
     /// Statistics so far.
     var counts: GeotriggerEngine.Statistics { get }
     /// Starts a chunk: afresh for a trace's first chunk, else in the state the sample before it
@@ -290,11 +286,6 @@ protocol ChunkCounting: AnyObject {
 }
 
 extension GeotriggerEngine: ChunkCounting {
-    var traceLabel: String {
-        get { traceName }
-        set { traceName = newValue }
-    }
-
     var counts: GeotriggerEngine.Statistics { statistics }
 
     func begin(after predecessor: FeedSample?) {
@@ -327,11 +318,6 @@ extension GeotriggerEngine: ChunkCounting {
 }
 
 extension SummaryEngine: ChunkCounting {
-    var traceLabel: String {
-        get { "" }
-        set {}
-    }
-
     var counts: GeotriggerEngine.Statistics { statistics }
 
     func begin(after predecessor: FeedSample?) {

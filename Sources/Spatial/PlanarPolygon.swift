@@ -175,25 +175,10 @@ public struct PlanarPolygon: Sendable {
         return (odd, best)
     }
 
-    /// Edges per run in ``appendRunBoxes(xs:ys:start:ringEnds:to:)``.
+    /// Edges per run in ``writeRunBoxes(xs:ys:start:ringEnds:into:)``.
     public static let runLength = 4
 
-    /// Appends the envelope (min x, min y, max x, max y) of each run of ``runLength`` consecutive
-    /// edges of each ring (the last run of a ring may be shorter), for
-    /// ``roughLocate(_:xs:ys:start:ringEnds:runBoxes:hint:)``, ring after ring.
-    ///
-    /// - Returns: how many runs were appended.
-    @discardableResult
-    public static func appendRunBoxes(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
-                                      ringEnds: UnsafeBufferPointer<Int>, to boxes: inout [Double]) -> Int {
-        let runs = runCount(start: start, ringEnds: ringEnds)
-        let first = boxes.count
-        boxes.append(contentsOf: repeatElement(0, count: 4 * runs))
-        boxes.withUnsafeMutableBufferPointer { writeRunBoxes(xs: xs, ys: ys, start: start, ringEnds: ringEnds, into: $0.baseAddress! + first) }
-        return runs
-    }
-
-    /// How many runs of edges ``appendRunBoxes(xs:ys:start:ringEnds:to:)`` makes of these rings.
+    /// How many runs of edges ``writeRunBoxes(xs:ys:start:ringEnds:into:)`` writes for these rings.
     public static func runCount(start: Int, ringEnds: UnsafeBufferPointer<Int>) -> Int {
         var runs = 0
         var ringStart = start
@@ -205,8 +190,10 @@ public struct PlanarPolygon: Sendable {
         return runs
     }
 
-    /// Writes the envelopes ``appendRunBoxes(xs:ys:start:ringEnds:to:)`` appends, four values a
-    /// run, from `boxes` on (room for ``runCount(start:ringEnds:)`` runs).
+    /// Writes the envelope (min x, min y, max x, max y) of each run of ``runLength`` consecutive
+    /// edges of each ring (the last run of a ring may be shorter), ring after ring, four values
+    /// a run from `boxes` on (room for ``runCount(start:ringEnds:)`` runs), for
+    /// ``roughLocate(_:xs:ys:start:ringEnds:runBoxes:hint:)``.
     public static func writeRunBoxes(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
                                      ringEnds: UnsafeBufferPointer<Int>, into boxes: UnsafeMutablePointer<Double>) {
         var box = boxes
@@ -237,7 +224,7 @@ public struct PlanarPolygon: Sendable {
     /// ``locate(_:xs:ys:start:ringEnds:)``) and its distance to the boundary, without the exact
     /// GEOS form of the distance, reading only a few runs of edges.
     ///
-    /// The parity is counted only over runs (``appendRunBoxes(xs:ys:start:ringEnds:to:)``) whose
+    /// The parity is counted only over runs (``writeRunBoxes(xs:ys:start:ringEnds:into:)``) whose
     /// envelope straddles the ray from `p` towards +x; distances only over the run `hint` and the
     /// runs whose envelope comes nearer than the nearest edge found so far. A caller testing a
     /// moving point passes the run this returned last time (usually the nearest again), so that

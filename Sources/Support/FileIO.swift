@@ -198,7 +198,7 @@ public final class ChunkedFile {
 
     /// Reads the first `count` bytes of the file to `pointer` in parts on several threads;
     /// returns how many were read from the start without a gap (fewer when the file is shorter
-    /// now than it was). The file position is not used (nor moved).
+    /// now than it was), and leaves the file position there.
     func readInParallel(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(FencesimError) -> Int {
         let parts = 8
         struct Part: @unchecked Sendable {

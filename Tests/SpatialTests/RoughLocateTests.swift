@@ -6,6 +6,17 @@ import Testing
 /// ``PlanarPolygon/roughLocate(_:xs:ys:start:ringEnds:runBoxes:)`` against the exact test: the
 /// same side wherever the boundary is farther than the error bound, and a distance within it.
 @Suite struct RoughLocateTests {
+    /// The run boxes of these rings appended to `boxes` (as the summary engine lays them out).
+    @discardableResult
+    static func appendRunBoxes(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+                               ringEnds: UnsafeBufferPointer<Int>, to boxes: inout [Double]) -> Int {
+        let runs = PlanarPolygon.runCount(start: start, ringEnds: ringEnds)
+        let first = boxes.count
+        boxes.append(contentsOf: repeatElement(0, count: 4 * runs))
+        boxes.withUnsafeMutableBufferPointer { PlanarPolygon.writeRunBoxes(xs: xs, ys: ys, start: start, ringEnds: ringEnds, into: $0.baseAddress! + first) }
+        return runs
+    }
+
     /// A star-shaped ring of `n` vertices about (`cx`, `cy`), with a repeated vertex (an edge of
     /// no length).
     static func ring(_ rng: inout SplitMix64, n: Int, cx: Double, cy: Double, radius: Double) -> [XY] {
@@ -49,7 +60,7 @@ import Testing
                     ys.withUnsafeBufferPointer { y in
                         ends.withUnsafeBufferPointer { e in
                             boxes.removeAll()
-                            PlanarPolygon.appendRunBoxes(xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, to: &boxes)
+                            RoughLocateTests.appendRunBoxes(xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, to: &boxes)
                             return boxes.withUnsafeBufferPointer { b in
                                 (PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!),
                                  PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!,
@@ -96,7 +107,7 @@ import Testing
         let ends = try #require(PlanarPolygon.appendRings(of: .polygon([square]), to: &xs, &ys))
         let runs = xs.withUnsafeBufferPointer { x in
             ys.withUnsafeBufferPointer { y in
-                ends.withUnsafeBufferPointer { PlanarPolygon.appendRunBoxes(xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: $0, to: &boxes) }
+                ends.withUnsafeBufferPointer { RoughLocateTests.appendRunBoxes(xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: $0, to: &boxes) }
             }
         }
         #expect(runs == 2)
