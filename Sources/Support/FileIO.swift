@@ -95,39 +95,13 @@ public enum FileIO {
     /// power loss) leaves it behind; the next write of the same `path` removes such leftovers whose
     /// process no longer exists, so they never accumulate.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FencesimError) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let folder = directory.isEmpty ? "/" : directory
-        removeAbandonedTemporaryFiles(in: folder, base: base)
-        var template = Array("\(folder)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw FencesimError(.io, "cannot create a temporary file next to \(path): \(errnoText())", at: SourceLocation(file: path))
-        }
-        let tempPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
-        var ok = true
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    ok = false
-                    return
-                }
-                offset += n
-            }
-        }
-        let message = errnoText()
-        if ok { ok = fsync(fd) == 0 }
-        // mkstemp creates 0600; give the file the usual permissions for a user-written output.
-        fchmod(fd, 0o644)
-        close(fd)
-        guard ok, rename(tempPath, path) == 0 else {
-            let reason = ok ? errnoText() : message
-            unlink(tempPath)
-            throw FencesimError(.io, "cannot write \(path): \(reason)", at: SourceLocation(file: path))
+        let file = try AtomicFileWriter(path: path)
+        do throws(FencesimError) {
+            try file.write(bytes)
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
         }
     }
 
@@ -161,6 +135,117 @@ public enum FileIO {
     static func errnoText() -> String {
         String(cString: strerror(errno))
     }
+}
+
+/// Where bytes are written as they are produced: a file that appears whole
+/// (``AtomicFileWriter``), standard output, or memory.
+public protocol ByteSink: AnyObject {
+    /// Writes every byte of `bytes`, or throws ``FencesimError`` `.io` located at the
+    /// destination.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(FencesimError)
+}
+
+extension ByteSink {
+    /// Writes every byte of `bytes` (see ``write(_:)-(UnsafeRawBufferPointer)``).
+    public func write(_ bytes: [UInt8]) throws(FencesimError) {
+        var failure: FencesimError?
+        bytes.withUnsafeBytes { raw in
+            do throws(FencesimError) { try write(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// Bytes kept in memory (for rendering a whole output as one value, and for tests).
+public final class MemorySink: ByteSink {
+    public private(set) var bytes: [UInt8] = []
+
+    public init() {}
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FencesimError) {
+        self.bytes.append(contentsOf: bytes)
+    }
+}
+
+/// A file written as it is produced, that appears at its path complete or not at all: the bytes
+/// go to a temporary file in the same directory (`.<name>.tmp-<pid>-XXXXXX`), which
+/// ``commit()`` flushes to disk and renames over the path; ``discard()`` (or a failed write or
+/// commit) removes it, and a previous file at the path stays untouched until the commit.
+///
+/// A process killed while writing (SIGKILL, power loss) leaves the temporary file behind; the
+/// next writer of the same path removes such leftovers whose process no longer exists, so they
+/// never accumulate. Not thread-safe.
+public final class AtomicFileWriter: ByteSink {
+    public let path: String
+    private var fd: Int32
+    private let temporaryPath: String
+
+    /// Creates the temporary file next to `path`.
+    ///
+    /// - Throws: ``FencesimError`` `.io` when it cannot be created (a missing folder, no
+    ///   permission).
+    public init(path: String) throws(FencesimError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let folder = directory.isEmpty ? "/" : directory
+        FileIO.removeAbandonedTemporaryFiles(in: folder, base: base)
+        var template = Array("\(folder)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw FencesimError(.io, "cannot create a temporary file next to \(path): \(FileIO.errnoText())", at: SourceLocation(file: path))
+        }
+        self.fd = fd
+        temporaryPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FencesimError) {
+        precondition(fd >= 0, "a write after commit or discard")
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = FileIO.errnoText()
+                discard()
+                throw FencesimError(.io, "cannot write \(path): \(reason)", at: SourceLocation(file: path))
+            }
+            offset += n
+        }
+    }
+
+    /// Flushes the file to disk and renames it over ``path``.
+    public func commit() throws(FencesimError) {
+        precondition(fd >= 0, "a commit after commit or discard")
+        var ok = fsync(fd) == 0
+        var reason = ok ? "" : FileIO.errnoText()
+        // mkstemp creates 0600; give the file the usual permissions for a user-written output.
+        fchmod(fd, 0o644)
+        if Glibc.close(fd) != 0, ok {
+            ok = false
+            reason = FileIO.errnoText()
+        }
+        fd = -1
+        if ok, rename(temporaryPath, path) != 0 {
+            ok = false
+            reason = FileIO.errnoText()
+        }
+        guard ok else {
+            unlink(temporaryPath)
+            throw FencesimError(.io, "cannot write \(path): \(reason)", at: SourceLocation(file: path))
+        }
+    }
+
+    /// Removes the temporary file; the path is left as it was.
+    public func discard() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+        unlink(temporaryPath)
+    }
+
+    deinit { discard() }
 }
 
 /// A file read in chunks, for inputs too large to hold (long traces). Not thread-safe.

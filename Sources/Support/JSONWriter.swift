@@ -3,65 +3,124 @@
 public enum JSONWriter {
     /// The JSON text of `value`.
     public static func string(_ value: JSONValue) -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(value, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the JSON text of `value` to `out`.
     public static func write(_ value: JSONValue, to out: inout String) {
+        out += string(value)
+    }
+
+    /// Appends the JSON text of `value` to `out` as UTF-8 bytes (the one implementation the
+    /// String forms read).
+    public static func write(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d): out += number(d)
+        case .null: append("null", to: &out)
+        case .bool(let b): append(b ? "true" : "false", to: &out)
+        case .int(let i): appendInteger(i, to: &out)
+        case .double(let d): appendNumber(d, to: &out)
         case .string(let s): quote(s, to: &out)
         case .array(let elements):
-            out += "["
-            for (k, e) in elements.enumerated() {
-                if k > 0 { out += "," }
-                write(e.value, to: &out)
+            out.append(UInt8(ascii: "["))
+            for k in elements.indices {
+                if k > elements.startIndex { out.append(UInt8(ascii: ",")) }
+                write(elements[k].value, to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
-            for (k, m) in members.enumerated() {
-                if k > 0 { out += "," }
-                quote(m.key, to: &out)
-                out += ":"
-                write(m.node.value, to: &out)
+            out.append(UInt8(ascii: "{"))
+            for k in members.indices {
+                if k > members.startIndex { out.append(UInt8(ascii: ",")) }
+                quote(members[k].key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                write(members[k].node.value, to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
     /// A JSON number for `value`: integers without a fraction, others in Swift's shortest
     /// round-trip form; non-finite values become `null` (JSON has no NaN).
     public static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
+        var out: [UInt8] = []
+        appendNumber(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``number(_:)``'s text of `value` to `out`.
+    @inline(__always)
+    public static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        guard value.isFinite else { return append("null", to: &out) }
         if value == value.rounded(), abs(value) < 1e15 {
-            return String(Int64(value))
+            return appendInteger(Int64(value), to: &out)
         }
-        return "\(value)"
+        // Swift's shortest round-trip form; up to 15 bytes it is a small string (no allocation).
+        var text = value.description
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Appends the decimal digits of `value` (with a minus sign when negative) to `out`.
+    @inline(__always)
+    public static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so that Int64.min has one.
+        var v = value.magnitude
+        if v < 10 { return out.append(UInt8(ascii: "0") + UInt8(v)) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, enough for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            while v > 0 {
+                raw[23 - count] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                count += 1
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - count)...]))
+        }
+    }
+
+    /// Appends the ASCII text `text` to `out` (no escaping).
+    @inline(__always)
+    public static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends `text` as a JSON string literal.
     public static func quote(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        quote(text, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal to `out`: `"` and `\` escaped, `\n`, `\r`,
+    /// `\t`, other control characters as `\u00xx`; everything else as its UTF-8 bytes.
+    public static func quote(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var copy = text
+        copy.withUTF8 { bytes in
+            var start = 0
+            for k in 0..<bytes.count {
+                let b = bytes[k]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                if k > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<k])) }
+                start = k + 1
+                switch b {
+                case UInt8(ascii: "\""): append("\\\"", to: &out)
+                case UInt8(ascii: "\\"): append("\\\\", to: &out)
+                case UInt8(ascii: "\n"): append("\\n", to: &out)
+                case UInt8(ascii: "\r"): append("\\r", to: &out)
+                case UInt8(ascii: "\t"): append("\\t", to: &out)
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    append("\\u00", to: &out)
+                    out.append(hex[Int(b >> 4)])
+                    out.append(hex[Int(b & 15)])
+                }
             }
+            if bytes.count > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 

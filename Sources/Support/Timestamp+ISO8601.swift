@@ -65,6 +65,15 @@ extension Timestamp {
 
     /// ISO-8601 in UTC with `fractionDigits` digits of fraction (0...9), rounded to nearest.
     public func iso8601(fractionDigits: Int = 3) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        appendISO8601(fractionDigits: fractionDigits, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601(fractionDigits:)``'s text to `out` as ASCII bytes (the one
+    /// implementation; event logs write millions of these).
+    public func appendISO8601(fractionDigits: Int = 3, to out: inout [UInt8]) {
         precondition((0...9).contains(fractionDigits))
         var unit: Int64 = 1
         for _ in 0..<(9 - fractionDigits) { unit *= 10 }
@@ -72,20 +81,43 @@ extension Timestamp {
         let roundedNanos = (Int64(nanoseconds) + unit / 2) / unit * unit
         let t = Timestamp(seconds: seconds, nanoseconds: roundedNanos)
         let c = t.civil
-        var text = ""
-        text.reserveCapacity(24)
-        if c.year < 0 { text += "-" }
-        text += Self.pad(abs(c.year), 4) + "-" + Self.pad(c.month, 2) + "-" + Self.pad(c.day, 2)
-        text += "T" + Self.pad(c.hour, 2) + ":" + Self.pad(c.minute, 2) + ":" + Self.pad(c.second, 2)
+        if c.year < 0 { out.append(UInt8(ascii: "-")) }
+        Self.pad(abs(c.year), 4, &out)
+        out.append(UInt8(ascii: "-"))
+        Self.pad(c.month, 2, &out)
+        out.append(UInt8(ascii: "-"))
+        Self.pad(c.day, 2, &out)
+        out.append(UInt8(ascii: "T"))
+        Self.pad(c.hour, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        Self.pad(c.minute, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        Self.pad(c.second, 2, &out)
         if fractionDigits > 0 {
-            text += "." + Self.pad(Int(Int64(c.nanosecond) / unit), fractionDigits)
+            out.append(UInt8(ascii: "."))
+            Self.pad(Int(Int64(c.nanosecond) / unit), fractionDigits, &out)
         }
-        return text + "Z"
+        out.append(UInt8(ascii: "Z"))
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// Appends `value` (not negative) in decimal, left-padded with zeros to `width` digits.
+    @inline(__always)
+    private static func pad(_ value: Int, _ width: Int, _ out: inout [UInt8]) {
+        var digits = 1
+        var limit = 10
+        while value >= limit, digits < 19 {
+            digits += 1
+            limit &*= 10
+        }
+        for _ in digits..<max(digits, width) { out.append(UInt8(ascii: "0")) }
+        var divisor = 1
+        for _ in 1..<digits { divisor *= 10 }
+        var v = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(v / divisor))
+            v %= divisor
+            divisor /= 10
+        }
     }
 
     /// Why a time string could not be read, with the 0-based byte offset of the problem.
