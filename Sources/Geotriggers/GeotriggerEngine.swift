@@ -507,6 +507,14 @@ public final class GeotriggerEngine {
         tallies.removeLast(tallies.count - savedTallies)
     }
 
+    /// Hands `body` the findings since the last call, in the order found, and forgets them (a
+    /// long trace's findings are not kept).
+    public func takeFindings(_ body: (Finding) -> Void) {
+        guard !findings.isEmpty else { return }
+        for finding in findings { body(finding) }
+        findings.removeAll(keepingCapacity: true)
+    }
+
     /// Forgets every fence's state and the previous sample, as if no sample had been processed
     /// (statistics and findings are kept): for replaying another trace with the same engine.
     public func restart() {

@@ -14,47 +14,30 @@ public enum EventLogFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The whole log in this format.
+    /// The whole log in this format (events numbered in order, as ``EventLogWriter`` numbers
+    /// them). A CSV gets a column after SPEC's for every key outside ``LogEvent/fieldOrder``, in
+    /// order of first appearance.
     public func render(_ events: [LogEvent]) -> String {
-        switch self {
-        case .jsonl: EventLogFormat.jsonLines(events)
-        case .csv: EventLogFormat.csv(events)
-        case .geojson: EventLogFormat.geoJSON(events)
-        case .table: EventLogFormat.table(events)
-        }
-    }
-
-    static func jsonLines(_ events: [LogEvent]) -> String {
-        var out = ""
-        for e in events {
-            JSONWriter.write(e.json, to: &out)
-            out += "\n"
-        }
-        return out
-    }
-
-    /// CSV with the columns of SPEC §6.6, then any further keys in order of first appearance.
-    static func csv(_ events: [LogEvent]) -> String {
         var extra: [String] = []
-        var seen = Set(LogEvent.fieldOrder)
-        for e in events {
-            for (k, _) in e.fields where !seen.contains(k) {
-                seen.insert(k)
-                extra.append(k)
+        if self == .csv {
+            var seen = Set(LogEvent.fieldOrder)
+            for e in events {
+                for (k, _) in e.fields where !seen.contains(k) {
+                    seen.insert(k)
+                    extra.append(k)
+                }
             }
         }
-        let columns = ["time", "seq", "trace", "type"] + LogEvent.fieldOrder + extra + ["longitude", "latitude"]
-        var out = columns.joined(separator: ",") + "\n"
-        for e in events {
-            var row = [e.time.description, String(e.seq), e.trace, e.type.rawValue]
-            for key in LogEvent.fieldOrder + extra {
-                row.append(e.field(key).map(cell) ?? "")
-            }
-            row.append(e.longitude.map { JSONWriter.number($0) } ?? "")
-            row.append(e.latitude.map { JSONWriter.number($0) } ?? "")
-            out += row.map(quote).joined(separator: ",") + "\n"
+        let memory = MemorySink()
+        let writer = EventLogWriter(format: self, sink: memory, extraColumns: extra)
+        do throws(FencesimError) {
+            for e in events { try writer.append(e) }
+            try writer.finish()
+        } catch {
+            // A memory sink does not fail, and every key has a column.
+            preconditionFailure("rendering an event log in memory: \(error)")
         }
-        return out
+        return String(decoding: memory.bytes, as: UTF8.self)
     }
 
     static func cell(_ value: JSONValue) -> String {
@@ -63,30 +46,6 @@ public enum EventLogFormat: String, Sendable, CaseIterable {
         case .null: ""
         default: JSONWriter.string(value)
         }
-    }
-
-    /// RFC 4180 quoting where needed.
-    static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingAll("\"", "\"\"") + "\""
-    }
-
-    /// A FeatureCollection with one Point per located event (for QGIS or geojson.io); events
-    /// without a place are kept with a null geometry.
-    static func geoJSON(_ events: [LogEvent]) -> String {
-        var out = "{\"type\":\"FeatureCollection\",\"features\":[\n"
-        for (k, e) in events.enumerated() {
-            let geometry: JSONValue
-            if let lon = e.longitude, let lat = e.latitude {
-                geometry = .object(["type": .string("Point"), "coordinates": .list([.double(lon), .double(lat)])])
-            } else {
-                geometry = .null
-            }
-            let feature = JSONValue.orderedObject([("type", .string("Feature")), ("geometry", geometry), ("properties", e.json)])
-            JSONWriter.write(feature, to: &out)
-            out += k + 1 < events.count ? ",\n" : "\n"
-        }
-        return out + "]}\n"
     }
 
     /// An aligned table for terminals: time, trace, type, fence, fix, distance and details.

@@ -56,12 +56,19 @@ public struct LogEvent: Sendable {
         "message",
     ]
 
+    /// The place of `key` in ``fieldOrder``, `nil` for keys outside it.
+    @inline(__always)
+    public static func rank(of key: String) -> Int? {
+        fieldRank[key]
+    }
+
+    private static let fieldRank = Dictionary(uniqueKeysWithValues: fieldOrder.enumerated().map { ($1, $0) })
+
     /// The fields sorted into ``fieldOrder`` (stable for keys outside it).
     public var orderedFields: [(String, JSONValue)] {
-        let rank = Dictionary(uniqueKeysWithValues: LogEvent.fieldOrder.enumerated().map { ($1, $0) })
-        return fields.enumerated().sorted { a, b in
-            let ra = rank[a.element.0] ?? LogEvent.fieldOrder.count
-            let rb = rank[b.element.0] ?? LogEvent.fieldOrder.count
+        fields.enumerated().sorted { a, b in
+            let ra = LogEvent.rank(of: a.element.0) ?? LogEvent.fieldOrder.count
+            let rb = LogEvent.rank(of: b.element.0) ?? LogEvent.fieldOrder.count
             return ra != rb ? ra < rb : a.offset < b.offset
         }.map(\.element)
     }

@@ -21,7 +21,9 @@ extension Replayer {
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome.
     /// - Complexity: memory O(fixes of the traces being replayed): a degraded trace is held whole.
-    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], degradation: Degradation) throws(FencesimError) -> [Outcome] {
+    ///   - log: where the events go as they are produced, as in ``run(_:placesStates:log:)``.
+    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], degradation: Degradation,
+                    log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
         let configuration = self.configuration
         return try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count), configuration: configuration) { k, compiled in
             let input = traces[k]
@@ -32,11 +34,13 @@ extension Replayer {
             } catch {
                 var outcome = Outcome(input: input)
                 outcome.error = error
+                log?.channel(k).finish()
                 return outcome
             }
             // Fix indices in events are positions in the degraded trace.
             let fixes = degradation.apply(to: trace.fixes)
-            return Replayer.replay(input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label)) {
+            return Replayer.replay(input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label),
+                                   log: log?.channel(k)) {
                 (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
                 for fix in fixes { try onFix(fix) }
                 return trace.statistics

@@ -75,13 +75,15 @@ public struct Replayer: Sendable {
     ///   - traces: the traces.
     ///   - placesStates: the Places state each trace starts from (by index; missing or `nil`: a
     ///     fresh state), as persisted by an earlier run.
+    ///   - log: where the events go as they are produced, in input order (then outcomes hold no
+    ///     events); `nil` keeps each trace's events in its outcome.
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
-    ///   fails is reported in its outcome.
-    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = []) throws(FencesimError) -> [Outcome] {
+    ///   fails is reported in its outcome, and a log that cannot be written in ``OrderedEventLog/failure``.
+    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
         let configuration = self.configuration
         return try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count), configuration: configuration) { k, compiled in
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
-            return Replayer.replay(traces[k], compiled, configuration, placesState: state)
+            return Replayer.replay(traces[k], compiled, configuration, placesState: state, log: log?.channel(k))
         }
     }
 
@@ -91,8 +93,8 @@ public struct Replayer: Sendable {
     /// events go through a ``TracePipeline`` (check-ins and Places when the configuration has a
     /// pipeline).
     static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
-                       placesState: PlacesState? = nil) -> Outcome {
-        replay(input, compiled, configuration, placesState: placesState) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+                       placesState: PlacesState? = nil, log: OrderedEventLog.Channel? = nil) -> Outcome {
+        replay(input, compiled, configuration, placesState: placesState, log: log) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
             try TraceReader.read(path: input.path, options: configuration.readOptions, onFix: onFix)
         }
     }
@@ -101,12 +103,25 @@ public struct Replayer: Sendable {
     /// ``Traces/TraceReader``, or fixes held in memory); `source` returns what reading them found,
     /// if it read them.
     ///
-    /// - Parameter signalLoss: notifications the operating system never delivers (SPEC §6.2):
-    ///   applied to the engine's events before check-ins and Places see them.
+    /// - Parameters:
+    ///   - signalLoss: notifications the operating system never delivers (SPEC §6.2): applied to
+    ///     the engine's events before check-ins and Places see them.
+    ///   - log: where the trace's events go as they are produced (then the outcome holds none);
+    ///     `nil` keeps them in the outcome.
     static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
-                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil,
+                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, log channel: OrderedEventLog.Channel? = nil,
                        source: ((Fix) throws(FencesimError) -> Void) throws(FencesimError) -> TraceStatistics?) -> Outcome {
         var outcome = Outcome(input: input)
+        /// The trace's events when they are kept in the outcome.
+        final class Kept {
+            var events: [LogEvent] = []
+        }
+        let kept = Kept()
+        let log = TraceLog(release: channel.map { c in { c.append($0) } } ?? { kept.events.append($0) })
+        let findingLine = { (finding: GeotriggerEngine.Finding) in
+            log.appendFinding(LogEvent(time: finding.time, trace: input.label, type: .warning,
+                                       fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))]))
+        }
         let engine = GeotriggerEngine(fences: compiled, traceName: input.label)
         engine.computesDistances = !configuration.summaryOnly
         engine.detectsHiddenVisits = !configuration.summaryOnly
@@ -115,7 +130,7 @@ public struct Replayer: Sendable {
         var index = 0
         var summary = BenchSummary()
         var pipeline = TracePipeline(trace: input.label, fences: compiled.fenceSet,
-                                     pipeline: configuration.summaryOnly ? nil : configuration.pipeline, placesState: placesState)
+                                     pipeline: configuration.summaryOnly ? nil : configuration.pipeline, placesState: placesState, log: log)
         var untimed: [Diagnostic] = []
         var untimedCount = 0
         let frame = compiled.frame
@@ -153,6 +168,10 @@ public struct Replayer: Sendable {
                     }
                 } else {
                     pipeline.process(buffer, sample: sample)
+                    engine.takeFindings(findingLine)
+                    log.advance(to: time)
+                    // A log that cannot be written ends the replay.
+                    if channel?.stopped == true { throw FencesimError(.io, "the event log could not be written") }
                 }
             }
             if let statistics {
@@ -173,16 +192,10 @@ public struct Replayer: Sendable {
             pipeline.finish()
             outcome.warnings += pipeline.warnings
             outcome.placesState = pipeline.places?.state
-            var events = pipeline.events
-            events += engine.findings.map { finding in
-                LogEvent(time: finding.time, trace: input.label, type: .warning,
-                         fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))])
-            }
-            // Findings are appended after the fix events; restore time order (stable for ties).
-            events = events.enumerated().sorted { a, b in
-                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
-            }.map(\.element)
-            outcome.events = events
+            engine.takeFindings(findingLine)
+            log.finish()
+            channel?.finish()
+            outcome.events = kept.events
         }
         return outcome
     }

@@ -73,16 +73,18 @@ public struct ScenarioRunner: Sendable {
     /// Replays `traces` (the scenario's own by default), degraded as the scenario says; outcomes
     /// come back in the order given.
     ///
-    /// - Parameter placesStates: the Places state each trace starts from (by position in
-    ///   `traces`), as persisted by an earlier run.
+    /// - Parameters:
+    ///   - placesStates: the Places state each trace starts from (by position in `traces`), as
+    ///     persisted by an earlier run.
+    ///   - log: where the events go as they are produced (then outcomes hold none).
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome (see ``firstFailure(_:)``).
-    public func run(_ traces: [TraceInput]? = nil, placesStates: [PlacesState?] = []) throws(FencesimError) -> [Replayer.Outcome] {
+    public func run(_ traces: [TraceInput]? = nil, placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil) throws(FencesimError) -> [Replayer.Outcome] {
         let replayer = Replayer(configuration)
         if let degradation {
-            return try replayer.run(traces ?? scenario.traces, placesStates: placesStates, degradation: degradation)
+            return try replayer.run(traces ?? scenario.traces, placesStates: placesStates, degradation: degradation, log: log)
         }
-        return try replayer.run(traces ?? scenario.traces, placesStates: placesStates)
+        return try replayer.run(traces ?? scenario.traces, placesStates: placesStates, log: log)
     }
 
     /// The whole log of a run that had no failing trace: every trace's events in trace order,

@@ -11,7 +11,7 @@ import Support
 /// Places, and sends every event it logs through ``emit(_:)``, in order, where the rules run.
 ///
 /// Sans-I/O: the replayer reads fixes and runs the engine; this takes the engine's events fix by
-/// fix and returns the log.
+/// fix and hands the log lines to a ``TraceLog``.
 struct TracePipeline {
     /// An event on its way into the log, with what the rules engine will need beyond the log line.
     struct Dispatched {
@@ -32,8 +32,8 @@ struct TracePipeline {
     var places: PlacesRun?
     /// The rules, when the scenario has them.
     var rules: RulesStage?
-    /// The log so far, in dispatch order.
-    private(set) var events: [LogEvent] = []
+    /// Where the log lines go, in dispatch order.
+    let log: TraceLog
     /// Located findings for standard error (sessions that could not be simulated).
     var warnings: [Diagnostic] = []
     /// The check-in events of the current fix (reused).
@@ -44,8 +44,10 @@ struct TracePipeline {
     /// - Parameters:
     ///   - pipeline: the run's pipeline; `nil` to log engine events only.
     ///   - placesState: the state persisted by an earlier run (`--state`), else a fresh one.
-    init(trace: String, fences: FenceSet, pipeline: Pipeline?, placesState: PlacesState?) {
+    ///   - log: where the log lines go.
+    init(trace: String, fences: FenceSet, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog) {
         self.trace = trace
+        self.log = log
         self.fences = fences
         checkIns = pipeline?.checkIns
         if let setup = pipeline?.places {
@@ -104,7 +106,7 @@ struct TracePipeline {
     /// dispatched with it and logs the `rule` lines of the consequences that fire right after it
     /// (see ``evaluateRules(on:)``).
     mutating func emit(_ event: Dispatched) {
-        events.append(event.log)
+        log.append(event.log)
         if rules != nil { evaluateRules(on: event) }
     }
 
@@ -137,13 +139,13 @@ struct TracePipeline {
             }
             if let ruleEvent = GeotriggerRuleEvent.make(log, fence: fence, zone: zone),
                let lines = rules?.evaluate(ruleEvent, mask: GeotriggerRuleEvent.historyMask, trigger: log) {
-                events += lines
+                for line in lines { self.log.append(line) }
             }
         }
         for sdk in event.sdkEvents {
             let ruleEvent = RuleEvent(name: sdk.name, type: sdk.type, source: sdk.source, data: sdk.data, time: log.time)
             if let lines = rules?.evaluate(ruleEvent, mask: sdk.mask.isEmpty ? nil : sdk.mask, trigger: log) {
-                events += lines
+                for line in lines { self.log.append(line) }
             }
         }
     }

@@ -15,6 +15,11 @@ struct Fencesim: ParsableCommand {
         version: FencesimVersion.string,
         subcommands: [Inspect.self, Run.self, Replay.self, Synth.self, RulesCommand.self, LintCommand.self, CheckCommand.self, MergeCommand.self, Report.self, SweepCommand.self]
     )
+
+    static func main() {
+        Terminal.prepare()
+        main(nil)
+    }
 }
 
 /// The version printed by `fencesim --version` and written into reports.

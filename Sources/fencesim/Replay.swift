@@ -80,19 +80,19 @@ struct Replay: ParsableCommand {
                                                            workers: output.workers, summaryOnly: summary))
             // A summary is computed in chunks on every core, however the fixes are spread over
             // the traces (see ParallelSummary).
-            let outcomes: [Replayer.Outcome]
-            // The compiled fences, kept until the process ends after a summary (see below).
-            var compiled: [AnyObject] = []
-            if summary, !inputs.isEmpty, ParallelSummary.applies(to: replayer.configuration) {
-                outcomes = try ParallelSummary.summarize(feed ?? ParallelSummary.Feed(inputs, readOptions: readOptions),
-                                                         configuration: replayer.configuration, workers: output.workers, timer: timer,
-                                                         keep: { compiled.append($0) })
-            } else {
-                feed?.cancel()
-                outcomes = try replayer.run(inputs)
-            }
-            try Reporting.finish(outcomes)
             if summary {
+                // The compiled fences, kept until the process ends after a summary (see below).
+                var compiled: [AnyObject] = []
+                let outcomes: [Replayer.Outcome]
+                if !inputs.isEmpty, ParallelSummary.applies(to: replayer.configuration) {
+                    outcomes = try ParallelSummary.summarize(feed ?? ParallelSummary.Feed(inputs, readOptions: readOptions),
+                                                             configuration: replayer.configuration, workers: output.workers, timer: timer,
+                                                             keep: { compiled.append($0) })
+                } else {
+                    feed?.cancel()
+                    outcomes = try replayer.run(inputs)
+                }
+                try Reporting.finish(outcomes)
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -103,12 +103,9 @@ struct Replay: ParsableCommand {
                 for line in timer?.lines ?? [] { Terminal.err(line) }
                 withExtendedLifetime((fenceSet, settings, replayer, outcomes, compiled)) { Terminal.exitNow() }
             }
-            let text = output.logFormat.render(Replayer.merge(outcomes))
-            if let out {
-                try FileIO.writeAtomically(text, to: out)
-            } else {
-                Terminal.out(text)
-            }
+            // The event log, written as it is produced.
+            let log = try EventLogOutput(format: output.logFormat, path: out)
+            _ = try log.write(traces: inputs.count) { (ordered) throws(FencesimError) in try replayer.run(inputs, log: ordered) }
         }
     }
 }

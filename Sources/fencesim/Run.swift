@@ -112,18 +112,31 @@ struct Run: ParsableCommand {
                 rulesStates = runner.pipeline.persistRulesStates(initial: try PlacesStateFiles.loadRulesStates(paths, traces: traces))
                 rulesStatePaths = paths
             }
-            let outcomes = try runner.run(traces, placesStates: initialStates)
-            try Reporting.finish(outcomes)
-            let text = shard.map { PartialEventLog(scenario: scenario.name, shard: $0, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text }
-                ?? output.logFormat.render(Replayer.merge(outcomes))
-            if let out {
-                try Run.makeDirectory(out)
-                let path = (out as NSString).appendingPathComponent(shard.map { PartialEventLog.fileName(scenario: scenario.name, shard: $0) }
-                                                                 ?? "\(scenario.name).events.\(output.logFormat.fileExtension)")
-                try FileIO.writeAtomically(text, to: path)
-                Terminal.err("wrote \(path)")
+            let outcomes: [Replayer.Outcome]
+            if let shard {
+                outcomes = try runner.run(traces, placesStates: initialStates)
+                try Reporting.finish(outcomes)
+                let text = PartialEventLog(scenario: scenario.name, shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text
+                if let out {
+                    try Run.makeDirectory(out)
+                    let path = (out as NSString).appendingPathComponent(PartialEventLog.fileName(scenario: scenario.name, shard: shard))
+                    try FileIO.writeAtomically(text, to: path)
+                    Terminal.err("wrote \(path)")
+                } else {
+                    Terminal.out(text)
+                }
             } else {
-                Terminal.out(text)
+                // The event log, written as it is produced.
+                var path: String?
+                if let out {
+                    try Run.makeDirectory(out)
+                    path = (out as NSString).appendingPathComponent("\(scenario.name).events.\(output.logFormat.fileExtension)")
+                }
+                let log = try EventLogOutput(format: output.logFormat, path: path)
+                outcomes = try log.write(traces: traces.count) { (ordered) throws(FencesimError) in
+                    try runner.run(traces, placesStates: initialStates, log: ordered)
+                }
+                if let path { Terminal.err("wrote \(path)") }
             }
             if let statePaths {
                 for (outcome, path) in zip(outcomes, statePaths) {

@@ -9,9 +9,16 @@ import Support
 /// Writing to standard output and standard error without buffering surprises, and turning
 /// library errors into SPEC §7 exit codes.
 enum Terminal {
-    /// Writes `text` to standard output as is.
+    /// Writes `text` to standard output as is. A write that fails ends the process: quietly
+    /// for a closed pipe (see ``StandardOutput``), else with a message and exit status 74, so
+    /// that a full disk or a file-size limit never passes for success.
     static func out(_ text: String) {
-        write(text, to: 1)
+        do throws(FencesimError) {
+            try StandardOutput.shared.write(Array(text.utf8))
+        } catch {
+            err(error.fullDescription)
+            exitNow(error.code.exitStatus)
+        }
     }
 
     /// Writes a line to standard error.
@@ -25,8 +32,8 @@ enum Terminal {
         exit(status)
     }
 
-    /// Writes every byte to file descriptor `fd`, retrying short writes. A closed pipe (for
-    /// example `| head`) ends the write quietly.
+    /// Writes every byte to file descriptor `fd`, retrying short writes; errors are ignored
+    /// (for standard error, where there is nowhere left to report them).
     static func write(_ text: String, to fd: Int32) {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { raw in
@@ -40,6 +47,12 @@ enum Terminal {
                 offset += n
             }
         }
+    }
+
+    /// Lets writes past a file-size limit (`ulimit -f`) fail with EFBIG, reported as an error,
+    /// instead of ending the process silently with SIGXFSZ.
+    static func prepare() {
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Prints `error` (with its related findings) to standard error and returns the exit code to
@@ -56,5 +69,35 @@ enum Terminal {
         } catch let error as FencesimError {
             throw report(error)
         }
+    }
+}
+
+/// Standard output as a ``Support/ByteSink``: every byte written, or an error.
+///
+/// A closed pipe (`fencesim ... | head`) ends the process at once and quietly, as Unix tools end
+/// (by SIGPIPE, which shells report as status 141): there is no reader left for the rest. Any
+/// other failure (a full disk, a file-size limit, EIO) throws `.io` (exit 74).
+final class StandardOutput: ByteSink, Sendable {
+    static let shared = StandardOutput()
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(FencesimError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                if code == EPIPE { StandardOutput.endOnClosedPipe() }
+                throw FencesimError(.io, "cannot write to standard output: \(String(cString: strerror(code)))")
+            }
+            offset += n
+        }
+    }
+
+    /// Ends the process as SIGPIPE does by default.
+    static func endOnClosedPipe() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        exit(141)
     }
 }
