@@ -42,7 +42,8 @@ public final class OrderedEventLog: Sendable {
     /// Bytes of all spools kept in memory; past this, spools move to temporary files.
     let spoolMemoryBytes: Int
 
-    /// A log of `traces` traces written by `writer`.
+    /// A log of `traces` traces (or parts of traces, numbered in log order; more may come)
+    /// written by `writer`.
     public init(writer: EventLogWriter, traces: Int, spoolMemoryBytes: Int = OrderedEventLog.defaultSpoolMemoryBytes) {
         precondition(writer.format != .table, "a table is rendered whole")
         self.spoolMemoryBytes = spoolMemoryBytes
@@ -74,6 +75,7 @@ public final class OrderedEventLog: Sendable {
     func deliver(_ trace: Int, _ frames: [UInt8]) {
         state.withLock { state in
             guard state.failure == nil else { return }
+            OrderedEventLog.reserve(trace, &state)
             if trace == state.head {
                 if let error = OrderedEventLog.write(frames, to: state.writer) { fail(error, &state) }
             } else {
@@ -90,6 +92,7 @@ public final class OrderedEventLog: Sendable {
     /// `trace` has delivered all its events: the traces after it whose turn has come are written.
     func finish(_ trace: Int) {
         state.withLock { state in
+            OrderedEventLog.reserve(trace, &state)
             state.finished[trace] = true
             while state.head < state.finished.count, state.finished[state.head] {
                 state.head += 1
@@ -103,6 +106,12 @@ public final class OrderedEventLog: Sendable {
                 if let failure { fail(failure, &state) }
             }
         }
+    }
+
+    /// Makes room for part `part` (parts whose number is not known in advance, such as the
+    /// slices of a trace, are counted as they come).
+    private static func reserve(_ part: Int, _ state: inout State) {
+        if part >= state.finished.count { state.finished += Array(repeating: false, count: part + 1 - state.finished.count) }
     }
 
     /// Writes framed events to the writer, numbering them; returns the write error, if any.

@@ -162,7 +162,7 @@ public enum ParallelSummary {
     /// read, and before the frame is chosen.
     public final class Feed: @unchecked Sendable {
         let traces: [TraceInput]
-        fileprivate let channel: ChunkChannel
+        let channel: ChunkChannel
         /// What reading one trace gave.
         struct Read {
             var statistics: TraceStatistics?
@@ -171,6 +171,8 @@ public enum ParallelSummary {
         }
         // Written by the reading thread before it closes the channel; read after that.
         private var reads: [Read] = []
+        /// Chunks sent so far (read by the reading thread only).
+        private var sent = 0
         private let done = DispatchSemaphore(value: 0)
 
         /// A feed of one trace.
@@ -233,16 +235,19 @@ public enum ParallelSummary {
                                             accuracy: fix.accuracyMeters))
                     if chunk.count == chunkSize {
                         let last = chunk[chunk.count - 1]
-                        guard channel.send(Chunk(trace: k, predecessor: predecessor, samples: chunk)) else {
+                        guard channel.send(Chunk(trace: k, sequence: sent, predecessor: predecessor, samples: chunk)) else {
                             cancelled = true
                             throw FencesimError(.internalError, "cancelled")
                         }
+                        sent += 1
                         predecessor = last
                         chunk = []
                         chunk.reserveCapacity(chunkSize)
                     }
                 }
-                if !chunk.isEmpty, !channel.send(Chunk(trace: k, predecessor: predecessor, samples: chunk)) { cancelled = true }
+                if !chunk.isEmpty {
+                    if channel.send(Chunk(trace: k, sequence: sent, predecessor: predecessor, samples: chunk)) { sent += 1 } else { cancelled = true }
+                }
                 result.statistics = statistics
                 result.warnings = statistics.warnings
             } catch {
@@ -343,7 +348,7 @@ extension SummaryEngine: ChunkCounting {
 
 extension GeotriggerEngine.Statistics {
     /// Adds what an engine counted since it had `before`.
-    fileprivate mutating func add(_ now: GeotriggerEngine.Statistics, since before: GeotriggerEngine.Statistics) {
+    mutating func add(_ now: GeotriggerEngine.Statistics, since before: GeotriggerEngine.Statistics) {
         samples += now.samples - before.samples
         filtered += now.filtered - before.filtered
         insidePairs += now.insidePairs - before.insidePairs
@@ -357,6 +362,8 @@ extension GeotriggerEngine.Statistics {
 /// trace's first chunk).
 struct Chunk {
     let trace: Int
+    /// The chunk's place among all the chunks of the feed, in reading order.
+    let sequence: Int
     let predecessor: FeedSample?
     let samples: [FeedSample]
 }

@@ -118,10 +118,7 @@ public struct Replayer: Sendable {
         }
         let kept = Kept()
         let log = TraceLog(release: channel.map { c in { c.append($0) } } ?? { kept.events.append($0) })
-        let findingLine = { (finding: GeotriggerEngine.Finding) in
-            log.appendFinding(LogEvent(time: finding.time, trace: input.label, type: .warning,
-                                       fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))]))
-        }
+        let findingLine = { (finding: GeotriggerEngine.Finding) in log.appendFinding(Replayer.findingLine(finding, trace: input.label)) }
         let engine = GeotriggerEngine(fences: compiled, traceName: input.label)
         engine.computesDistances = !configuration.summaryOnly
         engine.detectsHiddenVisits = !configuration.summaryOnly
@@ -198,6 +195,13 @@ public struct Replayer: Sendable {
             outcome.events = kept.events
         }
         return outcome
+    }
+
+    /// The `warning` line of something the engine noticed about the trace (a gap, a fix out of
+    /// time order).
+    static func findingLine(_ finding: GeotriggerEngine.Finding, trace: String) -> LogEvent {
+        LogEvent(time: finding.time, trace: trace, type: .warning,
+                 fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))])
     }
 
     /// The log line of a geotrigger event, with its provenance.

@@ -51,12 +51,13 @@ struct Replay: ParsableCommand {
         let timer: PhaseTimer? = timings ? PhaseTimer() : nil
         defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
-            // A summary: reading the traces starts now, on a thread of its own, while the fences
-            // are read and indexed (dropped if the summary cannot use it). The workers project
-            // the fixes, so the frame need not be known yet.
+            // Reading the traces starts now, on a thread of its own, while the fences are read
+            // and indexed (dropped if the summary or the event log cannot use it: see
+            // ParallelSummary and ParallelReplay). The workers project the fixes, so the frame
+            // need not be known yet.
             let inputs = traces.map { TraceInput(path: $0) }
             var feed: ParallelSummary.Feed?
-            if summary, !parseOnly, !inputs.isEmpty {
+            if !parseOnly, !inputs.isEmpty {
                 feed = ParallelSummary.Feed(inputs, readOptions: readOptions)
             }
             defer { feed?.cancel() }
@@ -103,9 +104,16 @@ struct Replay: ParsableCommand {
                 for line in timer?.lines ?? [] { Terminal.err(line) }
                 withExtendedLifetime((fenceSet, settings, replayer, outcomes, compiled)) { Terminal.exitNow() }
             }
-            // The event log, written as it is produced.
+            // The event log, written as it is produced: in slices on every core where the fences
+            // allow it (see ParallelReplay), else trace by trace.
             let log = try EventLogOutput(format: output.logFormat, path: out)
-            _ = try log.write(traces: inputs.count) { (ordered) throws(FencesimError) in try replayer.run(inputs, log: ordered) }
+            _ = try log.write(traces: inputs.count) { (ordered) throws(FencesimError) in
+                if let ordered, let feed, ParallelReplay.applies(to: replayer.configuration) {
+                    return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered)
+                }
+                feed?.cancel()
+                return try replayer.run(inputs, log: ordered)
+            }
         }
     }
 }
