@@ -17,6 +17,27 @@ public final class CompiledFences {
     private(set) lazy var areas: [AreaFence?] = index.areas.indices.map { makeArea($0) }
     /// The areas ``area(_:)`` made one at a time.
     private var someAreas: [Int: AreaFence] = [:]
+    /// The first GEOS failure while testing the fences, since the last ``takeFailure()``.
+    let failures = Failures()
+
+    /// Where the GEOS calls of a worker's fences record their first failure: a test that fails
+    /// cannot answer, so the replay that asked it fails too (``takeFailure()``), instead of
+    /// reading the fence as not entered.
+    final class Failures {
+        var first: FencesimError?
+
+        func record(_ error: SpatialError, fence: Fence) {
+            guard first == nil else { return }
+            first = FencesimError(.internalError, "GEOS failed testing fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
+        }
+    }
+
+    /// The first GEOS failure since the last call (tests of a fence that could not be answered),
+    /// and forgets it: a replay that sees one has failed.
+    public func takeFailure() -> FencesimError? {
+        defer { failures.first = nil }
+        return failures.first
+    }
 
     public var fenceSet: FenceSet { index.fenceSet }
     public var settings: [GeotriggerSettings] { index.settings }
@@ -31,6 +52,9 @@ public final class CompiledFences {
     final class AreaFence {
         let area: FenceIndex.AreaShape
         let context: GEOSContext
+        /// The fence, for failures, and where they are recorded.
+        let fence: Fence
+        let failures: Failures
         /// The polygon's arithmetic form in the index's flat vertex arrays (kept alive by the
         /// ``CompiledFences`` that owns this fence); no rings for a polygon left to GEOS.
         let planar: PlanarRings
@@ -62,10 +86,12 @@ public final class CompiledFences {
             }
         }
 
-        init(_ area: FenceIndex.AreaShape, planar: PlanarRings, context: GEOSContext) {
+        init(_ area: FenceIndex.AreaShape, planar: PlanarRings, context: GEOSContext, fence: Fence, failures: Failures) {
             self.area = area
             self.planar = planar
             self.context = context
+            self.fence = fence
+            self.failures = failures
         }
 
         /// The GEOS objects, built on first use.
@@ -88,11 +114,15 @@ public final class CompiledFences {
             return (inside, d <= radius)
         }
 
+        /// GEOS's answer; a failure is recorded (``Failures``) and read as outside and far.
         func locateWithGEOS(_ p: XY) -> (inside: Bool, boundaryDistance: Double) {
-            guard let parts = try? parts() else { return (false, .infinity) }
-            let inside = (try? parts.prepared.intersects(p)) ?? false
-            let d = (try? parts.boundary.distance(to: p)) ?? 0
-            return (inside, d)
+            do throws(SpatialError) {
+                let parts = try parts()
+                return (try parts.prepared.intersects(p), try parts.boundary.distance(to: p))
+            } catch {
+                failures.record(error, fence: fence)
+                return (false, .infinity)
+            }
         }
 
         /// The distance from `p` to the boundary (exact; GEOS's formula).
@@ -132,7 +162,7 @@ public final class CompiledFences {
             let ring = index.polygonRings[Int(index.fenceSlot[j])]
             let rings = AreaFence.PlanarRings(xs: index.polygonXs, ys: index.polygonYs, start: ring.vertexStart,
                                               ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount))
-            return AreaFence($0, planar: rings, context: context)
+            return AreaFence($0, planar: rings, context: context, fence: index.fenceSet.fences[j], failures: failures)
         }
     }
 

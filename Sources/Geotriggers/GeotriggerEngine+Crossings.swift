@@ -108,7 +108,7 @@ extension GeotriggerEngine {
     /// Fractions along `p`→`q` where it meets the area's boundary (grown by `a`, or shrunk when
     /// `containing`), or `nil` when the segment does not come near it.
     func areaCrossings(_ j: Int, _ area: CompiledFences.AreaFence, _ p: XY, _ q: XY, _ a: Double, _ containing: Bool) -> [Double]? {
-        do {
+        do throws(SpatialError) {
             if segmentGeometry == nil {
                 segmentGeometry = try Geometry(.lineString([p, q]), context: fences.context)
             }
@@ -135,7 +135,7 @@ extension GeotriggerEngine {
             guard !grown.isEmpty else { return nil }
             return try grown.crossings(from: p, to: q).map(\.fraction)
         } catch {
-            findings.append(Finding(fixIndex: -1, time: Timestamp(seconds: 0), message: "GEOS failed on fence \(fences.fenceSet.fences[j].id): \(error)", kind: "geos"))
+            fences.failures.record(error, fence: fences.fenceSet.fences[j])
             return nil
         }
     }

@@ -87,6 +87,8 @@ public enum ParallelReplay {
                 traceLog.finish()
                 out.finish()
                 slot.statistics[chunk.trace].add(engine.statistics, since: before)
+                // A fence test GEOS could not answer fails the trace (its events would be wrong).
+                if let failure = compiled.takeFailure(), slot.failures[chunk.trace] == nil { slot.failures[chunk.trace] = failure }
                 // A log that cannot be written: the rest is not worth replaying.
                 if log.hasFailed { channel.cancel() }
             }
@@ -107,6 +109,7 @@ public enum ParallelReplay {
                 outcome.warnings = reads[k].warnings
                 outcome.error = reads[k].error
             }
+            outcome.error = outcome.error ?? slots.lazy.compactMap { $0.failures[k] }.first
             return outcome
         }
     }

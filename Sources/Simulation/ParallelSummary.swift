@@ -97,13 +97,13 @@ public enum ParallelSummary {
                 return
             }
             if let table {
-                work(SummaryEngine(table: table, compiled: compiled), channel: channel, slot: slot)
+                work(SummaryEngine(table: table, compiled: compiled), compiled: compiled, channel: channel, slot: slot)
             } else {
                 let engine = GeotriggerEngine(fences: compiled, traceName: labels[0])
                 engine.computesDistances = false
                 engine.detectsHiddenVisits = false
                 engine.countsOnly = true
-                work(engine, channel: channel, slot: slot)
+                work(engine, compiled: compiled, channel: channel, slot: slot)
             }
         }
         if let error = slots.compactMap(\.error).first {
@@ -125,7 +125,7 @@ public enum ParallelSummary {
             outcome.engineStatistics = statistics
             outcome.readStatistics = reads[k].statistics
             outcome.warnings = reads[k].warnings
-            outcome.error = reads[k].error
+            outcome.error = reads[k].error ?? slots.lazy.compactMap { $0.failures[k] }.first
             return outcome
         }
     }
@@ -135,8 +135,11 @@ public enum ParallelSummary {
         var error: FencesimError?
         var summaries: [BenchSummary]
         var statistics: [GeotriggerEngine.Statistics]
+        /// By trace: a fence test GEOS could not answer (the trace fails).
+        var failures: [FencesimError?]
 
         init(traces: Int) {
+            failures = Array(repeating: nil, count: traces)
             summaries = Array(repeating: BenchSummary(), count: traces)
             statistics = Array(repeating: GeotriggerEngine.Statistics(), count: traces)
         }
@@ -145,7 +148,7 @@ public enum ParallelSummary {
     /// Takes chunks until the channel is drained, counting each with `engine` (which projects
     /// the fixes itself: the reading thread, which every worker waits on when fences are few,
     /// only parses).
-    static func work<Engine: ChunkCounting>(_ engine: Engine, channel: ChunkChannel, slot: Slot) {
+    static func work<Engine: ChunkCounting>(_ engine: Engine, compiled: CompiledFences, channel: ChunkChannel, slot: Slot) {
         while let chunk = channel.receive() {
             engine.begin(after: chunk.predecessor)
             let before = engine.counts
@@ -153,6 +156,8 @@ public enum ParallelSummary {
             chunk.samples.withUnsafeBufferPointer { engine.count($0, into: &summary) }
             slot.summaries[chunk.trace] = summary
             slot.statistics[chunk.trace].add(engine.counts, since: before)
+            // A fence test GEOS could not answer fails the trace (its counts would be wrong).
+            if let failure = compiled.takeFailure(), slot.failures[chunk.trace] == nil { slot.failures[chunk.trace] = failure }
         }
     }
 

@@ -178,6 +178,8 @@ public struct Replayer: Sendable {
         } catch {
             outcome.error = error
         }
+        // A fence test GEOS could not answer fails the trace (its events would be wrong).
+        if let failure = compiled.takeFailure(), outcome.error == nil { outcome.error = failure }
         if untimedCount > untimed.count {
             untimed.append(Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: input.path)))
         }
