@@ -15,10 +15,14 @@ import Testing
 @Suite struct OracleDifferentialTests {
     static let seeds: [UInt64] = Array(1...60)
     /// KNOWN: the seeds whose logs differ because of the engine bugs the disabled cases at the
-    /// end of this suite show (filtered segments, the shared segment geometry, the noisy beacon's
-    /// midpoint). Each of them matched the oracle, as every one of 600 seeds did, once those bugs
-    /// were fixed in a scratch copy of the engine.
-    static let seedsMeetingKnownBugs: [UInt64] = [2, 6, 7, 13, 15, 23, 29, 34, 36, 38, 47, 53]
+    /// end of this suite show: a filtered fence's movement beyond the grid query (7, 14, 17, 46,
+    /// 53), the segment geometry shared across filters (14, 17), fix 0's noise at a beacon's
+    /// hidden-visit midpoint (14, 17), a disc touching a polygon exactly (48), and a noisy
+    /// beacon's fix exactly on the grown circle, whose hidden touch the midpoint test splits in
+    /// two (49). Each of them matched the oracle, as all of 600 seeds of the earlier trace
+    /// generator did, once those bugs were fixed in a scratch copy of the engine (49 also needs
+    /// the chord of a circle instead of the midpoint test).
+    static let seedsMeetingKnownBugs: [UInt64] = [7, 14, 17, 46, 48, 49, 53]
 
     // MARK: - Scenes
 
@@ -144,11 +148,45 @@ import Testing
     // MARK: - Traces
 
     /// A trace over the scene: stops, micrometre crawls (free, and along fence boundaries,
-    /// grown or shrunk by the accuracy), walks, drives fast enough to pass through fences
-    /// between fixes, jumps, gaps of 30 and 200 s, repeated times and times going back.
-    static func trace(seed: UInt64, count: Int, scene: Scene, shapes: [OracleEngine.Shape]) throws -> [Sample] {
+    /// grown or shrunk by the accuracy), fixes whose accuracy disc touches a boundary exactly,
+    /// walks, drives fast enough to pass through fences between fixes, jumps, gaps of 30 and
+    /// 200 s, repeated times and times going back.
+    static func trace(seed: UInt64, count: Int, scene: Scene, oracle: OracleEngine) throws -> [Sample] {
         var rng = SplitMix64(seed: seed ^ 0x0DDB_1A5E)
         func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * rng.nextUnitDouble() }
+        let shapes = oracle.shapes
+        /// A position and an accuracy that put the disc exactly on a boundary, as floating-point
+        /// sums see it: touching a circle from outside (d = R + a) or from inside (d + a = R), at
+        /// its distance from an area, or a fix on an area's vertex. Ties are where `<=` and `<`
+        /// part.
+        func exactTie() throws -> (XY, Double)? {
+            let j = Int(rng.next() % UInt64(shapes.count))
+            switch shapes[j] {
+            case .disc(let c, let enter, let exit):
+                let r = rng.next() % 2 == 0 ? enter : exit
+                let outside = rng.next() % 2 == 0
+                let angle = uniform(0, 2 * Double.pi)
+                let d0 = outside ? r + uniform(0.5, 30) : r * uniform(0, 1)
+                let p = XY(c.x + d0 * cos(angle), c.y + d0 * sin(angle))
+                let d = p.distance(to: c)
+                var a = outside ? d - r : r - d
+                for _ in 0..<16 {
+                    let sum = outside ? r + a : d + a
+                    let target = outside ? d : r
+                    if sum == target { return a >= 0 ? (p, a) : nil }
+                    a = sum < target ? a.nextUp : a.nextDown
+                }
+                return nil
+            case .area(let g):
+                let vertices = try g.shape.positions
+                let v = vertices[Int(rng.next() % UInt64(vertices.count))]
+                if rng.next() % 3 == 0 { return (v, uniform(0, 20)) }
+                let p = XY(v.x + uniform(-15, 15), v.y + uniform(-15, 15))
+                return try oracle.signedDistance(j, p).map { (p, abs($0)) }
+            case .line, .empty:
+                return nil
+            }
+        }
         // Boundary pieces to crawl along: circles (centre, radius) and straight edges (a, b).
         var circles: [(XY, Double)] = []
         var edges: [(XY, XY)] = []
@@ -179,7 +217,7 @@ import Testing
         var samples: [Sample] = []
         for i in 0..<count {
             if left == 0 {
-                mode = Int(rng.next() % 8)
+                mode = Int(rng.next() % 9)
                 left = 5 + Int(rng.next() % 30)
                 piece = Int(rng.next() % UInt64(max(1, circles.count + edges.count)))
                 along = uniform(0, 1)
@@ -195,6 +233,7 @@ import Testing
             case 3: break  // the same time again
             default: t += 1
             }
+            var tie: Double?
             switch mode {
             case 0: speed = 0
             case 1: speed = 1e-6 * uniform(0, 3)
@@ -217,6 +256,12 @@ import Testing
                     x = a.x + (b.x - a.x) * u + nx * (offset + wobble)
                     y = a.y + (b.y - a.y) * u + ny * (offset + wobble)
                 }
+            case 8:
+                speed = 0
+                if let (p, a) = try exactTie() {
+                    (x, y) = (p.x, p.y)
+                    tie = a
+                }
             case 6:
                 if rng.next() % 4 == 0 {
                     x = uniform(-300, 300)
@@ -237,6 +282,7 @@ import Testing
             case 1: a = 0
             default: break
             }
+            if let tie { a = tie }
             samples.append(scene.sample(i, t: t, x: x, y: y, accuracy: a, speed: rng.next() % 10 == 0 ? nil : speed))
         }
         return samples
@@ -313,7 +359,7 @@ import Testing
     static func compare(seed: UInt64) throws {
         let scene = try Self.scene(seed: seed)
         let oracle = try Self.oracle(for: scene)
-        let samples = try Self.trace(seed: seed, count: 300, scene: scene, shapes: oracle.shapes)
+        let samples = try Self.trace(seed: seed, count: 300, scene: scene, oracle: oracle)
         Self.expectSameLogs(try Self.logs(scene, samples, oracle: oracle), "seed \(seed)")
     }
 
@@ -323,7 +369,7 @@ import Testing
     }
 
     // KNOWN: see the disabled cases below.
-    @Test(.disabled("KNOWN: filtered segments missed by the grid query, the segment geometry shared across filters, noise at a beacon's hidden-visit midpoint"),
+    @Test(.disabled("KNOWN: filtered movements missed by the grid query, the segment geometry shared across filters, a beacon's hidden-visit midpoint (noise, rounding), a disc touching a polygon exactly"),
           arguments: seedsMeetingKnownBugs)
     func sameEventsAsTheOracleWhereKnownBugsShow(seed: UInt64) throws {
         try Self.compare(seed: seed)
@@ -339,7 +385,7 @@ import Testing
             let oracle = try Self.oracle(for: scene)
             let engine = GeotriggerEngine(fences: try scene.compiled(), traceName: "trace")
             var events: [GeotriggerEvent] = []
-            for sample in try Self.trace(seed: seed, count: 300, scene: scene, shapes: oracle.shapes) {
+            for sample in try Self.trace(seed: seed, count: 300, scene: scene, oracle: oracle) {
                 engine.process(sample, into: &events)
             }
             for e in events {
@@ -494,5 +540,21 @@ import Testing
                                   location: SourceLocation(file: "scene")))
         scene.overrides.append(GeotriggerOverrides())
         try Self.expectSameEvents(scene, [(0, -100, 25, 5, nil), (1, 100, 25, 5, nil)], oracleKinds: ["passthrough door"])
+    }
+
+    /// KNOWN: a disc that touches a polygon exactly (its radius is the fix's distance to the
+    /// polygon, as the engine's own `signedDistance` and GEOS give it) intersects the polygon:
+    /// the boundary counts as inside. The engine's envelope shortcuts (`p.y < e.minY - a` in
+    /// `conditions`, the same test on the inline path, and the edge-envelope test in
+    /// `PlanarPolygon.classify`) round `minY - a` and rule the polygon out first. Here a 7.75 m
+    /// disc 7.75 m below a square's bottom edge.
+    @Test(.disabled("KNOWN: an accuracy disc touching a polygon's edge exactly is ruled out by rounding in the engine's envelope shortcuts"))
+    func discTouchingAPolygonExactly() throws {
+        var scene = try Scene()
+        scene.settings.feed = .accuracy
+        scene.settings.gapPolicy = .ignore
+        scene.rectangle("square", 0, 0, 100, 100)
+        let distance = try #require(try scene.compiled().signedDistance(fence: 0, at: XY(50, -7.75)))
+        try Self.expectSameEvents(scene, [(0, 50, -7.75, distance, nil)], oracleKinds: ["enter square"])
     }
 }
