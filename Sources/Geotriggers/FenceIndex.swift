@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import Spatial
 import Support
+import Synchronization
 
 /// A fence set compiled for the engine: projected into the metric frame, buffered, indexed by a
 /// grid, with plain arrays for the hot path. Built once and shared by every worker.
@@ -56,26 +57,28 @@ public final class FenceIndex: @unchecked Sendable {
         case circle, beacon, area, line, empty
     }
 
-    /// One grid entry with what the engine's inline path needs, stored in the grid's cell order
-    /// (`cellRecords[k]` belongs to `grid.items[k]`), so a sample's candidates are read from
-    /// one contiguous run of memory.
-    struct CellRecord {
+    /// A fence as the engine's tests read it, by slot (see ``slotFence``), in one cache line:
+    /// the one compiled record every path of the engine reads.
+    struct Record {
+        /// A disc's centre, enter and stay radii; an area's envelope (min x, min y, max x,
+        /// max y).
         var x: Double
         var y: Double
-        /// Enter radius (a circle's radius, a beacon's check-in distance).
         var r: Double
-        /// Stay radius (a circle's radius, a beacon's full range).
         var rx: Double
-        /// The fence's slot (see ``FenceIndex/slotFence``).
-        var slot: Int32
-        var flags: UInt8
-
-        /// A circle, beacon or area with `intersects`, no filter and no dwell: evaluated inline.
-        static let inline: UInt8 = 1
-        static let accuracyFeed: UInt8 = 2
-        static let hiddenVisits: UInt8 = 4
-        /// An area: `x`, `y`, `r`, `rx` hold its envelope (min x, min y, max x, max y).
-        static let area: UInt8 = 8
+        /// The grid cells the fence is registered in (first and last column, first and last
+        /// row), as ``FenceGrid`` registered it; empty for fences in no cell.
+        var cells: SIMD4<Int32>
+        var kind: Kind
+        var relationship: GeotriggerSettings.Relationship
+        var accuracyFeed: Bool
+        var initialNone: Bool
+        /// Registered in no cell (``FenceGrid/large``): always watched.
+        var large: Bool
+        /// Whether its state after a fix depends on that fix alone (``isScheduled``): the engine
+        /// tests it again only when the device could have reached its boundary; otherwise at
+        /// every fix whose query reaches its cells.
+        var scheduled: Bool
     }
 
     let shapes: [Shape]
@@ -90,10 +93,18 @@ public final class FenceIndex: @unchecked Sendable {
     let areas: [AreaShape?]
     /// Per fence: a beacon's signal noise (standard deviation in metres, 0 for none) and seed.
     let beaconNoise: [(sigma: Double, seed: UInt64)]
-    /// The grid's records in cell order, in memory the index owns (freed in `deinit`).
-    let cellRecords: UnsafeBufferPointer<CellRecord>
-    /// Whether ``cellRecords`` were laid out (``GeotriggerEngine`` needs them).
-    public let hasCellRecords: Bool
+    /// Each slot's record, in memory the index owns (freed in `deinit`).
+    let records: UnsafeMutablePointer<Record>
+    /// The envelopes of the arithmetic polygons' runs of edges
+    /// (``Spatial/PlanarPolygon/writeRunBoxes(xs:ys:start:ringEnds:into:)``), polygon after
+    /// polygon in slot order, and each slot's first box (by slot; a polygon without one has no
+    /// run boxes and is tested with ``Spatial/PlanarPolygon/locate(_:xs:ys:start:ringEnds:)``
+    /// alone).
+    let runBoxes: UnsafePointer<Double>
+    let runBoxStart: [Int32]
+    /// The largest coordinate of any fence envelope, in metres from the frame's origin: the
+    /// rounding of distances grows with it.
+    let magnitude: Double
     /// What the engine's hot path reads of the grid, as plain pointers and values (see
     /// ``CellTable``).
     let cellTable: CellTable
@@ -114,14 +125,21 @@ public final class FenceIndex: @unchecked Sendable {
     let slotFence: [Int32]
     let fenceSlot: [Int32]
     /// Each fence's rank in id order: events at the same instant are ordered by fence id, so
-    /// that the log does not depend on the order of fences in the file (empty without cell
-    /// records: only the general engine orders events).
-    let idRank: [Int32]
+    /// that the log does not depend on the order of fences in the file. Worked out the first
+    /// time an engine orders two events of one instant (a count of enters and exits never does).
+    var idRank: [Int32] {
+        rankCache.withLock { cached in
+            if let cached { return cached }
+            let ranks = FenceIndex.ranksByID(fenceSet.fences)
+            cached = ranks
+            return ranks
+        }
+    }
+    private let rankCache = Mutex<[Int32]?>(nil)
     /// Metric envelopes, including the exit radius of beacons; `nil` for empty fences.
     let envelopes: [BoundingBox?]
     let grid: FenceGrid
-    /// The filters and per-fence profiles every general engine over these fences uses (only the
-    /// smallest `maxGap` without cell records).
+    /// The filters and per-fence profiles every engine over these fences uses.
     let engineSetup: GeotriggerEngine.Setup
     /// Whether any fence uses the accuracy feed, is a line, may report hidden crossings: the
     /// engine widens its queries only when it must.
@@ -138,17 +156,12 @@ public final class FenceIndex: @unchecked Sendable {
     ///   - settings: the resolved settings of each fence, in fence order (buffers are taken from
     ///     here).
     /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
-    ///   - cellRecords: whether to lay out the grid's records for ``GeotriggerEngine`` (an index
-    ///     only ``SummaryEngine`` reads does without them: about 40 bytes for every cell a fence
-    ///     covers, 150 MB for 400,000 fences).
-    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings],
-                            cellRecords: Bool = true) throws(FencesimError) {
-        try self.init(fenceSet, frame: definition, settings: settings, workers: nil, cellRecords: cellRecords)
+    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings]) throws(FencesimError) {
+        try self.init(fenceSet, frame: definition, settings: settings, workers: nil)
     }
 
     /// Compiles with `workers` threads for the projection (`nil`: as many as pay off).
-    init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings], workers: Int?,
-         cellRecords withRecords: Bool = true) throws(FencesimError) {
+    init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings], workers: Int?) throws(FencesimError) {
         precondition(settings.count == fenceSet.fences.count, "one settings value per fence")
         self.fenceSet = fenceSet
         self.settings = settings
@@ -158,18 +171,15 @@ public final class FenceIndex: @unchecked Sendable {
         self.envelopes = envelopes
         self.warnings = warnings
         // The grid and the engine's plain arrays are independent: built side by side for large
-        // sets, then the records are laid out in cell order.
+        // sets, then the records are laid out in slot order.
         let parallel = shapes.count >= FenceIndex.fencesPerWorker && ProcessInfo.processInfo.activeProcessorCount > 1 && workers != 1
-        // The general engine's event order (ids) and per-fence profiles; an index for the
-        // summary engine alone needs neither.
-        let (gridRanksAndSetup, built) = FenceIndex.both(parallel, {
-            (FenceGrid(envelopes: envelopes), withRecords ? FenceIndex.ranksByID(fenceSet.fences) : [],
-             withRecords ? GeotriggerEngine.Setup(settings: settings, shapes: shapes) : GeotriggerEngine.Setup(globalMaxGapOf: settings))
+        let (gridAndSetup, built) = FenceIndex.both(parallel, {
+            (FenceGrid(envelopes: envelopes), GeotriggerEngine.Setup(settings: settings, shapes: shapes))
         }, {
-            FenceIndex.layout(shapes, fenceSet.fences, settings, records: withRecords)
+            FenceIndex.layout(shapes, fenceSet.fences, settings)
         })
-        (grid, idRank, engineSetup) = gridRanksAndSetup
-        var layout = built
+        (grid, engineSetup) = gridAndSetup
+        let layout = built
         kinds = layout.kinds
         centerX = layout.centerX
         centerY = layout.centerY
@@ -182,23 +192,139 @@ public final class FenceIndex: @unchecked Sendable {
         polygonRingEnds = layout.polygonRingEnds
         (slotFence, fenceSlot) = FenceIndex.slots(envelopes, grid)
         polygonRings = slotFence.map { layout.polygonRings[Int($0)] }
-        for j in layout.records.indices { layout.records[j].slot = fenceSlot[j] }
-        let recordCount = withRecords ? grid.items.count : 0
-        let records = UnsafeMutablePointer<CellRecord>.allocate(capacity: max(1, recordCount))
-        if withRecords { FenceIndex.fillCellRecords(records, grid.items, layout.records, workers: parallel ? 2 : 1) }
-        cellRecords = UnsafeBufferPointer(start: records, count: recordCount)
-        hasCellRecords = withRecords
-        cellTable = CellTable(grid, records: records)
+        // Fences and settings read in place (a copy of either retains a dozen references).
+        let scheduled = fenceSet.fences.withUnsafeBufferPointer { fences in
+            settings.withUnsafeBufferPointer { settings in
+                fences.indices.map { j in
+                    FenceIndex.isScheduled(kind: layout.kinds[j], fenceKind: fences[j].kind, settings: settings.baseAddress! + j,
+                                           noise: layout.beaconNoise[j].sigma)
+                }
+            }
+        }
+        let slotRecords = FenceIndex.records(layout: layout, grid: grid, envelopes: envelopes, settings: settings, scheduled: scheduled,
+                                              slotFence: slotFence, polygonRings: polygonRings, workers: parallel ? 2 : 1)
+        records = slotRecords.records
+        runBoxes = slotRecords.runBoxes
+        runBoxStart = slotRecords.runBoxStart
+        magnitude = slotRecords.magnitude
+        cellTable = CellTable(grid, fenceSlot: fenceSlot, scheduled: scheduled)
         usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
         hasLines = shapes.contains { if case .line = $0 { true } else { false } }
         needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }
+    }
+
+    /// Whether a fence's state after a fix depends on that fix alone, so that the engine need
+    /// not test it while the device cannot have reached its boundary: a circle, beacon or area
+    /// without filter, dwell or debounce, not a beacon with signal noise (its state may flip at
+    /// any fix, wherever the device is), entered and stayed in on one condition
+    /// (``GeotriggerEngine/entersAndStaysAlike(_:relationship:feed:bufferMeters:)``), and not a
+    /// polygon whose hidden visits are found on an eroded GEOS buffer (see below).
+    static func isScheduled(kind: Kind, fenceKind: Fence.Kind, settings pointer: UnsafePointer<GeotriggerSettings>, noise: Double) -> Bool {
+        switch kind {
+        case .circle, .beacon, .area: break
+        case .line, .empty: return false
+        }
+        // A visit hidden between fixes inside a polygon shrunk by the disc is found on GEOS's
+        // buffer, whose arcs are chords: it can reach a little beyond the exact distance the
+        // calendar keeps, so such a fence is tested at every fix.
+        if kind == .area, pointer.pointee.relationship != .intersects, pointer.pointee.feed == .accuracy, pointer.pointee.gapPolicy != .ignore { return false }
+        return pointer.pointee.filter == nil && pointer.pointee.dwellSeconds == nil && pointer.pointee.enterAfter.isImmediate && pointer.pointee.exitAfter.isImmediate
+            && noise == 0
+            && GeotriggerEngine.entersAndStaysAlike(fenceKind, relationship: pointer.pointee.relationship, feed: pointer.pointee.feed, bufferMeters: pointer.pointee.bufferMeters)
+    }
+
+    /// Each slot's record, and the polygons' run boxes, filled on up to `workers` threads.
+    static func records(layout: Layout, grid: FenceGrid, envelopes: [BoundingBox?], settings: [GeotriggerSettings], scheduled: [Bool],
+                        slotFence: [Int32], polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)],
+                        workers: Int) -> (records: UnsafeMutablePointer<Record>, runBoxes: UnsafePointer<Double>, runBoxStart: [Int32], magnitude: Double) {
+        let n = slotFence.count
+        var isLarge = [Bool](repeating: false, count: n)
+        for j in grid.large { isLarge[Int(j)] = true }
+        // Where each polygon's run boxes go: counted first, so that the slots can be filled on
+        // several threads, each writing its own places.
+        var boxStarts = [Int](repeating: 0, count: n + 1)
+        var runBoxStart = [Int32](repeating: -1, count: n)
+        for slot in 0..<n {
+            let ring = polygonRings[slot]
+            var runs = 0
+            // Beyond what 32 bits hold, the polygon is tested without run boxes.
+            if ring.ringCount > 0 {
+                runs = PlanarPolygon.runCount(start: ring.vertexStart, ringEnds: UnsafeBufferPointer(start: layout.polygonRingEnds + ring.ringStart, count: ring.ringCount))
+                if boxStarts[slot] + runs <= Int(Int32.max) { runBoxStart[slot] = Int32(boxStarts[slot]) } else { runs = 0 }
+            }
+            boxStarts[slot + 1] = boxStarts[slot] + runs
+        }
+        let records = UnsafeMutablePointer<Record>.allocate(capacity: max(1, n))
+        let boxes = UnsafeMutablePointer<Double>.allocate(capacity: max(1, 4 * boxStarts[n]))
+        let parts = max(1, min(workers, n / 16_384))
+        var magnitudes = [Double](repeating: 0, count: parts)
+        /// Plain pointers, each thread writing its own slots.
+        struct Shared: @unchecked Sendable {
+            let layout: Layout
+            let grid: FenceGrid
+            let envelopes: [BoundingBox?]
+            let settings: [GeotriggerSettings]
+            let scheduled, isLarge: [Bool]
+            let slotFence: [Int32]
+            let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
+            let boxStarts: [Int]
+            let runBoxStart: [Int32]
+            let records: UnsafeMutablePointer<Record>
+            let boxes: UnsafeMutablePointer<Double>
+            let magnitudes: UnsafeMutablePointer<Double>
+        }
+        magnitudes.withUnsafeMutableBufferPointer { magnitudes in
+            let s = Shared(layout: layout, grid: grid, envelopes: envelopes, settings: settings, scheduled: scheduled, isLarge: isLarge,
+                           slotFence: slotFence, polygonRings: polygonRings, boxStarts: boxStarts, runBoxStart: runBoxStart,
+                           records: records, boxes: boxes, magnitudes: magnitudes.baseAddress!)
+            let fill: @Sendable (Int) -> Void = { part in
+                var magnitude = 0.0
+                for slot in (n * part / parts)..<(n * (part + 1) / parts) {
+                    let j = Int(s.slotFence[slot])
+                    var x = 0.0, y = 0.0, r = 0.0, rx = 0.0
+                    var kind = s.layout.kinds[j]
+                    switch kind {
+                    case .circle, .beacon:
+                        (x, y, r, rx) = (s.layout.centerX[j], s.layout.centerY[j], s.layout.radius[j], s.layout.exitRadius[j])
+                    case .area:
+                        if let e = s.layout.areas[j]?.envelope { (x, y, r, rx) = (e.minX, e.minY, e.maxX, e.maxY) } else { kind = .empty }
+                    case .line, .empty:
+                        break
+                    }
+                    var cells = SIMD4<Int32>(1, 0, 1, 0)
+                    if let e = s.envelopes[j] {
+                        magnitude = max(magnitude, abs(e.minX), abs(e.maxX), abs(e.minY), abs(e.maxY))
+                        let c = s.grid.cellRange(e)
+                        cells = SIMD4(Int32(c.c0), Int32(c.c1), Int32(c.r0), Int32(c.r1))
+                    } else {
+                        kind = .empty
+                    }
+                    if s.runBoxStart[slot] >= 0 {
+                        let ring = s.polygonRings[slot]
+                        PlanarPolygon.writeRunBoxes(xs: s.layout.polygonXs, ys: s.layout.polygonYs, start: ring.vertexStart,
+                                                    ringEnds: UnsafeBufferPointer(start: s.layout.polygonRingEnds + ring.ringStart, count: ring.ringCount),
+                                                    into: s.boxes + 4 * s.boxStarts[slot])
+                    }
+                    // Read in place: a copy of the settings retains its filter and message.
+                    (s.records + slot).initialize(to: s.settings.withUnsafeBufferPointer { settings in
+                        Record(x: x, y: y, r: r, rx: rx, cells: cells, kind: kind, relationship: settings[j].relationship,
+                               accuracyFeed: settings[j].feed == .accuracy, initialNone: settings[j].initialTrigger == .none,
+                               large: s.isLarge[j], scheduled: s.scheduled[j] && kind != .empty)
+                    })
+                }
+                s.magnitudes[part] = magnitude
+            }
+            if parts == 1 { fill(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: fill) }
+        }
+        return (records, UnsafePointer(boxes), runBoxStart, magnitudes.max() ?? 0)
     }
 
     deinit {
         polygonXs.deallocate()
         polygonYs.deallocate()
         polygonRingEnds.deallocate()
-        cellRecords.baseAddress?.deallocate()
+        records.deallocate()
+        runBoxes.deallocate()
         cellTable.deallocate()
     }
 
@@ -215,28 +341,71 @@ public final class FenceIndex: @unchecked Sendable {
         let cellSize: Double
         let columns: Int
         let rows: Int
-        /// The records of cell `c` are `records[starts[c]..<starts[c + 1]]`.
-        let starts: UnsafePointer<Int32>
-        let records: UnsafePointer<CellRecord>
-        /// Fences checked on every query (by fence).
-        let large: UnsafeBufferPointer<Int32>
+        /// The slots of cell `c`'s scheduled fences (``Record/scheduled``) are
+        /// `scheduledSlots[scheduledStarts[c]..<scheduledStarts[c + 1]]`; its other fences',
+        /// `scannedSlots[scannedStarts[c]..<scannedStarts[c + 1]]`.
+        let scheduledStarts: UnsafePointer<Int32>
+        let scheduledSlots: UnsafePointer<Int32>
+        let scannedStarts: UnsafePointer<Int32>
+        let scannedSlots: UnsafePointer<Int32>
+        /// Slots of the fences registered in no cell (``FenceGrid/large``), scheduled or not:
+        /// looked at on every query.
+        let largeScheduled: UnsafeBufferPointer<Int32>
+        let largeScanned: UnsafeBufferPointer<Int32>
+        /// Whether any fence is tested at every fix (not scheduled).
+        let hasScanned: Bool
 
-        /// `records` stays the caller's; the starts and large fences are copied into memory of
+        /// The grid's cells split by whether their fences are scheduled, as slots, in memory of
         /// the table's own, freed by ``deallocate()``.
-        init(_ grid: FenceGrid, records: UnsafePointer<CellRecord>) {
+        init(_ grid: FenceGrid, fenceSlot: [Int32], scheduled: [Bool]) {
             originX = grid.originX
             originY = grid.originY
             cellSize = grid.cellSize
             columns = grid.columns
             rows = grid.rows
-            starts = FenceIndex.ownedCopy(grid.starts)
-            self.records = records
-            large = UnsafeBufferPointer(start: FenceIndex.ownedCopy(grid.large), count: grid.large.count)
+            let cells = grid.starts.count - 1
+            var sStarts = [Int32](repeating: 0, count: cells + 1)
+            var nStarts = [Int32](repeating: 0, count: cells + 1)
+            var sSlots: [Int32] = []
+            var nSlots: [Int32] = []
+            grid.items.withUnsafeBufferPointer { items in
+                grid.starts.withUnsafeBufferPointer { starts in
+                    scheduled.withUnsafeBufferPointer { scheduled in
+                        fenceSlot.withUnsafeBufferPointer { fenceSlot in
+                            let scheduledCount = items.reduce(0) { $0 + (scheduled[Int($1)] ? 1 : 0) }
+                            sSlots.reserveCapacity(scheduledCount)
+                            nSlots.reserveCapacity(items.count - scheduledCount)
+                            for c in 0..<max(0, cells) {
+                                for k in Int(starts[c])..<Int(starts[c + 1]) {
+                                    let j = Int(items[k])
+                                    if scheduled[j] { sSlots.append(fenceSlot[j]) } else { nSlots.append(fenceSlot[j]) }
+                                }
+                                sStarts[c + 1] = Int32(truncatingIfNeeded: sSlots.count)
+                                nStarts[c + 1] = Int32(truncatingIfNeeded: nSlots.count)
+                            }
+                        }
+                    }
+                }
+            }
+            scheduledStarts = FenceIndex.ownedCopy(sStarts)
+            scheduledSlots = FenceIndex.ownedCopy(sSlots)
+            scannedStarts = FenceIndex.ownedCopy(nStarts)
+            scannedSlots = FenceIndex.ownedCopy(nSlots)
+            let large = grid.large.map { (fence: $0, slot: fenceSlot[Int($0)]) }
+            let ls = large.filter { scheduled[Int($0.fence)] }.map(\.slot)
+            let ln = large.filter { !scheduled[Int($0.fence)] }.map(\.slot)
+            largeScheduled = UnsafeBufferPointer(start: FenceIndex.ownedCopy(ls), count: ls.count)
+            largeScanned = UnsafeBufferPointer(start: FenceIndex.ownedCopy(ln), count: ln.count)
+            hasScanned = scheduled.contains(false)
         }
 
         func deallocate() {
-            starts.deallocate()
-            large.baseAddress?.deallocate()
+            scheduledStarts.deallocate()
+            scheduledSlots.deallocate()
+            scannedStarts.deallocate()
+            scannedSlots.deallocate()
+            largeScheduled.baseAddress?.deallocate()
+            largeScanned.baseAddress?.deallocate()
         }
 
         /// The cells a box covers, as column and row ranges; `nil` when it misses the grid.
@@ -260,8 +429,8 @@ public final class FenceIndex: @unchecked Sendable {
         return UnsafePointer(p)
     }
 
-    /// The engine's view of the compiled shapes: plain arrays by fence, every arithmetic
-    /// polygon's vertices in owned memory, and each fence's grid record.
+    /// The engine's view of the compiled shapes: plain arrays by fence, and every arithmetic
+    /// polygon's vertices in owned memory.
     struct Layout: @unchecked Sendable {
         var kinds: [Kind] = []
         var centerX: [Double] = []
@@ -274,12 +443,9 @@ public final class FenceIndex: @unchecked Sendable {
         var polygonYs: UnsafePointer<Double>
         var polygonRingEnds: UnsafePointer<Int>
         var polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)] = []
-        /// Each fence's record once, by fence (its `slot` holds the fence until `init` sets the
-        /// slot); the grid repeats it in every cell the fence touches.
-        var records: [CellRecord] = []
     }
 
-    static func layout(_ shapes: [Shape], _ fences: [Fence], _ settings: [GeotriggerSettings], records withRecords: Bool = true) -> Layout {
+    static func layout(_ shapes: [Shape], _ fences: [Fence], _ settings: [GeotriggerSettings]) -> Layout {
         var kinds: [Kind] = []
         var cx: [Double] = [], cy: [Double] = [], r: [Double] = [], rx: [Double] = []
         var areas: [AreaShape?] = []
@@ -326,31 +492,9 @@ public final class FenceIndex: @unchecked Sendable {
             rings.append((start, ends.count, ringEnds.count))
             ends += ringEnds
         }
-        var records: [CellRecord] = []
-        records.reserveCapacity(withRecords ? shapes.count : 0)
-        for j in shapes.indices where withRecords {
-            // Fields read in place (a copy of the settings retains its filter and message).
-            var flags: UInt8 = 0
-            let simple = settings[j].relationship == .intersects && settings[j].filter == nil && settings[j].dwellSeconds == nil
-            if settings[j].feed == .accuracy { flags |= CellRecord.accuracyFeed }
-            if settings[j].gapPolicy != .ignore { flags |= CellRecord.hiddenVisits }
-            let fence = Int32(j)
-            switch kinds[j] {
-            case .circle, .beacon:
-                if simple, beaconNoise[j].sigma == 0 { flags |= CellRecord.inline }
-                records.append(CellRecord(x: cx[j], y: cy[j], r: r[j], rx: rx[j], slot: fence, flags: flags))
-            case .area:
-                flags |= CellRecord.area
-                if simple, rings[j].ringCount > 0 { flags |= CellRecord.inline }
-                let e = areas[j]?.envelope ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
-                records.append(CellRecord(x: e.minX, y: e.minY, r: e.maxX, rx: e.maxY, slot: fence, flags: flags))
-            case .line, .empty:
-                records.append(CellRecord(x: 0, y: 0, r: 0, rx: 0, slot: fence, flags: flags))
-            }
-        }
         return Layout(kinds: kinds, centerX: cx, centerY: cy, radius: r, exitRadius: rx, areas: areas, beaconNoise: beaconNoise,
                       polygonXs: ownedCopy(xs), polygonYs: ownedCopy(ys), polygonRingEnds: ownedCopy(ends),
-                      polygonRings: rings, records: records)
+                      polygonRings: rings)
     }
 
     /// The slot order (see ``slotFence``): fences by the grid cell of their envelope's centre,
@@ -392,41 +536,6 @@ public final class FenceIndex: @unchecked Sendable {
             }
         }
         return (results.a!, results.b!)
-    }
-
-    /// Each grid item's record, in the grid's cell order, filled by up to `workers` threads
-    /// (each taking at least `perWorker` items).
-    static func cellRecords(_ items: [Int32], _ byFence: [CellRecord], workers: Int, perWorker: Int = 65_536) -> [CellRecord] {
-        guard !items.isEmpty else { return [] }
-        return [CellRecord](unsafeUninitializedCapacity: items.count) { out, count in
-            fillCellRecords(out.baseAddress!, items, byFence, workers: workers, perWorker: perWorker)
-            count = items.count
-        }
-    }
-
-    /// Initializes `out[0..<items.count]` with each grid item's record (see ``cellRecords``).
-    static func fillCellRecords(_ out: UnsafeMutablePointer<CellRecord>, _ items: [Int32], _ byFence: [CellRecord],
-                                workers: Int, perWorker: Int = 65_536) {
-        guard !items.isEmpty else { return }
-        let parts = max(1, min(workers, items.count / max(1, perWorker)))
-        items.withUnsafeBufferPointer { items in
-            byFence.withUnsafeBufferPointer { byFence in
-                // Plain pointers, so that each thread fills its own range without bookkeeping.
-                struct Pointers: @unchecked Sendable {
-                    let items: UnsafePointer<Int32>
-                    let byFence: UnsafePointer<CellRecord>
-                    let out: UnsafeMutablePointer<CellRecord>
-                }
-                let p = Pointers(items: items.baseAddress!, byFence: byFence.baseAddress!, out: out)
-                let total = items.count
-                let fill: @Sendable (Int) -> Void = { w in
-                    for k in (total * w / parts)..<(total * (w + 1) / parts) {
-                        (p.out + k).initialize(to: p.byFence[Int(p.items[k])])
-                    }
-                }
-                if parts == 1 { fill(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: fill) }
-            }
-        }
     }
 
     /// Fences compiled per worker below this count are not worth a thread.

@@ -42,7 +42,8 @@ extension GeotriggerEngine {
             while m + 1 < fractions.count {
                 let mid = (fractions[m] + fractions[m + 1]) / 2
                 let point = XY(p.x + (q.x - p.x) * mid, p.y + (q.y - p.y) * mid)
-                guard conditions(j, point, a, settings.relationship).0 else { break }
+                // Between fixes: a noisy beacon's noise belongs to fixes, not to points between.
+                guard conditions(j, point, a, settings.relationship, sampleIndex: nil).0 else { break }
                 m += 1
                 end = fractions[m]
             }
@@ -109,10 +110,10 @@ extension GeotriggerEngine {
     /// `containing`), or `nil` when the segment does not come near it.
     func areaCrossings(_ j: Int, _ area: CompiledFences.AreaFence, _ p: XY, _ q: XY, _ a: Double, _ containing: Bool) -> [Double]? {
         do throws(SpatialError) {
-            if segmentGeometry == nil {
-                segmentGeometry = try Geometry(.lineString([p, q]), context: fences.context)
+            if segmentGeometry?.from != p || segmentGeometry?.to != q {
+                segmentGeometry = (p, q, try Geometry(.lineString([p, q]), context: fences.context))
             }
-            guard let segment = segmentGeometry else { return nil }
+            guard let segment = segmentGeometry?.geometry else { return nil }
             if a == 0 {
                 let parts = try area.parts()
                 guard try parts.prepared.intersects(segment) else { return nil }

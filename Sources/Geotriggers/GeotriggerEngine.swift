@@ -2,22 +2,44 @@ import Fences
 import Spatial
 import Support
 
-/// The per-device, per-fence geotrigger state machines of SPEC §2.
+/// The per-device, per-fence geotrigger state machines of SPEC §2: the one engine every
+/// command replays through.
 ///
 /// Feed it the samples of one trace in time order with ``process(_:into:)``; it appends the events
 /// each sample causes, sorted by time, then fence id, then kind. It never reads the clock or does I/O.
 ///
-/// Per sample it looks only at the fences whose envelopes the sample (or, when crossings between
-/// fixes matter, the segment from the previous sample) can reach, found through a grid, plus the
-/// fences it is currently inside or about to change: the cost grows with the fences near the
-/// device, not with the fence set. Circles, beacons and accuracy discs are tested by distance;
-/// polygons with prepared GEOS geometries.
+/// Per sample it looks only at fences whose state could change:
+/// - A *scheduled* fence (``FenceIndex/isScheduled(kind:fenceKind:settings:noise:)``: its state after a
+///   fix depends on that fix alone) is tested once, then again only when the device could have
+///   reached its boundary: its condition cannot change until the device (its position, and the
+///   radius of its accuracy disc when the fence uses the accuracy feed) has moved at least as far
+///   as the fence's clearance at its last test (``FenceDecision``). A calendar of odometer buckets
+///   hands back the fences that are due (see `GeotriggerEngine+Calendar.swift`). A visit hidden
+///   between two fixes lies within that distance too, so it is looked for when the fence is
+///   tested.
+/// - Every other fence (a filter, dwell, debounce, a noisy beacon, a line) is tested at every fix
+///   whose query (the feed's disc and, when movement between fixes matters, the segment from the
+///   previous fix) reaches its grid cells, and at every fix while it is inside or about to flip.
+///
+/// What the engine makes of the state changes is fixed at construction (``Output``): events with
+/// their provenance, or enters and exits counted.
 ///
 /// - Important: Not thread-safe (it drives its ``CompiledFences``' GEOS context). Use one engine
 ///   per trace and worker. Because of that, the state it changes on every sample is marked
 ///   `@exclusivity(unchecked)`: the compiler still checks exclusive access statically, and the
 ///   runtime's bookkeeping, about 2% of a bench replay's CPU (perf), is left out.
 public final class GeotriggerEngine {
+    /// What the engine makes of state changes.
+    public enum Output: Sendable {
+        /// Every event, with the signed distance to the boundary (provenance), and visits hidden
+        /// between fixes (per the fences' `gapPolicy`).
+        case events
+        /// Enters and exits only counted, as ``tallies`` (bench summaries need nothing else, and
+        /// an event is a large value); no distances, no hidden visits. Other kinds of events are
+        /// still made.
+        case counts
+    }
+
     /// Counts over the samples processed so far.
     public struct Statistics: Hashable, Sendable {
         public var samples = 0
@@ -49,7 +71,7 @@ public final class GeotriggerEngine {
         var count: Int
     }
 
-    /// The settings the per-sample fast path needs, as plain values (no reference counting).
+    /// The settings the per-sample path needs, as plain values (no reference counting).
     struct Profile {
         var accuracyFeed: Bool
         var relationship: GeotriggerSettings.Relationship
@@ -75,25 +97,17 @@ public final class GeotriggerEngine {
     }
 
     public let fences: CompiledFences
-    /// Whether the enters and exits that state changes cause are only counted, as ``tallies``,
-    /// instead of made into events: bench summaries need nothing else, and an event is a large
-    /// value copied several times (other kinds of events are still made). Off by default.
-    @exclusivity(unchecked) public var countsOnly = false
-    /// With ``countsOnly``: the enters and exits since the caller last emptied this list.
+    /// What state changes become.
+    public let output: Output
+    /// With ``Output/counts``: the enters and exits since the caller last emptied this list.
     @exclusivity(unchecked) public var tallies: [Tally] = []
 
-    /// An enter or exit counted without its event (see ``countsOnly``).
+    /// An enter or exit counted without its event (see ``Output/counts``).
     public struct Tally: Hashable, Sendable {
         public var enter: Bool
         public var fixIndex: Int
         public var fence: Int
     }
-    /// Whether events carry the signed distance to the boundary (provenance). Off for bench
-    /// summaries, where a GEOS distance per polygon event would be wasted.
-    @exclusivity(unchecked) public var computesDistances = true
-    /// Whether visits hidden between fixes are looked for (per the fences' `gapPolicy`). Off for
-    /// bench summaries, which count only enters and exits.
-    @exclusivity(unchecked) public var detectsHiddenVisits = true
     let profiles: [Profile]
     // The compiled shapes as plain arrays (see CompiledFences): `let`, so reads need no access
     // bookkeeping.
@@ -102,29 +116,6 @@ public final class GeotriggerEngine {
     let centerY: [Double]
     let radius: [Double]
     let exitRadius: [Double]
-    let areas: [CompiledFences.AreaFence?]
-    let polygonXs: UnsafePointer<Double>
-    let polygonYs: UnsafePointer<Double>
-    let polygonRingEnds: UnsafePointer<Int>
-    /// By slot (``FenceIndex/slotFence``): the last exact look at the fence's polygon (see the
-    /// inline path in `process`).
-    let polygonCache: UnsafeMutablePointer<PolygonLook>
-
-    /// Where a polygon was last tested exactly: a point, whether it was inside, and its distance
-    /// to the boundary. Until the device has moved that far (less a small slack for rounding),
-    /// the answer cannot have changed.
-    struct PolygonLook {
-        var x: Double
-        var y: Double
-        var distance: Double
-        var inside: Bool
-    }
-
-    /// Metres kept in hand when reusing a look: far above rounding (~1e-11 m here), far below
-    /// any fence.
-    static let cacheSlack = 1e-6
-    /// By slot: where each polygon's vertices are.
-    let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
     /// Slot to fence and fence to slot (see ``FenceIndex/slotFence``).
     let slotFence: [Int32]
     let fenceSlot: [Int32]
@@ -132,49 +123,55 @@ public final class GeotriggerEngine {
     let cellTable: FenceIndex.CellTable
     /// The trace's name, for message templates.
     public var traceName: String
-    @exclusivity(unchecked) public private(set) var statistics = Statistics()
+    @exclusivity(unchecked) public internal(set) var statistics = Statistics()
     @exclusivity(unchecked) public internal(set) var findings: [Finding] = []
     /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
     let globalMaxGap: Double
 
-    /// Per-fence state (by fence) and query marks (by slot), in memory owned by the engine: the
-    /// hot loop reads and writes them without copy-on-write or exclusivity bookkeeping. Both
-    /// element types are trivial (no references), so raw storage is safe; freed in `deinit`.
+    /// Per-fence state (by fence) and query marks (by slot) of the fences tested at every fix, in
+    /// memory owned by the engine: the hot loop reads and writes them without copy-on-write or
+    /// exclusivity bookkeeping. Both element types are trivial (no references), so raw storage
+    /// is safe; freed in `deinit`.
     let states: UnsafeMutablePointer<FenceState>
     let marks: UnsafeMutablePointer<UInt32>
-    /// By slot: ``insideBit`` and ``pendingBit``, mirrored from `states` for the inline path.
-    let hot: UnsafeMutablePointer<UInt8>
-    /// The slots of the fences the device is inside or about to change.
+    /// The slots of the fences tested at every fix that the device is inside or about to change.
     @exclusivity(unchecked) var active: [Int32] = []
     @exclusivity(unchecked) var stamp: UInt32 = 0
     @exclusivity(unchecked) var previous: Sample?
     let filters: [FilterExpression]
     @exclusivity(unchecked) var filterPass: [Bool]
-    /// Per filter, the previous sample that passed it (segments for crossings use it).
+    /// Per filter (by `filterID`, from 1), the previous sample that passed it (segments for
+    /// crossings use it); a fence without a filter moves from ``previous``.
     @exclusivity(unchecked) var previousPassing: [Sample?]
+
+    /// The previous sample that passed filter `filterID` (0: no filter, the previous sample).
+    @inline(__always)
+    func lastPassing(_ filterID: Int) -> Sample? {
+        filterID == 0 ? previous : previousPassing[filterID]
+    }
     @exclusivity(unchecked) var scratch: [GeotriggerEvent] = []
     /// The storage of the previous sample's active list, kept for the next one's (see `process`).
     @exclusivity(unchecked) var spareActive: [Int32] = []
-    @exclusivity(unchecked) var segmentGeometry: Geometry?
+    /// The movement last made into a GEOS line, with its ends (fences with filters move from
+    /// their own last passing fix, so one fix can need several).
+    @exclusivity(unchecked) var segmentGeometry: (from: XY, to: XY, geometry: Geometry)?
     var bufferedAreas: [Int: (radius: Double, geometry: Geometry)] = [:]
+    /// Each fence's rank in id order, for ordering the events of one instant (fetched once).
+    lazy var idRank: [Int32] = fences.index.idRank
+    /// The sample being processed (read by the scheduled tests when a fence flips).
+    @exclusivity(unchecked) var current = Sample(index: 0, time: Timestamp(seconds: 0), position: XY(0, 0), longitude: 0, latitude: 0, accuracy: 0)
+    /// The scheduled fences' calendar (see `GeotriggerEngine+Calendar.swift`).
+    @exclusivity(unchecked) var calendar: Calendar
 
-    public init(fences: CompiledFences, traceName: String) {
-        precondition(fences.index.hasCellRecords, "an index laid out for the general engine (cellRecords: true)")
+    public init(fences: CompiledFences, traceName: String, output: Output = .events) {
         self.fences = fences
         self.traceName = traceName
+        self.output = output
         kinds = fences.index.kinds
         centerX = fences.index.centerX
         centerY = fences.index.centerY
         radius = fences.index.radius
         exitRadius = fences.index.exitRadius
-        areas = fences.areas
-        // The flat vertex arrays live in the shared index (which `fences` keeps alive).
-        polygonXs = fences.index.polygonXs
-        polygonYs = fences.index.polygonYs
-        polygonCache = UnsafeMutablePointer<PolygonLook>.allocate(capacity: max(1, fences.count))
-        polygonCache.initialize(repeating: PolygonLook(x: 0, y: 0, distance: -.infinity, inside: false), count: max(1, fences.count))
-        polygonRingEnds = fences.index.polygonRingEnds
-        polygonRings = fences.index.polygonRings
         slotFence = fences.index.slotFence
         fenceSlot = fences.index.fenceSlot
         cellTable = fences.index.cellTable
@@ -182,8 +179,6 @@ public final class GeotriggerEngine {
         states.initialize(repeating: FenceState(), count: max(1, fences.count))
         marks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, fences.count))
         marks.initialize(repeating: 0, count: max(1, fences.count))
-        hot = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, fences.count))
-        hot.initialize(repeating: 0, count: max(1, fences.count))
         // Worked out once for the index and shared by every worker's engine.
         let setup = fences.index.engineSetup
         filters = setup.filters
@@ -191,6 +186,7 @@ public final class GeotriggerEngine {
         filterPass = Array(repeating: true, count: setup.filters.count + 1)
         previousPassing = Array(repeating: nil, count: setup.filters.count + 1)
         globalMaxGap = setup.globalMaxGap
+        calendar = Calendar(index: fences.index)
     }
 
     /// What every engine over a fence set derives from its settings: the distinct filters, each
@@ -228,13 +224,6 @@ public final class GeotriggerEngine {
             globalMaxGap = Setup.smallestMaxGap(settings)
         }
 
-        /// Only the smallest `maxGap` (what an index laid out for ``SummaryEngine`` alone needs).
-        init(globalMaxGapOf settings: [GeotriggerSettings]) {
-            filters = []
-            profiles = []
-            globalMaxGap = Setup.smallestMaxGap(settings)
-        }
-
         /// The smallest `maxGap`, as `Sequence.min()` finds it (the first value, then any smaller
         /// one), read in place; 120 s when there are no fences.
         static func smallestMaxGap(_ settings: [GeotriggerSettings]) -> Double {
@@ -248,8 +237,7 @@ public final class GeotriggerEngine {
         states.deinitialize(count: max(1, fences.count))
         states.deallocate()
         marks.deallocate()
-        hot.deallocate()
-        polygonCache.deallocate()
+        calendar.deallocate()
     }
 
     /// The value of a fix field for filters and messages.
@@ -272,8 +260,9 @@ public final class GeotriggerEngine {
 
     /// Processes the next sample of the trace and appends the events it causes to `events`.
     ///
-    /// - Complexity: proportional to the fences whose envelopes the sample reaches plus the fences
-    ///   the device is inside.
+    /// - Complexity: proportional to the scheduled fences whose boundary the device may have
+    ///   reached, plus the other fences whose envelopes the sample reaches or that the device is
+    ///   inside.
     public func process(_ sample: Sample, into events: inout [GeotriggerEvent]) {
         if let previous, sample.time < previous.time {
             statistics.outOfOrder += 1
@@ -295,7 +284,6 @@ public final class GeotriggerEngine {
         for k in 0..<filters.count {
             filterPass[k + 1] = filters[k].accepts { GeotriggerEngine.field($0, sample, first: firstTime, previous: previous) }
         }
-
         stamp &+= 1
         if stamp == 0 {
             marks.update(repeating: 0, count: fences.count)
@@ -304,134 +292,67 @@ public final class GeotriggerEngine {
         scratch.removeAll(keepingCapacity: true)
         if segmentGeometry != nil { segmentGeometry = nil }
 
-        // The query covers the feed disc and, when crossings between fixes matter, the segment
-        // from the previous sample.
+        // The query covers the feed disc and, when movement between fixes matters, the movement
+        // from the previous sample (or, for a fence with a filter, from the last sample that
+        // passed it) swept by the larger of the two discs.
         let reach = fences.index.usesAccuracyFeed ? sample.accuracy : 0
         var box = BoundingBox(minX: sample.position.x - reach, minY: sample.position.y - reach,
                               maxX: sample.position.x + reach, maxY: sample.position.y + reach)
-        if fences.index.hasLines || (fences.index.needsSegments && detectsHiddenVisits), let previous {
-            box.include(previous.position)
+        if fences.index.hasLines || (fences.index.needsSegments && output == .events) {
+            for k in previousPassing.indices {
+                guard let from = lastPassing(k) else { continue }
+                let wider = fences.index.usesAccuracyFeed ? max(reach, from.accuracy) : 0
+                box.include(BoundingBox(minX: from.position.x - wider, minY: from.position.y - wider,
+                                        maxX: from.position.x + wider, maxY: from.position.y + wider))
+                box.include(BoundingBox(minX: sample.position.x - wider, minY: sample.position.y - wider,
+                                        maxX: sample.position.x + wider, maxY: sample.position.y + wider))
+            }
         }
-        let currentStamp = stamp
-        let px = sample.position.x
-        let py = sample.position.y
-        let accuracy = sample.accuracy
-        let hiddenOn = detectsHiddenVisits && previous != nil
-        let qx = previous?.position.x ?? px
-        let qy = previous?.position.y ?? py
-        let widestAccuracy = max(accuracy, previous?.accuracy ?? accuracy)
-        var insidePairs = 0
-        // Fences still inside or pending after this sample (moved out of the property so the
-        // loops touch no class storage per element).
-        var stillActive: [Int32] = []
-        swap(&stillActive, &spareActive)
-        stillActive.removeAll(keepingCapacity: true)
+        // A nanometre more, so that a disc that just touches a fence's envelope reaches its cells
+        // whichever way the arithmetic rounds (see FenceDecision.beyondEnvelope).
+        let range = cellTable.cells(box.expanded(by: FenceDecision.envelopeMargin))
 
-        // Candidates come cell by cell from contiguous records; plain circles whose state does
-        // not change are settled inline (one distance), everything else goes to `evaluate`.
-        let table = cellTable
-        if let range = table.cells(box) {
-            let multiCell = range.c0 != range.c1 || range.r0 != range.r1
-            let records = table.records
-            let starts = table.starts
-            // Locals, so that the stores through `marks` and `polygonCache` (which could alias
-            // anything as far as the compiler knows) do not make it reload the pointers from
-            // the engine on every record.
-            let marks = self.marks
-            let hotFlags = self.hot
-            let polygonCache = self.polygonCache
-            for row in range.r0...range.r1 {
-                for column in range.c0...range.c1 {
-                    let cell = row * table.columns + column
-                    for k in Int(starts[cell])..<Int(starts[cell + 1]) {
-                        let record = records[k]
-                        let slot = Int(record.slot)
-                        if multiCell, marks[slot] == currentStamp { continue }
-                        marks[slot] = currentStamp
-                        let hot = hotFlags[slot]
-                        let flags = record.flags
-                        if flags & FenceIndex.CellRecord.inline != 0, hot & GeotriggerEngine.pendingBit == 0 {
-                            let a = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? accuracy : 0
-                            let inside = hot & GeotriggerEngine.insideBit != 0
-                            let holds: Bool
-                            if flags & FenceIndex.CellRecord.area == 0 {
-                                let dx = px - record.x
-                                let dy = py - record.y
-                                holds = GeotriggerEngine.isWithin(dx * dx + dy * dy, inside ? record.rx + a : record.r + a)
-                            } else if px < record.x - a || px > record.r + a || py < record.y - a || py > record.rx + a {
-                                holds = false
-                            } else {
-                                // The last exact look at this polygon (where, inside or
-                                // not, how far from the boundary) settles the test while
-                                // the device has moved less than that distance allows.
-                                let cache = polygonCache[slot]
-                                let mx = px - cache.x
-                                let my = py - cache.y
-                                // Compared squared: the slack is far above the rounding.
-                                let moved2 = mx * mx + my * my
-                                let clear = cache.inside ? cache.distance - GeotriggerEngine.cacheSlack
-                                    : cache.distance - a - GeotriggerEngine.cacheSlack
-                                if clear > 0, moved2 < clear * clear {
-                                    holds = cache.inside
-                                } else {
-                                    let ring = polygonRings[slot]
-                                    guard let l = PlanarPolygon.locate(
-                                        XY(px, py), xs: polygonXs, ys: polygonYs, start: ring.vertexStart,
-                                        ringEnds: UnsafeBufferPointer(start: polygonRingEnds + ring.ringStart, count: ring.ringCount))
-                                    else {
-                                        evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
-                                        continue
-                                    }
-                                    polygonCache[slot] = PolygonLook(x: px, y: py, distance: l.boundaryDistance, inside: l.inside)
-                                    holds = l.inside || l.boundaryDistance <= a
-                                }
-                            }
-                            if holds == inside {
-                                if inside {
-                                    insidePairs += 1
-                                    stillActive.append(Int32(slot))
-                                    continue
-                                }
-                                if !hiddenOn || flags & FenceIndex.CellRecord.hiddenVisits == 0 { continue }
-                                // Could a visit hide between the fixes? Not if the segment
-                                // stays clear of everything a disc could reach.
-                                let spread = flags & FenceIndex.CellRecord.accuracyFeed != 0 ? widestAccuracy : 0
-                                if flags & FenceIndex.CellRecord.area == 0 {
-                                    if segmentDistance(XY(record.x, record.y), XY(qx, qy), XY(px, py)) > record.r + spread { continue }
-                                } else if max(px, qx) < record.x - spread || min(px, qx) > record.r + spread
-                                            || max(py, qy) < record.y - spread || min(py, qy) > record.rx + spread {
-                                    continue
-                                }
-                            }
-                            // The state changes, or a visit may hide between the fixes:
-                            // `holds` is the fence's condition, not worked out again.
-                            evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive, known: holds)
-                            continue
+        // Scheduled fences: those whose boundary the device may have reached since their last
+        // test, and those of cells the query has just reached.
+        schedule(sample, range: range, isFirst: isFirst)
+
+        // Every other fence of the cells the query reaches, then those registered in no cell,
+        // then those the device is inside or about to flip, even far from the sample.
+        if cellTable.hasScanned {
+            let currentStamp = stamp
+            var stillActive: [Int32] = []
+            swap(&stillActive, &spareActive)
+            stillActive.removeAll(keepingCapacity: true)
+            let table = cellTable
+            if let range {
+                let multiCell = range.c0 != range.c1 || range.r0 != range.r1
+                let marks = self.marks
+                for row in range.r0...range.r1 {
+                    for column in range.c0...range.c1 {
+                        let cell = row * table.columns + column
+                        for k in Int(table.scannedStarts[cell])..<Int(table.scannedStarts[cell + 1]) {
+                            let slot = Int(table.scannedSlots[k])
+                            if multiCell, marks[slot] == currentStamp { continue }
+                            marks[slot] = currentStamp
+                            evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
                         }
-                        evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
                     }
                 }
             }
+            for slot in table.largeScanned where marks[Int(slot)] != currentStamp {
+                marks[Int(slot)] = currentStamp
+                evaluateAndTrack(slot: Int(slot), sample, isFirst: isFirst, &stillActive)
+            }
+            for slot in active where marks[Int(slot)] != currentStamp {
+                marks[Int(slot)] = currentStamp
+                evaluateAndTrack(slot: Int(slot), sample, isFirst: isFirst, &stillActive)
+            }
+            // The two lists trade places (swaps move them, without reference counting).
+            swap(&spareActive, &active)
+            swap(&active, &stillActive)
         }
-        for j in table.large {
-            let slot = Int(fenceSlot[Int(j)])
-            if marks[slot] == currentStamp { continue }
-            marks[slot] = currentStamp
-            evaluateAndTrack(slot: slot, sample, isFirst: isFirst, &stillActive)
-        }
-        // Fences the device is inside (or about to flip) must be re-evaluated even when the sample
-        // is far from them.
-        for slot in active where marks[Int(slot)] != currentStamp {
-            marks[Int(slot)] = currentStamp
-            evaluateAndTrack(slot: Int(slot), sample, isFirst: isFirst, &stillActive)
-        }
-        statistics.insidePairs += insidePairs
-        // The two lists trade places (swaps move them, without reference counting).
-        swap(&spareActive, &active)
-        swap(&active, &stillActive)
-
         if scratch.count > 1 {
-            let rank = fences.index.idRank
+            let rank = idRank
             scratch.sort { a, b in
                 if a.time != b.time { return a.time < b.time }
                 if a.fence != b.fence { return rank[a.fence] < rank[b.fence] }
@@ -440,21 +361,9 @@ public final class GeotriggerEngine {
         }
         if !scratch.isEmpty { events.append(contentsOf: scratch) }
         previous = sample
-        for k in 0..<previousPassing.count where filterPass[k] {
+        for k in 1..<previousPassing.count where filterPass[k] {
             previousPassing[k] = sample
         }
-    }
-
-    /// `d2.squareRoot() <= limit`, without the square root unless `d2` is within a part in a
-    /// billion of `limit * limit`, where rounding could tell the two forms apart. The answer is
-    /// the square root's in every case (the hot path's distances stay those of `evaluate`).
-    @inline(__always)
-    static func isWithin(_ d2: Double, _ limit: Double) -> Bool {
-        if !(limit >= 0) { return false }
-        let l2 = limit * limit
-        if d2 < l2 * (1 - 1e-9) { return true }
-        if d2 > l2 * (1 + 1e-9) { return false }
-        return d2.squareRoot() <= limit
     }
 
     /// Whether these settings change a fence's state at a sample from that sample and the state
@@ -520,9 +429,13 @@ public final class GeotriggerEngine {
     public func restart() {
         for slot in active {
             states[Int(slotFence[Int(slot)])] = FenceState()
-            hot[Int(slot)] = 0
         }
         active.removeAll(keepingCapacity: true)
+        calendar.drain()
+        for slot in calendar.watched where calendar.watches[Int(slot)].inside {
+            states[Int(slotFence[Int(slot)])] = FenceState()
+        }
+        calendar.restart()
         previous = nil
         for k in previousPassing.indices { previousPassing[k] = nil }
     }
@@ -534,29 +447,20 @@ public final class GeotriggerEngine {
         return rng.nextGaussian()
     }
 
-    static let insideBit: UInt8 = 1
-    static let pendingBit: UInt8 = 2
-
-    /// `evaluate` of the fence in `slot`, then its compact flags, and the active list.
+    /// `evaluate` of the fence in `slot`, then the active list.
     @inline(__always)
-    func evaluateAndTrack(slot: Int, _ sample: Sample, isFirst: Bool, _ stillActive: inout [Int32], known: Bool? = nil) {
+    func evaluateAndTrack(slot: Int, _ sample: Sample, isFirst: Bool, _ stillActive: inout [Int32]) {
         let j = Int(slotFence[slot])
-        evaluate(j, sample, isFirst: isFirst, known: known)
+        evaluate(j, sample, isFirst: isFirst)
         let state = states[j]
-        let flags = (state.inside ? GeotriggerEngine.insideBit : 0) | (state.pending != nil ? GeotriggerEngine.pendingBit : 0)
-        hot[slot] = flags
-        if flags != 0 { stillActive.append(Int32(slot)) }
+        if state.inside || state.pending != nil { stillActive.append(Int32(slot)) }
     }
 
     /// Evaluates fence `j` at `sample`: state transitions, debounce, dwell, crossings.
     ///
     /// The common case (no change of state, no pending flip) reads only the fence's plain
     /// ``Profile``; the full settings are read only when an event may be written.
-    ///
-    /// `known`: whether the condition for the fence's current state (staying when inside,
-    /// entering when outside) holds at this sample, when the caller has just worked it out (the
-    /// inline path); it is not tested again.
-    func evaluate(_ j: Int, _ sample: Sample, isFirst: Bool, known: Bool? = nil) {
+    func evaluate(_ j: Int, _ sample: Sample, isFirst: Bool) {
         let profile = profiles[j]
         guard filterPass[profile.filterID] else {
             statistics.filtered += 1
@@ -565,7 +469,7 @@ public final class GeotriggerEngine {
         }
         // Line fences: crossings of the movement segment.
         if profile.isLine {
-            if let previousSample = previousPassing[profile.filterID], sample.time.seconds(since: previousSample.time) <= profile.maxGap,
+            if let previousSample = lastPassing(profile.filterID), sample.time.seconds(since: previousSample.time) <= profile.maxGap,
                case .line(let points) = fences.shapes[j] {
                 lineCrossings(j, points, previousSample, sample, fences.settings[j])
             }
@@ -573,8 +477,7 @@ public final class GeotriggerEngine {
         }
 
         let a = profile.accuracyFeed ? sample.accuracy : 0
-        let (enterCondition, stayCondition) = known.map { ($0, $0) }
-            ?? conditions(j, sample.position, a, profile.relationship, sampleIndex: sample.index)
+        let (enterCondition, stayCondition) = conditions(j, sample.position, a, profile.relationship, sampleIndex: sample.index)
         var state = states[j]
         let wasInside = state.inside
         // A flip pending from the previous fix means that fix already met the enter condition:
@@ -586,8 +489,8 @@ public final class GeotriggerEngine {
             transition(j, sample, &state, desired: desired, isFirst: isFirst)
         }
 
-        if !wasInside, !state.inside, !startedPending, state.pending == nil, profile.hiddenVisits, detectsHiddenVisits,
-           let previousSample = previousPassing[profile.filterID], sample.time.seconds(since: previousSample.time) <= profile.maxGap {
+        if !wasInside, !state.inside, !startedPending, state.pending == nil, profile.hiddenVisits, output == .events,
+           let previousSample = lastPassing(profile.filterID), sample.time.seconds(since: previousSample.time) <= profile.maxGap {
             hiddenVisits(j, previousSample, sample, fences.settings[j])
         }
 
@@ -653,49 +556,37 @@ public final class GeotriggerEngine {
     }
 
     /// Whether the feed (the point, or the disc of radius `a`) satisfies the fence's enter
-    /// condition and its stay condition, under `relationship`. The boundary counts as inside.
+    /// condition and its stay condition, under `relationship` (``FenceDecision``). The boundary
+    /// counts as inside. `sampleIndex` draws a noisy beacon's noise for that fix; `nil` (a point
+    /// between fixes) draws none.
     @inline(__always)
-    func conditions(_ j: Int, _ p: XY, _ a: Double, _ relationship: GeotriggerSettings.Relationship, sampleIndex: Int = 0) -> (Bool, Bool) {
+    func conditions(_ j: Int, _ p: XY, _ a: Double, _ relationship: GeotriggerSettings.Relationship, sampleIndex: Int?) -> (Bool, Bool) {
+        let decision = decide(j, p, a, relationship, sampleIndex: sampleIndex)
+        return (decision.enter, decision.stay)
+    }
+
+    /// The ``FenceDecision`` of fence `j` for the feed at `p` with radius `a`.
+    func decide(_ j: Int, _ p: XY, _ a: Double, _ relationship: GeotriggerSettings.Relationship, sampleIndex: Int?) -> FenceDecision {
         switch kinds[j] {
         case .circle, .beacon:
             let dx = p.x - centerX[j]
             let dy = p.y - centerY[j]
             var d = (dx * dx + dy * dy).squareRoot()
             let noise = fences.index.beaconNoise[j]
-            if noise.sigma > 0 {
+            if noise.sigma > 0, let sampleIndex {
                 d = max(0, d + noise.sigma * GeotriggerEngine.signalNoise(seed: noise.seed, fence: j, fix: sampleIndex))
             }
-            let enter = radius[j]
-            let exit = exitRadius[j]
-            switch relationship {
-            case .intersects: return (d <= enter + a, d <= exit + a)
-            case .contains: return (d + a <= enter, d + a <= exit)
-            case .containsIntersects: return (d + a <= enter, d <= exit + a)
-            }
+            return .disc(relationship, distance: d, enterRadius: radius[j], stayRadius: exitRadius[j], accuracy: a)
         case .area:
-            guard let area = areas[j] else { return (false, false) }
-            // Farther than the disc from the envelope: outside, whatever the relationship.
+            guard let area = fences.area(j) else { return .never }
             let e = area.envelope
-            if p.x < e.minX - a || p.x > e.maxX + a || p.y < e.minY - a || p.y > e.maxY + a {
-                return (false, false)
-            }
-            let (inside, near) = area.classify(p, radius: a)
-            // `near`: the boundary is within the disc (d <= a). Contained means inside with the
-            // boundary at least `a` away; at exactly `a` the disc touches the boundary from
-            // inside, which counts as contained (the boundary is inside).
-            switch relationship {
-            case .intersects:
-                let hit = inside || near
-                return (hit, hit)
-            case .contains:
-                let contained = inside && (!near || a == 0 || area.boundaryDistance(p) >= a)
-                return (contained, contained)
-            case .containsIntersects:
-                let contained = inside && (!near || a == 0 || area.boundaryDistance(p) >= a)
-                return (contained, inside || near)
-            }
+            let ex = max(e.minX - p.x, p.x - e.maxX, 0)
+            let ey = max(e.minY - p.y, p.y - e.maxY, 0)
+            if let beyond = FenceDecision.beyondEnvelope(dx: ex, dy: ey, accuracy: a) { return beyond }
+            let (inside, d) = area.locate(p)
+            return .area(relationship, inside: inside, boundaryDistance: d, accuracy: a)
         case .line, .empty:
-            return (false, false)
+            return .never
         }
     }
 
@@ -710,7 +601,7 @@ public final class GeotriggerEngine {
         var event = GeotriggerEvent(
             kind: kind, time: time, fence: j, fixIndex: sample.index, fixTime: sample.time, feed: profile.feed,
             feedRadius: profile.accuracyFeed ? sample.accuracy : 0,
-            distance: computesDistances ? fences.signedDistance(fence: j, at: sample.position) : nil, accuracy: sample.accuracy,
+            distance: output == .events ? fences.signedDistance(fence: j, at: sample.position) : nil, accuracy: sample.accuracy,
             reason: reason, notified: notified, longitude: sample.longitude, latitude: sample.latitude)
         if notified, kind != .suppressed, profile.hasMessage, let template = fences.settings[j].message {
             event.message = render(template, event, sample)
@@ -719,7 +610,7 @@ public final class GeotriggerEngine {
     }
 
     func emit(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, time: Timestamp, reason: String? = nil) {
-        if countsOnly, kind == .enter || kind == .exit {
+        if output == .counts, kind == .enter || kind == .exit {
             tallies.append(Tally(enter: kind == .enter, fixIndex: sample.index, fence: j))
             return
         }

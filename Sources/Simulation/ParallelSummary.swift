@@ -66,14 +66,10 @@ public enum ParallelSummary {
     public static func summarize(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
                                  timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil) throws(FencesimError) -> [Replayer.Outcome] {
         let workers = max(1, requested > 0 ? requested : ProcessInfo.processInfo.activeProcessorCount)
-        // The fences are compiled while the first chunks are read; the engine that tests a
-        // fence only when the device could have reached its boundary, where it applies, needs
-        // no cell records.
-        let scheduled = SummaryEngine.Table.applies(to: configuration.fences, settings: configuration.settings)
+        // The fences are compiled while the first chunks are read.
         let index: FenceIndex
         do {
-            index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings,
-                                   cellRecords: !scheduled)
+            index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
         } catch {
             feed.cancel()
             throw error
@@ -84,8 +80,6 @@ public enum ParallelSummary {
         let slots = (0..<workers).map { _ in Slot(traces: traceCount) }
         let channel = feed.channel
         let labels = feed.traces.map(\.label)
-        // Otherwise the general engine, counting only.
-        let table = scheduled ? SummaryEngine.Table(applicable: index) : nil
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             let slot = slots[w]
             let compiled: CompiledFences
@@ -96,15 +90,7 @@ public enum ParallelSummary {
                 channel.cancel()
                 return
             }
-            if let table {
-                work(SummaryEngine(table: table, compiled: compiled), compiled: compiled, channel: channel, slot: slot)
-            } else {
-                let engine = GeotriggerEngine(fences: compiled, traceName: labels[0])
-                engine.computesDistances = false
-                engine.detectsHiddenVisits = false
-                engine.countsOnly = true
-                work(engine, compiled: compiled, channel: channel, slot: slot)
-            }
+            work(GeotriggerEngine(fences: compiled, traceName: labels[0], output: .counts), channel: channel, slot: slot)
         }
         if let error = slots.compactMap(\.error).first {
             feed.cancel()
@@ -148,16 +134,29 @@ public enum ParallelSummary {
     /// Takes chunks until the channel is drained, counting each with `engine` (which projects
     /// the fixes itself: the reading thread, which every worker waits on when fences are few,
     /// only parses).
-    static func work<Engine: ChunkCounting>(_ engine: Engine, compiled: CompiledFences, channel: ChunkChannel, slot: Slot) {
+    static func work(_ engine: GeotriggerEngine, channel: ChunkChannel, slot: Slot) {
+        let frame = engine.fences.frame
+        var buffer: [GeotriggerEvent] = []
         while let chunk = channel.receive() {
-            engine.begin(after: chunk.predecessor)
-            let before = engine.counts
+            if let predecessor = chunk.predecessor {
+                engine.resynchronize(with: predecessor.sample(in: frame))
+            } else {
+                // A trace's first chunk: the engine starts as a fresh one would.
+                engine.restart()
+            }
+            let before = engine.statistics
             var summary = slot.summaries[chunk.trace]
-            chunk.samples.withUnsafeBufferPointer { engine.count($0, into: &summary) }
+            for sample in chunk.samples {
+                buffer.removeAll(keepingCapacity: true)
+                engine.process(sample.sample(in: frame), into: &buffer)
+            }
+            // The enters and exits, counted without events (the sums do not depend on order).
+            for t in engine.tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
+            engine.tallies.removeAll(keepingCapacity: true)
             slot.summaries[chunk.trace] = summary
-            slot.statistics[chunk.trace].add(engine.counts, since: before)
+            slot.statistics[chunk.trace].add(engine.statistics, since: before)
             // A fence test GEOS could not answer fails the trace (its counts would be wrong).
-            if let failure = compiled.takeFailure(), slot.failures[chunk.trace] == nil { slot.failures[chunk.trace] = failure }
+            if let failure = engine.fences.takeFailure(), slot.failures[chunk.trace] == nil { slot.failures[chunk.trace] = failure }
         }
     }
 
@@ -281,73 +280,6 @@ public enum ParallelSummary {
             }
             return reads
         }
-    }
-}
-
-/// An engine as a summary's worker drives it.
-protocol ChunkCounting: AnyObject {
-    /// Statistics so far.
-    var counts: GeotriggerEngine.Statistics { get }
-    /// Starts a chunk: afresh for a trace's first chunk, else in the state the sample before it
-    /// leaves.
-    func begin(after predecessor: FeedSample?)
-    /// Counts the chunk's fixes into `summary`.
-    func count(_ samples: UnsafeBufferPointer<FeedSample>, into summary: inout BenchSummary)
-}
-
-extension GeotriggerEngine: ChunkCounting {
-    var counts: GeotriggerEngine.Statistics { statistics }
-
-    func begin(after predecessor: FeedSample?) {
-        if let predecessor {
-            resynchronize(with: predecessor.sample(in: fences.frame))
-        } else {
-            // A trace's first chunk: the engine starts as a fresh one would.
-            restart()
-        }
-    }
-
-    func count(_ samples: UnsafeBufferPointer<FeedSample>, into summary: inout BenchSummary) {
-        let frame = fences.frame
-        var buffer: [GeotriggerEvent] = []
-        for k in samples.indices {
-            buffer.removeAll(keepingCapacity: true)
-            process(samples[k].sample(in: frame), into: &buffer)
-            for e in buffer {
-                switch e.kind {
-                case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
-                case .exit: summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
-                default: break
-                }
-            }
-        }
-        // The enters and exits, counted without events (the sums do not depend on order).
-        for t in tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
-        tallies.removeAll(keepingCapacity: true)
-    }
-}
-
-extension SummaryEngine: ChunkCounting {
-    var counts: GeotriggerEngine.Statistics { statistics }
-
-    func begin(after predecessor: FeedSample?) {
-        if let p = predecessor {
-            let xy = compiled.frame.forward(XY(longitude: p.longitude, latitude: p.latitude))
-            resynchronize(index: p.index, time: p.time, x: xy.x, y: xy.y, accuracy: p.accuracy)
-        } else {
-            restart()
-        }
-    }
-
-    func count(_ samples: UnsafeBufferPointer<FeedSample>, into summary: inout BenchSummary) {
-        let frame = compiled.frame
-        for k in samples.indices {
-            let s = samples[k]
-            let xy = frame.forward(XY(longitude: s.longitude, latitude: s.latitude))
-            process(index: s.index, time: s.time, x: xy.x, y: xy.y, accuracy: s.accuracy)
-        }
-        for t in tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
-        tallies.removeAll(keepingCapacity: true)
     }
 }
 

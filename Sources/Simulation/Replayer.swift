@@ -119,9 +119,7 @@ public struct Replayer: Sendable {
         let kept = Kept()
         let log = TraceLog(release: channel.map { c in { c.append($0) } } ?? { kept.events.append($0) })
         let findingLine = { (finding: GeotriggerEngine.Finding) in log.appendFinding(Replayer.findingLine(finding, trace: input.label)) }
-        let engine = GeotriggerEngine(fences: compiled, traceName: input.label)
-        engine.computesDistances = !configuration.summaryOnly
-        engine.detectsHiddenVisits = !configuration.summaryOnly
+        let engine = GeotriggerEngine(fences: compiled, traceName: input.label, output: configuration.summaryOnly ? .counts : .events)
         var buffer: [GeotriggerEvent] = []
         buffer.reserveCapacity(64)
         var index = 0
@@ -156,13 +154,9 @@ public struct Replayer: Sendable {
                 engine.process(sample, into: &buffer)
                 loss?.apply(&buffer, fences: fenceIDs)
                 if summaryOnly {
-                    for e in buffer {
-                        switch e.kind {
-                        case .enter: summary.add(enter: true, fix: e.fixIndex, fence: e.fence)
-                        case .exit: summary.add(enter: false, fix: e.fixIndex, fence: e.fence)
-                        default: break
-                        }
-                    }
+                    // Enters and exits are counted, not made into events.
+                    for t in engine.tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
+                    engine.tallies.removeAll(keepingCapacity: true)
                 } else {
                     pipeline.process(buffer, sample: sample)
                     engine.takeFindings(findingLine)

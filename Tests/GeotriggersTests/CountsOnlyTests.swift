@@ -2,8 +2,8 @@ import Spatial
 import Testing
 @testable import Geotriggers
 
-/// `countsOnly` (bench summaries): enters and exits become tallies instead of events, everything
-/// else stays as it was.
+/// ``GeotriggerEngine/Output/counts`` (bench summaries): enters and exits become tallies instead
+/// of events, everything else stays as it was.
 @Suite struct CountsOnlyTests {
     static func scene() throws -> Scene {
         var scene = try Scene()
@@ -22,8 +22,7 @@ import Testing
         let scene = try CountsOnlyTests.scene()
         let compiled = try scene.compiled()
         let full = GeotriggerEngine(fences: compiled, traceName: "t")
-        let counting = GeotriggerEngine(fences: compiled, traceName: "t")
-        counting.countsOnly = true
+        let counting = GeotriggerEngine(fences: compiled, traceName: "t", output: .counts)
         var events: [GeotriggerEvent] = []
         var others: [GeotriggerEvent] = []
         // Out and back, so that every fence is entered and left.
@@ -48,8 +47,7 @@ import Testing
 
     @Test func resynchronizingTalliesNothing() throws {
         let scene = try CountsOnlyTests.scene()
-        let counting = GeotriggerEngine(fences: try scene.compiled(), traceName: "t")
-        counting.countsOnly = true
+        let counting = GeotriggerEngine(fences: try scene.compiled(), traceName: "t", output: .counts)
         // The sample before a slice puts the engine inside "c" and "wide" without an enter.
         counting.resynchronize(with: scene.sample(7, t: 7, x: 0, y: 0))
         #expect(counting.tallies.isEmpty)

@@ -14,15 +14,13 @@ import Testing
 /// be identical.
 @Suite struct OracleDifferentialTests {
     static let seeds: [UInt64] = Array(1...60)
-    /// KNOWN: the seeds whose logs differ because of the engine bugs the disabled cases at the
-    /// end of this suite show: a filtered fence's movement beyond the grid query (7, 14, 17, 46,
-    /// 53), the segment geometry shared across filters (14, 17), fix 0's noise at a beacon's
-    /// hidden-visit midpoint (14, 17), a disc touching a polygon exactly (48), and a noisy
-    /// beacon's fix exactly on the grown circle, whose hidden touch the midpoint test splits in
-    /// two (49). Each of them matched the oracle, as all of 600 seeds of the earlier trace
-    /// generator did, once those bugs were fixed in a scratch copy of the engine (49 also needs
-    /// the chord of a circle instead of the midpoint test).
-    static let seedsMeetingKnownBugs: [UInt64] = [7, 14, 17, 46, 48, 49, 53]
+    /// KNOWN: the seed whose log differs because of the one engine bug left: a noisy beacon's fix
+    /// exactly on the grown circle, whose hidden touch the midpoint test splits in two (49; it
+    /// needs the chord of the circle instead of the midpoint test). The seeds of the bugs fixed
+    /// since (a filtered fence's movement beyond the grid query: 7, 14, 17, 46, 53; the segment
+    /// geometry shared across filters: 14, 17; fix 0's noise at a beacon's hidden-visit midpoint:
+    /// 14, 17; a disc touching a polygon exactly: 48) are compared with the others.
+    static let seedsMeetingKnownBugs: [UInt64] = [49]
 
     // MARK: - Scenes
 
@@ -368,8 +366,8 @@ import Testing
         try Self.compare(seed: seed)
     }
 
-    // KNOWN: see the disabled cases below.
-    @Test(.disabled("KNOWN: filtered movements missed by the grid query, the segment geometry shared across filters, a beacon's hidden-visit midpoint (noise, rounding), a disc touching a polygon exactly"),
+    // KNOWN: see seedsMeetingKnownBugs.
+    @Test(.disabled("KNOWN: a noisy beacon's fix exactly on the grown circle: the midpoint test splits its hidden touch in two"),
           arguments: seedsMeetingKnownBugs)
     func sameEventsAsTheOracleWhereKnownBugsShow(seed: UInt64) throws {
         try Self.compare(seed: seed)
@@ -476,13 +474,13 @@ import Testing
         Self.expectSameLogs(logs, "engine against oracle", sourceLocation: sourceLocation)
     }
 
-    /// KNOWN: a fence with a filter looks for crossings and hidden visits on the movement from
-    /// the last fix its filter let through (`previousPassing`), but the engine's grid query
-    /// covers only the movement from the previous fix, so when the filter rejected that fix and
-    /// the fence lies off the last movement, the fence is not evaluated: the passthrough and the
-    /// line crossing are lost. Here fix 1 (speed 20) is rejected and lies far away; the path
-    /// from fix 0 to fix 2 goes through the circle and across the line.
-    @Test(.disabled("KNOWN: a filtered fence's crossings on the movement from its last passing fix are missed when the grid query, built from the previous fix, does not reach the fence"))
+    /// Once a bug, fixed with issue 20 (a regression case): a fence with a filter looks for crossings
+    /// and hidden visits on the movement from the last fix its filter let through (`previousPassing`),
+    /// but the engine's grid query covers only the movement from the previous fix, so when the filter
+    /// rejected that fix and the fence lies off the last movement, the fence is not evaluated: the
+    /// passthrough and the line crossing are lost. Here fix 1 (speed 20) is rejected and lies far away;
+    /// the path from fix 0 to fix 2 goes through the circle and across the line.
+    @Test
     func filteredFenceMovementBeyondTheQuery() throws {
         var scene = try Scene()
         var filtered = GeotriggerOverrides()
@@ -494,12 +492,12 @@ import Testing
                                   oracleKinds: ["passthrough gate", "cross line"])
     }
 
-    /// KNOWN: `GeotriggerEngine.segmentGeometry` caches the movement as a GEOS line once per fix,
-    /// but fences with different filters start their movement at different fixes: the first
-    /// area fence to build it (here "a", filtered, from fix 0) leaves its segment to the next
-    /// ("b", unfiltered, from fix 1), whose shortcut `prepared.intersects(segment)` then tests
-    /// the wrong line and drops b's passthrough.
-    @Test(.disabled("KNOWN: the movement's GEOS segment is cached per fix and reused by fences whose movement starts at another fix (filters), losing passthroughs"))
+    /// Once a bug, fixed with issue 20 (a regression case): `GeotriggerEngine.segmentGeometry` caches
+    /// the movement as a GEOS line once per fix, but fences with different filters start their movement
+    /// at different fixes: the first area fence to build it (here "a", filtered, from fix 0) leaves its
+    /// segment to the next ("b", unfiltered, from fix 1), whose shortcut `prepared.intersects(segment)`
+    /// then tests the wrong line and drops b's passthrough.
+    @Test
     func segmentGeometrySharedAcrossFilters() throws {
         var scene = try Scene()
         var filtered = GeotriggerOverrides()
@@ -510,13 +508,13 @@ import Testing
                                   oracleKinds: ["passthrough a", "passthrough b"])
     }
 
-    /// KNOWN: with the accuracy feed, a visit hidden between fixes needs the disc (of the
-    /// smaller accuracy) to reach the fence somewhere along the movement, but the engine's grid
-    /// query covers only the later fix's disc and the earlier fix's point: a fence beside the
-    /// start of a diagonal movement, beyond that box, is never looked at. The circle "near" lies
-    /// 38 m from the path from (0, 0) to (100, -100) (discs of 40 m, fence radius 1 m), 48 m from
-    /// the first fix, above the box (y > 0).
-    @Test(.disabled("KNOWN: the grid query for hidden visits leaves out the accuracy disc along the movement, missing fences beside its start"))
+    /// Once a bug, fixed with issue 20 (a regression case): with the accuracy feed, a visit hidden
+    /// between fixes needs the disc (of the smaller accuracy) to reach the fence somewhere along the
+    /// movement, but the engine's grid query covers only the later fix's disc and the earlier fix's
+    /// point: a fence beside the start of a diagonal movement, beyond that box, is never looked at. The
+    /// circle "near" lies 38 m from the path from (0, 0) to (100, -100) (discs of 40 m, fence radius 1
+    /// m), 48 m from the first fix, above the box (y > 0).
+    @Test
     func accuracyDiscAlongTheMovement() throws {
         var scene = try Scene()
         scene.settings.feed = .accuracy
@@ -525,12 +523,12 @@ import Testing
         try Self.expectSameEvents(scene, [(0, 0, 0, 40, nil), (1, 100, -100, 40, nil)], oracleKinds: ["passthrough near"])
     }
 
-    /// KNOWN: the engine tests the middle of a stretch between crossings with
-    /// `conditions(_:_:_:_:sampleIndex:)` left at its default, fix 0, so a noisy beacon adds
-    /// fix 0's noise to a point between two other fixes. With a strongly positive noise at fix 0
-    /// (a chord 25 m from a beacon of range 30 m, σ 3 m, noise +2.3σ) the middle reads outside,
+    /// Once a bug, fixed with issue 20 (a regression case): the engine tests the middle of a stretch
+    /// between crossings with `conditions(_:_:_:_:sampleIndex:)` left at its default, fix 0, so a noisy
+    /// beacon adds fix 0's noise to a point between two other fixes. With a strongly positive noise at
+    /// fix 0 (a chord 25 m from a beacon of range 30 m, σ 3 m, noise +2.3σ) the middle reads outside,
     /// and one passthrough becomes two of no length, at the entry and at the exit.
-    @Test(.disabled("KNOWN: a noisy beacon's hidden visit is split into two zero-length passthroughs by fix 0's noise applied between fixes"))
+    @Test
     func noisyBeaconBetweenFixes() throws {
         let seed = try #require((0..<1000 as Range<UInt64>).first { GeotriggerEngine.signalNoise(seed: $0, fence: 0, fix: 0) > 2 })
         var scene = try Scene()
@@ -542,13 +540,13 @@ import Testing
         try Self.expectSameEvents(scene, [(0, -100, 25, 5, nil), (1, 100, 25, 5, nil)], oracleKinds: ["passthrough door"])
     }
 
-    /// KNOWN: a disc that touches a polygon exactly (its radius is the fix's distance to the
-    /// polygon, as the engine's own `signedDistance` and GEOS give it) intersects the polygon:
-    /// the boundary counts as inside. The engine's envelope shortcuts (`p.y < e.minY - a` in
-    /// `conditions`, the same test on the inline path, and the edge-envelope test in
-    /// `PlanarPolygon.classify`) round `minY - a` and rule the polygon out first. Here a 7.75 m
-    /// disc 7.75 m below a square's bottom edge.
-    @Test(.disabled("KNOWN: an accuracy disc touching a polygon's edge exactly is ruled out by rounding in the engine's envelope shortcuts"))
+    /// Once a bug, fixed with issue 20 (a regression case): a disc that touches a polygon exactly (its
+    /// radius is the fix's distance to the polygon, as the engine's own `signedDistance` and GEOS give
+    /// it) intersects the polygon: the boundary counts as inside. The engine's envelope shortcuts (`p.y
+    /// < e.minY - a` in `conditions`, the same test on the inline path, and the edge-envelope test in
+    /// `PlanarPolygon.classify`) round `minY - a` and rule the polygon out first. Here a 7.75 m disc
+    /// 7.75 m below a square's bottom edge.
+    @Test
     func discTouchingAPolygonExactly() throws {
         var scene = try Scene()
         scene.settings.feed = .accuracy

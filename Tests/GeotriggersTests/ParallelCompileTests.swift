@@ -59,25 +59,19 @@ import Testing
         let reference = Self.describe(one)
         #expect(Self.describe(many) == reference)
         #expect(one.warnings.count == 75)
-        #expect(one.cellRecords.count == many.cellRecords.count)
+        #expect(Self.records(one) == Self.records(many))
     }
 
-    /// The records laid out in cell order by several threads are those one thread lays out.
-    @Test(arguments: [1, 2, 3, 7])
-    func cellRecordsFilledByThreadsAreInCellOrder(workers: Int) {
-        let byFence = (0..<50).map { j in
-            FenceIndex.CellRecord(x: Double(j), y: -Double(j), r: 1, rx: 2, slot: Int32(j), flags: UInt8(j % 4))
+    /// Each slot's record, as text (the records are compared whole).
+    static func records(_ index: FenceIndex) -> [String] {
+        (0..<index.count).map { slot in
+            let r = index.records[slot]
+            return "\(r.x) \(r.y) \(r.r) \(r.rx) \(r.cells) \(r.kind) \(r.relationship) \(r.accuracyFeed) \(r.initialNone) \(r.large) \(r.scheduled) \(index.runBoxStart[slot])"
         }
-        let items = (0..<1_001).map { Int32(($0 * 37) % 50) }
-        let records = FenceIndex.cellRecords(items, byFence, workers: workers, perWorker: 10)
-        #expect(records.map(\.slot) == items)
-        #expect(records.map(\.x) == items.map { Double($0) })
-        #expect(records.map(\.flags) == items.map { UInt8($0 % 4) })
-        #expect(FenceIndex.cellRecords([], byFence, workers: workers, perWorker: 1).isEmpty)
     }
 
-    /// Slots number the fences by the grid cell of their envelope's centre; every record names
-    /// the slot of the fence the grid registered there, and the polygon places are by slot.
+    /// Slots number the fences by the grid cell of their envelope's centre; the cells' slots name
+    /// the fences the grid registered there, and the records and polygon places are by slot.
     @Test func slotsFollowTheGridCells() throws {
         var scene = try Scene()
         for k in 0..<600 {
@@ -103,8 +97,16 @@ import Testing
         }
         let cells = index.slotFence.map(cell)
         #expect(cells == cells.sorted(), "slots go cell by cell")
-        for k in index.cellRecords.indices {
-            #expect(index.slotFence[Int(index.cellRecords[k].slot)] == grid.items[k])
+        let table = index.cellTable
+        for c in 0..<(grid.starts.count - 1) {
+            var slots: [Int32] = []
+            for k in Int(table.scheduledStarts[c])..<Int(table.scheduledStarts[c + 1]) { slots.append(table.scheduledSlots[k]) }
+            for k in Int(table.scannedStarts[c])..<Int(table.scannedStarts[c + 1]) { slots.append(table.scannedSlots[k]) }
+            let registered = grid.items[Int(grid.starts[c])..<Int(grid.starts[c + 1])]
+            #expect(slots.map { index.slotFence[Int($0)] }.sorted() == registered.sorted())
+        }
+        for slot in 0..<index.count where index.kinds[Int(index.slotFence[slot])] == .circle {
+            #expect(index.records[slot].x == index.centerX[Int(index.slotFence[slot])])
         }
         var polygons = 0
         for (fence, kind) in index.kinds.enumerated() where kind == .area {
@@ -142,10 +144,9 @@ import Testing
         }
         let one = try scene.index(workers: 1)
         let many = try scene.index(workers: 2)
-        #expect(one.cellRecords.count > 20_000)
-        #expect(many.cellRecords.map(\.slot) == one.cellRecords.map(\.slot))
+        #expect(one.grid.items.count > 20_000)
         #expect(many.slotFence == one.slotFence)
-        #expect(many.cellRecords.map(\.x) == one.cellRecords.map(\.x))
+        #expect(Self.records(many) == Self.records(one))
         #expect(many.kinds == one.kinds && many.centerX == one.centerX && many.radius == one.radius)
         #expect(many.idRank == one.idRank)
         #expect(many.polygonRings.map(\.vertexStart) == one.polygonRings.map(\.vertexStart))

@@ -5,11 +5,14 @@ import Support
 import Testing
 @testable import Geotriggers
 
-/// ``SummaryEngine`` counts what the general engine counts (``GeotriggerEngine/countsOnly``):
-/// the same enters and exits at the same fixes, the same inside pairs after every fix and the
-/// same statistics, over scenes with every kind of fence, relationship and feed it takes, and
-/// traces that stop, crawl, speed, jump, go back in time and lose their accuracy.
-@Suite struct SummaryEngineTests {
+/// The engine's calendar (fences tested again only when the device could have reached their
+/// boundary) counts what a scan of every fence the query reaches at every fix counts, with the
+/// same decision (``FenceDecision``): the same enters and exits at the same fixes, the same
+/// inside pairs after every fix and the same statistics, over scenes with every kind of fence,
+/// relationship and feed, and traces that stop, crawl, speed, jump, go back in time and lose
+/// their accuracy or their position. (The decisions themselves are checked against GEOS by
+/// ``OracleDifferentialTests``.)
+@Suite struct CalendarTests {
     /// A scene of `count` random fences of every kind over a 3 km square around the origin.
     static func scene(seed: UInt64, count: Int = 70) throws -> Scene {
         var rng = SplitMix64(seed: seed)
@@ -160,29 +163,65 @@ import Testing
         tallies.map { "\($0.fixIndex):\($0.fence):\($0.enter ? "enter" : "exit")" }.sorted()
     }
 
-    /// The general engine's counts, fix by fix.
-    static func general(_ compiled: CompiledFences, _ samples: [Sample]) -> Counts {
-        let engine = GeotriggerEngine(fences: compiled, traceName: "t")
-        engine.countsOnly = true
-        engine.computesDistances = false
-        engine.detectsHiddenVisits = false
+    /// The slow way: at every fix, every fence the query reaches (the fences registered in the
+    /// grid cells of the feed's box, those registered in none, and those the device is inside),
+    /// decided afresh; lines are never entered. No calendar, no clearance.
+    static func scan(_ compiled: CompiledFences, _ samples: [Sample]) -> Counts {
+        let index = compiled.index
+        let decider = GeotriggerEngine(fences: compiled, traceName: "t", output: .counts)
+        let n = compiled.count
+        var inside = [Bool](repeating: false, count: n)
+        var counts = Counts()
+        var tallies: [GeotriggerEngine.Tally] = []
+        var previous: Sample?
+        let globalMaxGap = compiled.settings.map(\.maxGapSeconds).min() ?? 120
+        let accuracyFeed = compiled.settings.contains { $0.feed == .accuracy }
+        for s in samples {
+            if let previous, s.time < previous.time {
+                counts.statistics.outOfOrder += 1
+                counts.insidePairs.append(counts.statistics.insidePairs)
+                continue
+            }
+            counts.statistics.samples += 1
+            if let previous, s.time.seconds(since: previous.time) > globalMaxGap { counts.statistics.gaps += 1 }
+            let reach = accuracyFeed ? s.accuracy : 0
+            let box = BoundingBox(minX: s.position.x - reach, minY: s.position.y - reach, maxX: s.position.x + reach, maxY: s.position.y + reach)
+            var candidates = Set(index.grid.large.map(Int.init))
+            candidates.formUnion(inside.indices.filter { inside[$0] })
+            if let c = index.cellTable.cells(box) {
+                for row in c.r0...c.r1 {
+                    for column in c.c0...c.c1 {
+                        let cell = row * index.grid.columns + column
+                        for k in Int(index.grid.starts[cell])..<Int(index.grid.starts[cell + 1]) { candidates.insert(Int(index.grid.items[k])) }
+                    }
+                }
+            }
+            for j in candidates.sorted() {
+                let settings = compiled.settings[j]
+                let a = settings.feed == .accuracy ? s.accuracy : 0
+                let holds = decider.decide(j, s.position, a, settings.relationship, sampleIndex: s.index).holds(inside: inside[j])
+                if holds != inside[j] {
+                    inside[j] = holds
+                    if !(holds && previous == nil && settings.initialTrigger == .none) {
+                        tallies.append(GeotriggerEngine.Tally(enter: holds, fixIndex: s.index, fence: j))
+                    }
+                }
+            }
+            counts.statistics.insidePairs += inside.filter { $0 }.count
+            counts.insidePairs.append(counts.statistics.insidePairs)
+            previous = s
+        }
+        counts.tallies = sortedTallies(tallies)
+        return counts
+    }
+
+    /// The engine's counts, fix by fix.
+    static func engine(_ compiled: CompiledFences, _ samples: [Sample]) -> Counts {
+        let engine = GeotriggerEngine(fences: compiled, traceName: "t", output: .counts)
         var counts = Counts()
         var events: [GeotriggerEvent] = []
         for s in samples {
             engine.process(s, into: &events)
-            counts.insidePairs.append(engine.statistics.insidePairs)
-        }
-        counts.tallies = sortedTallies(engine.tallies)
-        counts.statistics = engine.statistics
-        counts.statistics.filtered = 0
-        counts.statistics.suppressedFlips = 0
-        return counts
-    }
-
-    static func summary(_ engine: SummaryEngine, _ samples: [Sample]) -> Counts {
-        var counts = Counts()
-        for s in samples {
-            engine.process(index: s.index, time: s.time, x: s.position.x, y: s.position.y, accuracy: s.accuracy)
             counts.insidePairs.append(engine.statistics.insidePairs)
         }
         counts.tallies = sortedTallies(engine.tallies)
@@ -206,13 +245,12 @@ import Testing
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
-    func countsWhatTheGeneralEngineCounts(seed: UInt64) throws {
+    func countsWhatAScanCounts(seed: UInt64) throws {
         let scene = try Self.scene(seed: seed)
         let compiled = try scene.compiled()
         let samples = Self.trace(seed: seed, count: 4_000, scene: scene)
-        let table = try #require(SummaryEngine.Table(compiled.index))
-        let expected = Self.general(compiled, samples)
-        let got = Self.summary(SummaryEngine(table: table, compiled: try CompiledFences(index: compiled.index)), samples)
+        let expected = Self.scan(compiled, samples)
+        let got = Self.engine(try CompiledFences(index: compiled.index), samples)
         #expect(expected.tallies.count > 50, "the trace enters and leaves fences")
         #expect(expected.statistics.outOfOrder > 0 && expected.statistics.gaps > 0)
         Self.expectSame(got, expected)
@@ -227,68 +265,103 @@ import Testing
         let compiled = try scene.compiled()
         var samples = Self.trace(seed: 11, count: 2_000, scene: scene)
         for k in samples.indices where samples[k].accuracy.isFinite { samples[k].accuracy *= 6 }
-        let table = try #require(SummaryEngine.Table(compiled.index))
-        let expected = Self.general(compiled, samples)
-        let got = Self.summary(SummaryEngine(table: table, compiled: compiled), samples)
+        let expected = Self.scan(compiled, samples)
+        let got = Self.engine(compiled, samples)
         #expect(expected.tallies.count > 50)
         Self.expectSame(got, expected)
     }
 
-    /// A trace cut anywhere and resumed with ``SummaryEngine/resynchronize(index:time:x:y:accuracy:)``
-    /// counts what the general engine counts when resynchronized at the same places.
-    @Test func resynchronizedSlices() throws {
-        let scene = try Self.scene(seed: 21)
+    /// Events and counts are two outputs of one engine: the enters and exits of the events are
+    /// the tallies (with visits hidden between fixes ignored, which counts do not look for).
+    @Test(arguments: [3, 9] as [UInt64])
+    func eventsAndCountsAgree(seed: UInt64) throws {
+        var scene = try Self.scene(seed: seed)
+        scene.settings.gapPolicy = .ignore
         let compiled = try scene.compiled()
+        let samples = Self.trace(seed: seed, count: 3_000, scene: scene)
+        let events = GeotriggerEngine(fences: compiled, traceName: "t", output: .events)
+        var all: [GeotriggerEvent] = []
+        for s in samples { events.process(s, into: &all) }
+        let fromEvents = Self.sortedTallies(all.filter { $0.kind == .enter || $0.kind == .exit }
+            .map { GeotriggerEngine.Tally(enter: $0.kind == .enter, fixIndex: $0.fixIndex, fence: $0.fence) })
+        let counted = Self.engine(compiled, samples)
+        #expect(fromEvents.count > 50)
+        #expect(fromEvents == counted.tallies)
+        #expect(events.statistics == counted.statistics)
+    }
+
+    /// A trace cut anywhere and resumed with ``GeotriggerEngine/resynchronize(with:)`` counts what
+    /// the whole trace counts (the fences and settings are memoryless).
+    @Test func resynchronizedSlices() throws {
+        var scene = try Self.scene(seed: 21)
+        // Without beacons whose proximity is nearer than their range (their state remembers
+        // which distance they last met)...
+        let kept = scene.fences.indices.filter { k in
+            if case .beacon = scene.fences[k].kind { return false }
+            return true
+        }
+        scene.fences = kept.enumerated().map { k, j in
+            let f = scene.fences[j]
+            return Fence(index: k, id: f.id, kind: f.kind, shape: f.shape, location: f.location)
+        }
+        scene.overrides = kept.map { scene.overrides[$0] }
+        // ...and with the point feed (contains-intersects with a disc enters on containment and
+        // stays while it touches).
+        for k in scene.overrides.indices { scene.overrides[k].feed = .point }
+        let compiled = try scene.compiled()
+        #expect(GeotriggerEngine.isMemoryless(compiled.settings, fences: scene.fences))
         let samples = Self.trace(seed: 21, count: 3_000, scene: scene)
-        let table = try #require(SummaryEngine.Table(compiled.index))
-        let general = GeotriggerEngine(fences: compiled, traceName: "t")
-        general.countsOnly = true
-        general.detectsHiddenVisits = false
-        let engine = SummaryEngine(table: table, compiled: compiled)
+        let whole = Self.engine(compiled, samples)
+        let engine = GeotriggerEngine(fences: compiled, traceName: "t", output: .counts)
         var events: [GeotriggerEvent] = []
         var rng = SplitMix64(seed: 21)
         var k = 0
+        var statistics = GeotriggerEngine.Statistics()
         while k < samples.count {
             let end = min(samples.count, k + 1 + Int(rng.next() % 400))
-            if k == 0 {
-                general.restart()
-                engine.restart()
-            } else {
-                let p = samples[k - 1]
-                general.resynchronize(with: p)
-                engine.resynchronize(index: p.index, time: p.time, x: p.position.x, y: p.position.y, accuracy: p.accuracy)
-            }
+            if k == 0 { engine.restart() } else { engine.resynchronize(with: samples[k - 1]) }
             for s in samples[k..<end] {
-                general.process(s, into: &events)
-                engine.process(index: s.index, time: s.time, x: s.position.x, y: s.position.y, accuracy: s.accuracy)
-                #expect(engine.statistics.insidePairs == general.statistics.insidePairs, "after fix \(s.index)")
+                let before = engine.statistics.insidePairs
+                engine.process(s, into: &events)
+                statistics.insidePairs += engine.statistics.insidePairs - before
+                #expect(statistics.insidePairs == whole.insidePairs[s.index], "after fix \(s.index)")
+                if statistics.insidePairs != whole.insidePairs[s.index] { return }
             }
             k = end
         }
-        #expect(Self.sortedTallies(engine.tallies) == Self.sortedTallies(general.tallies))
-        #expect(engine.statistics.samples == general.statistics.samples)
+        #expect(Self.sortedTallies(engine.tallies) == whole.tallies)
     }
 
-    /// Settings the engine cannot count in advance: it declines, and the general engine is used.
-    @Test func declinesWhatItCannotCount() throws {
+    /// Fences whose state depends on more than the fix are tested at every fix, not scheduled.
+    @Test func scheduledOnlyWhenTheFixAloneDecides() throws {
         var scene = try Scene()
         scene.circle("c", x: 0, y: 0, radius: 50)
-        #expect(SummaryEngine.Table(try scene.compiled().index) != nil)
+        func scheduled(_ scene: Scene) throws -> [Bool] {
+            let index = try scene.compiled().index
+            return (0..<index.count).map { j in index.records[Int(index.fenceSlot[j])].scheduled }
+        }
+        #expect(try scheduled(scene) == [true])
         var dwell = scene
         dwell.settings.dwellSeconds = 30
-        #expect(SummaryEngine.Table(try dwell.compiled().index) == nil)
+        #expect(try scheduled(dwell) == [false])
         var debounced = scene
         debounced.settings.enterAfter = .fixes(3)
-        #expect(SummaryEngine.Table(try debounced.compiled().index) == nil)
+        #expect(try scheduled(debounced) == [false])
+        var filtered = scene
+        filtered.settings.filter = try FilterExpression("accuracy < 20")
+        #expect(try scheduled(filtered) == [false])
         var noisy = scene
         noisy.fences.append(Fence(index: 1, id: "beacon", kind: .beacon(rangeMeters: 30, proximity: .near), shape: .point(noisy.lonLat(0, 0)),
                                   properties: [JSONMember(key: "signalNoise", node: JSONNode(.double(2)))], location: SourceLocation(file: "scene")))
         noisy.overrides.append(GeotriggerOverrides())
-        #expect(SummaryEngine.Table(try noisy.compiled().index) == nil)
+        #expect(try scheduled(noisy) == [true, false])
+        var line = scene
+        line.line("l", [XY(0, 0), XY(10, 10)])
+        #expect(try scheduled(line) == [true, false])
     }
 
-    /// A disc of 1e300 m reaches every fence: both engines enter them all, where the grid's
-    /// cell arithmetic used to trap converting the disc's extent to an integer.
+    /// A disc of 1e300 m reaches every fence: the engine enters them all, where the grid's cell
+    /// arithmetic used to trap converting the disc's extent to an integer.
     @Test func aDiscBeyondTheGrid() throws {
         var scene = try Scene()
         scene.settings.feed = .accuracy
@@ -297,8 +370,8 @@ import Testing
         let compiled = try scene.compiled()
         let samples = [scene.sample(0, t: 0, x: 2_000, y: 0, accuracy: 5), scene.sample(1, t: 1, x: 2_000, y: 0, accuracy: 1e300),
                        scene.sample(2, t: 2, x: 2_000, y: 0, accuracy: 5)]
-        let expected = Self.general(compiled, samples)
-        let got = Self.summary(SummaryEngine(table: try #require(SummaryEngine.Table(compiled.index)), compiled: compiled), samples)
+        let expected = Self.scan(compiled, samples)
+        let got = Self.engine(compiled, samples)
         Self.expectSame(got, expected)
         #expect(got.tallies == ["1:0:enter", "1:1:enter", "2:0:exit", "2:1:exit"])
     }
@@ -310,13 +383,12 @@ import Testing
         var scene = try Scene()
         scene.circle("c", x: 0, y: 0, radius: 10)
         let compiled = try scene.compiled()
-        let engine = SummaryEngine(table: try #require(SummaryEngine.Table(compiled.index)), compiled: compiled)
         var samples = [scene.sample(0, t: 0, x: 13, y: 0)]
         for i in 1..<40 {
             samples.append(scene.sample(i, t: Double(i), x: 10 + 21e-6 - Double(i) * 1e-6, y: 0))
         }
-        let got = Self.summary(engine, samples)
-        let expected = Self.general(compiled, samples)
+        let got = Self.engine(compiled, samples)
+        let expected = Self.scan(compiled, samples)
         Self.expectSame(got, expected)
         #expect(got.tallies.count == 1)
     }
