@@ -14,8 +14,8 @@ help:
 	@echo "make demo       build fencesim and run it on the bundled example"
 	@echo "make test       run the whole test suite"
 	@echo "make leakcheck  create and free GEOS objects under valgrind; fails on a definite leak"
-	@echo "make bench      time fencesim against the shapely reference (ratios, peak memory, identical counts)"
-	@echo "make bench-scaling  fencesim over growing traces and fence sets (the reference beside it over the fence sets)"
+	@echo "make bench      fencesim against the shapely reference: event log (same rows), count-only summary, report, sweep (ratios, peak memory)"
+	@echo "make bench-scaling  the event log at 1M/4M/8M fixes, then fencesim over growing traces and fence sets (the reference beside it)"
 	@echo "make bench-compare BASE=path  this build against another fencesim binary, in pairs"
 	@echo "make fuzz       libFuzzer on every reader, FUZZ_SECONDS (60) each; new crashes go to Fuzz/regressions"
 	@echo "make sanitize   the test suite under AddressSanitizer, then ThreadSanitizer (SANITIZERS=\"address thread\")"
@@ -88,19 +88,32 @@ $(BENCH_VENV)/ok:
 	$(BENCH_VENV)/bin/pip install -q numpy==2.4.6 shapely==2.2.0 pyproj==3.7.2
 	touch $@
 
-bench: release $(BENCH_VENV)/ok
-	@command -v /usr/bin/time >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; $$SUDO apt-get install -y -qq time >/dev/null; }
-	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --runs 3
+# bench and bench-scaling time FENCESIM (default: this checkout's release build, built first);
+# `make bench FENCESIM=path` times that binary instead and builds nothing.
+# bench: on the large workload, in both feeds, the event log (reference --events-out against
+# replay --gap-policy ignore --format csv --out, same (time, fence, event) rows), the count-only
+# summary (and on medium), report --json; a sweep of 6 combinations over the medium workload.
+# bench-scaling: the event log at 1M, 4M and 8M fixes over the 100k fences (generated once into
+# $$TMPDIR/geofence-bench; 8M takes a while and about 500 MB), then summary scaling.
+FENCESIM ?=
+BENCH_BIN := $(if $(FENCESIM),$(FENCESIM),$(BIN))
+BENCH_BUILD := $(if $(FENCESIM),,release)
+BENCH_TIME = @command -v /usr/bin/time >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; $$SUDO apt-get install -y -qq time >/dev/null; }
 
-bench-scaling: release $(BENCH_VENV)/ok
-	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --runs 3 --scaling
+bench: $(BENCH_BUILD) $(BENCH_VENV)/ok
+	$(BENCH_TIME)
+	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --fencesim "$(BENCH_BIN)" --runs 3
+
+bench-scaling: $(BENCH_BUILD) $(BENCH_VENV)/ok
+	$(BENCH_TIME)
+	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --fencesim "$(BENCH_BIN)" --runs 3 --scaling
 
 # bench-compare: this build against another fencesim binary, BASE=path (for example a copy of
 # .build/release/fencesim made before a change), in back-to-back pairs on the large workload.
-bench-compare: release $(BENCH_VENV)/ok
-	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=path/to/other/fencesim [PAIRS=8]"; exit 64; }
-	@command -v /usr/bin/time >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; $$SUDO apt-get install -y -qq time >/dev/null; }
-	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --compare "$(BASE)" --runs $(or $(PAIRS),8)
+bench-compare: $(BENCH_BUILD) $(BENCH_VENV)/ok
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=path/to/other/fencesim [PAIRS=8] [FENCESIM=path]"; exit 64; }
+	$(BENCH_TIME)
+	$(BENCH_VENV)/bin/python tools/bench.py --python $(BENCH_VENV)/bin/python --fencesim "$(BENCH_BIN)" --compare "$(BASE)" --runs $(or $(PAIRS),8)
 
 # Hardening (SECURITY.md). Each uses a scratch path of its own, so none disturbs `make test`'s build.
 # fuzz: the Fuzz/ package built with -sanitize=fuzzer,address in .build-fuzz, each target run for
