@@ -308,7 +308,7 @@ def main():
     FENCESIM = os.path.abspath(a.fencesim)
     if not os.path.exists(FENCESIM):
         sys.exit("no fencesim at %s: build it first (swift build -c release) or give --fencesim PATH" % FENCESIM)
-    print("fencesim: %s" % FENCESIM, flush=True)
+    print("fencesim: %s (sha256 %s…)" % (FENCESIM, file_digest(FENCESIM)[:16]), flush=True)
     if a.compare:
         return compare_builds(a)
     os.makedirs(a.root, exist_ok=True)
