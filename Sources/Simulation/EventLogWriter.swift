@@ -15,6 +15,9 @@ struct EventLineRenderer {
     private var order: [(rank: Int, index: Int)] = []
     /// A CSV cell being rendered (reused).
     private var cell: [UInt8] = []
+    /// The keys of recent events by place in their fields, and their ranks.
+    private var recentKeys: [String] = []
+    private var recentRanks: [Int] = []
 
     init(format: EventLogFormat, extraColumns: [String] = []) {
         self.format = format
@@ -85,7 +88,22 @@ struct EventLineRenderer {
         var sorted = true
         for k in event.fields.indices {
             let key = event.fields[k].0
-            let rank = LogEvent.rank(of: key) ?? (format == .csv ? extraRank[key] ?? Int.max : LogEvent.fieldOrder.count)
+            let rank: Int
+            // Events of one kind come with the same keys in the same places: the previous event's
+            // rank of the key at this place is taken when the key is the same (two words to
+            // compare for a short key), saving a hash.
+            if k < recentKeys.count, recentKeys[k] == key {
+                rank = recentRanks[k]
+            } else {
+                rank = LogEvent.rank(of: key) ?? (format == .csv ? extraRank[key] ?? Int.max : LogEvent.fieldOrder.count)
+                if k < recentKeys.count {
+                    recentKeys[k] = key
+                    recentRanks[k] = rank
+                } else {
+                    recentKeys.append(key)
+                    recentRanks.append(rank)
+                }
+            }
             if let last = order.last, last.rank > rank { sorted = false }
             order.append((rank, k))
         }

@@ -203,7 +203,9 @@ public struct Replayer: Sendable {
     /// The log line of a geotrigger event, with its provenance.
     static func logEvent(_ e: GeotriggerEvent, _ fences: FenceSet, _ trace: String) -> LogEvent {
         let fence = fences.fences[e.fence]
-        var fields: [(String, JSONValue)] = [("fence", .string(fence.id))]
+        var fields: [(String, JSONValue)] = []
+        fields.reserveCapacity(12)
+        fields.append(("fence", .string(fence.id)))
         if let zone = fence.zone { fields.append(("zone", .string(zone))) }
         fields.append(("fix", .int(Int64(e.fixIndex))))
         if e.fixTime != e.time { fields.append(("fixTime", .string(e.fixTime.description))) }

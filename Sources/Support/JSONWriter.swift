@@ -56,9 +56,46 @@ public enum JSONWriter {
         if value == value.rounded(), abs(value) < 1e15 {
             return appendInteger(Int64(value), to: &out)
         }
+        // A value with at most 3 decimals under 1e9, or 7 under 1e8 (metres to the millimetre,
+        // degrees to 1e-7, as logs write them), whose double is the one nearest that decimal:
+        // the decimal itself is its shortest round-trip form (no other decimal of as few digits
+        // is within a spacing of doubles there), written without Swift's float formatting.
+        if appendShortDecimal(value, decimals: 3, scale: 1e3, below: 1e9, to: &out)
+            || appendShortDecimal(value, decimals: 7, scale: 1e7, below: 1e8, to: &out) { return }
         // Swift's shortest round-trip form; up to 15 bytes it is a small string (no allocation).
         var text = value.description
         text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` as a decimal with at most `decimals` digits after the point, trailing
+    /// zeros dropped, when `1e-4 <= abs(value) < below` and `value` is the double nearest
+    /// `(value * scale).rounded() / scale`; otherwise appends nothing and returns false.
+    @inline(__always)
+    static func appendShortDecimal(_ value: Double, decimals: Int, scale: Double, below: Double, to out: inout [UInt8]) -> Bool {
+        // Swift writes magnitudes under 1e-4 with an exponent.
+        guard abs(value) < below, abs(value) >= 1e-4 else { return false }
+        let units = (value * scale).rounded()
+        guard units / scale == value else { return false }
+        var magnitude = UInt64(abs(units))
+        let unit = UInt64(scale)
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        appendInteger(Int64(magnitude / unit), to: &out)
+        magnitude %= unit
+        var digits = decimals
+        while digits > 0, magnitude % 10 == 0 {
+            magnitude /= 10
+            digits -= 1
+        }
+        guard digits > 0 else { return true }
+        out.append(UInt8(ascii: "."))
+        var divisor: UInt64 = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
+        }
+        return true
     }
 
     /// Appends the decimal digits of `value` (with a minus sign when negative) to `out`.

@@ -201,3 +201,29 @@ import Testing
         #expect(try value(#""typé""#).string == "typé")
     }
 }
+
+/// Numbers with a few decimals are written without Swift's float formatting: the same text as
+/// Swift's shortest round-trip form (`description`), for metres to the millimetre, degrees to
+/// 1e-7, and values that only look like them.
+@Suite struct ShortDecimalTests {
+    @Test func sameTextAsTheShortestRoundTrip() {
+        var rng = SplitMix64(seed: 42)
+        var values: [Double] = [0.001, -0.001, 0.1, 0.5, 1.25, 123.456, -60.483, 47.3700246, -122.206875, 8.5299895, 99_999_999.9999999,
+                                999_999_999.999, 1e-7, -1e-7, 0.0000001, 1e8 - 1e-7, 0.1 + 0.2, 1.0 / 3, 2.675, 1e-4, 1e-5]
+        for _ in 0..<200_000 {
+            let units = Double(Int64(bitPattern: rng.next()) % 1_000_000_000_000)
+            values.append(units / 1000)
+            values.append((units / 1e7).truncatingRemainder(dividingBy: 1e8))
+            values.append(Double(bitPattern: rng.next() >> 2))
+            values.append((rng.nextUnitDouble() - 0.5) * 400)
+            let v = (rng.nextUnitDouble() - 0.5) * 2e6
+            values.append((v * 1000).rounded() / 1000)
+        }
+        for value in values where value.isFinite && value != value.rounded() {
+            let expected = "\(value)"
+            let got = JSONWriter.number(value)
+            #expect(got == expected, "\(value)")
+            if got != expected { return }
+        }
+    }
+}
