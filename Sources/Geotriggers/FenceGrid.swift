@@ -8,7 +8,9 @@ import Support
 /// candidates come back without a callback or an allocation (SPEC §8). Fences that would cover
 /// more than ``maximumCellsPerFence`` cells (country-sized areas) are kept in a short list checked
 /// on every query instead.
-struct FenceGrid {
+///
+/// Public so that ground truth finds the fences near a path with the engine's index.
+public struct FenceGrid: Sendable {
     static let maximumCellsPerFence = 1024
     static let maximumCells = 1 << 22
 
@@ -23,7 +25,7 @@ struct FenceGrid {
     /// Fences checked on every query.
     let large: [Int32]
 
-    init(envelopes: [BoundingBox?]) {
+    public init(envelopes: [BoundingBox?]) {
         var extent: BoundingBox?
         var sizes: [Double] = []
         for case let e? in envelopes {
@@ -105,7 +107,7 @@ struct FenceGrid {
     /// deduplicate fences registered in several cells: a fence is reported when
     /// `marks[fence] != stamp`, after which its mark is set to `stamp`.
     @inline(__always)
-    func forEachCandidate(in box: BoundingBox, stamp: UInt32, marks: UnsafeMutablePointer<UInt32>, _ body: (Int) -> Void) {
+    public func forEachCandidate(in box: BoundingBox, stamp: UInt32, marks: UnsafeMutablePointer<UInt32>, _ body: (Int) -> Void) {
         for j in large where marks[Int(j)] != stamp {
             marks[Int(j)] = stamp
             body(Int(j))
