@@ -131,11 +131,33 @@ public struct AccuracyReport: Sendable {
         }
     }
 
+    /// An enter notification by its fence id and time: where a false detection is drawn.
+    struct EnterKey: Hashable {
+        var fence: String
+        var time: Timestamp
+    }
+
     /// The markers of one trace: its notifications, passthroughs and lost signals with a place,
     /// its missed truth visits at their true entry, its false detections.
+    ///
+    /// - Complexity: O(events + visits): a false detection finds its enter in a table built in
+    ///   the same pass over the events (a search of the log for each one made reports of long
+    ///   traces quadratic).
     static func markers(_ e: TraceEvaluation) -> [Marker] {
+        markers(events: e.outcome.events, score: e.score)
+    }
+
+    /// The markers of a trace's `events` (read once, in order) and `score`.
+    static func markers(events: some Sequence<LogEvent>, score: TraceScore?) -> [Marker] {
         var out: [Marker] = []
-        for event in e.outcome.events {
+        // The place of the first enter of each (fence, time); `nil` when it has none.
+        var enters: [EnterKey: (longitude: Double?, latitude: Double?)] = [:]
+        let falseDetections = score?.falseDetections ?? []
+        for event in events {
+            if !falseDetections.isEmpty, event.type == .enter, case .string(let f)? = event.field("fence") {
+                let key = EnterKey(fence: f, time: event.time)
+                if enters[key] == nil { enters[key] = (event.longitude, event.latitude) }
+            }
             guard let lon = event.longitude, let lat = event.latitude else { continue }
             let fence: String
             if case .string(let s)? = event.field("fence") { fence = s } else { fence = "" }
@@ -151,15 +173,12 @@ public struct AccuracyReport: Sendable {
             }
             out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)"))
         }
-        for d in e.score?.falseDetections ?? [] {
-            let enter = e.outcome.events.first { event in
-                guard event.type == .enter, event.time == d.visit.enter, case .string(let f)? = event.field("fence") else { return false }
-                return f == d.visit.fenceID
-            }
+        for d in falseDetections {
+            let enter = enters[EnterKey(fence: d.visit.fenceID, time: d.visit.enter)]
             guard let lon = enter?.longitude, let lat = enter?.latitude else { continue }
             out.append(Marker(kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)"))
         }
-        for v in e.score?.visits ?? [] where !v.detected {
+        for v in score?.visits ?? [] where !v.detected {
             guard let lon = v.truth.enterLongitude, let lat = v.truth.enterLatitude else { continue }
             out.append(Marker(kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)"))
         }
