@@ -26,7 +26,7 @@ public enum Scoring {
     ///   - trace: the trace's name.
     ///   - durationSeconds: the true path's duration.
     ///   - bands: speed bands for ``VisitScore/speedBand``.
-    /// - Complexity: O(events + visits × detected visits of their fence).
+    /// - Complexity: O((events + visits) × log visits of a fence).
     public static func score(truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
                              bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
         var index: [String: Int] = [:]
@@ -85,16 +85,19 @@ public enum Scoring {
         for j in Set(truthByFence.keys).union(detectedByFence.keys).sorted() {
             let truths = truthByFence[j] ?? []
             let detected = detectedByFence[j] ?? []
+            var timeline = TruthTimeline(truths)
             var match: [DetectedVisit?] = Array(repeating: nil, count: truths.count)
             var last: [DetectedVisit?] = Array(repeating: nil, count: truths.count)
             var flaps = Array(repeating: 0, count: truths.count)
             var falseExits = Array(repeating: 0, count: truths.count)
             for (n, d) in detected.enumerated() {
-                let candidates = truths.indices.filter { d.overlaps(truths[$0]) }
-                if let u = candidates.first(where: { match[$0] == nil }) {
+                // The truth visits `d` overlaps: begun by its exit, not ended before its enter.
+                let begun = timeline.entered(by: d.exit)
+                if let u = timeline.firstUnmatched(endingAtOrAfter: d.enter, among: begun) {
                     match[u] = d
                     last[u] = d
-                } else if let c = candidates.first {
+                    timeline.markMatched(u)
+                } else if let c = timeline.first(endingAtOrAfter: d.enter, among: begun) {
                     flaps[c] += 1
                     if let l = last[c], d.enter >= l.enter { last[c] = d }
                 } else {
@@ -102,7 +105,7 @@ public enum Scoring {
                 }
                 // A false exit: out while truly inside, and back in (or the trace over) before the true exit.
                 guard let exit = d.exit,
-                      let t = truths.indices.first(where: { truths[$0].enter <= exit && (truths[$0].exit.map { exit < $0 } ?? true) })
+                      let t = timeline.first(endingAfter: exit, among: timeline.entered(by: exit))
                 else { continue }
                 if n + 1 < detected.count {
                     let next = detected[n + 1].enter
@@ -111,6 +114,8 @@ public enum Scoring {
                     falseExits[t] += 1
                 }
             }
+            var gaps: MissEvidence?
+            var losses: MissEvidence?
             for (k, t) in truths.enumerated() {
                 var s = VisitScore(trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
                                    falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
@@ -121,11 +126,11 @@ public enum Scoring {
                         s.dwellError = x.seconds(since: m.enter) - tx.seconds(since: t.enter)
                     }
                 } else {
-                    let end = t.exit
-                    let inVisit: (Timestamp, Timestamp) -> Bool = { a, b in b >= t.enter && (end.map { a <= $0 } ?? true) }
-                    if (passthroughs[j] ?? []).contains(where: { inVisit($0.0, $0.1) }) {
+                    if gaps == nil { gaps = MissEvidence(intervals: passthroughs[j] ?? []) }
+                    if losses == nil { losses = MissEvidence(instants: lostEnters[j] ?? []) }
+                    if gaps?.meets(enter: t.enter, exit: t.exit) == true {
                         s.missReason = .gap
-                    } else if (lostEnters[j] ?? []).contains(where: { inVisit($0, $0) }) {
+                    } else if losses?.meets(enter: t.enter, exit: t.exit) == true {
                         s.missReason = .entryLoss
                     } else {
                         s.missReason = .undetected
