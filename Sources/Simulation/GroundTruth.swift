@@ -1,4 +1,5 @@
 import Fences
+import Geotriggers
 import Spatial
 import Support
 import Traces
@@ -26,9 +27,17 @@ public final class GroundTruth {
     let context: GEOSContext
     /// By fence index; `nil` for fences without visits (lines, empty shapes).
     let regions: [Region?]
-    let tree: STRtree
-    /// Fence index of each tree item.
-    let treeFences: [Int]
+    /// Each region's envelope, by fence index (`nil` without a region).
+    let envelopes: [BoundingBox?]
+    /// The engine's index over ``envelopes``: a segment is tested only against the fences
+    /// registered in the cells its box covers.
+    let grid: FenceGrid
+    /// Per fence, the stamp of the last query that reported it (``FenceGrid`` deduplicates with it).
+    private var marks: [UInt32]
+    private var stamp: UInt32 = 0
+    /// Fence–segment pairs (and fences at the first fix) whose envelopes met and were tested:
+    /// what the work grows with (a test keeps it linear in the path).
+    private(set) var candidateTests = 0
 
     /// Prepares `fences` in the frame `definition`.
     ///
@@ -39,33 +48,65 @@ public final class GroundTruth {
         do {
             frame = try MetricFrame(definition)
             context = try GEOSContext()
-            tree = try STRtree(context: context)
         } catch {
             throw FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", cause: error)
         }
         var regions: [Region?] = []
-        var treeFences: [Int] = []
-        for (j, fence) in fences.fences.enumerated() {
+        var envelopes: [BoundingBox?] = []
+        for fence in fences.fences {
             do throws(SpatialError) {
                 let region = try GroundTruth.region(fence, frame: frame, context: context)
                 regions.append(region)
-                guard let region else { continue }
-                let box: BoundingBox?
+                var box: BoundingBox?
                 switch region {
-                case .circle(let c, let r): box = BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
-                case .area(_, let planar, let prepared):
-                    box = planar?.boundingBox ?? prepared.base.boundingBox
+                case .circle(let c, let r)?: box = BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
+                case .area(_, let planar, let prepared)?: box = planar?.boundingBox ?? prepared.base.boundingBox
+                case nil: box = nil
                 }
-                if let box {
-                    _ = try tree.insert(box)
-                    treeFences.append(j)
-                }
+                if let box { try GroundTruth.check(box) }
+                envelopes.append(box)
             } catch {
                 throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
             }
         }
         self.regions = regions
-        self.treeFences = treeFences
+        self.envelopes = envelopes
+        grid = FenceGrid(envelopes: envelopes)
+        marks = Array(repeating: 0, count: max(1, envelopes.count))
+    }
+
+    /// Refuses a box that is inverted or not a number (which no index can place).
+    static func check(_ box: BoundingBox) throws(SpatialError) {
+        // Also false for NaN.
+        guard box.minX <= box.maxX, box.minY <= box.maxY else {
+            throw SpatialError(function: "FenceGrid", message: "bounding box \(box) is inverted or not a number")
+        }
+    }
+
+    /// Replaces `found` with the fences whose envelope meets `box` (boundary contact included),
+    /// in fence order.
+    ///
+    /// - Complexity: O(fences registered in the cells `box` covers), independent of the size of
+    ///   the fence set for fences of similar sizes.
+    func candidates(_ box: BoundingBox, into found: inout [Int]) throws(SpatialError) {
+        found.removeAll(keepingCapacity: true)
+        try GroundTruth.check(box)
+        stamp &+= 1
+        if stamp == 0 {
+            // Wrapped: forget every mark so that no fence looks already reported.
+            for k in marks.indices { marks[k] = 0 }
+            stamp = 1
+        }
+        let envelopes = self.envelopes
+        let stamp = self.stamp
+        marks.withUnsafeMutableBufferPointer { marks in
+            guard let base = marks.baseAddress else { return }
+            grid.forEachCandidate(in: box, stamp: stamp, marks: base) { j in
+                if let e = envelopes[j], e.intersects(box) { found.append(j) }
+            }
+        }
+        if found.count > 1 { found.sort() }
+        candidateTests += found.count
     }
 
     /// Whether a fence has visits to score (areas, circles, beacons; not lines).
@@ -96,7 +137,8 @@ public final class GroundTruth {
     /// ordered by entry time, then fence.
     ///
     /// - Throws: ``Support/FencesimError`` `.badData` when GEOS fails on a segment.
-    /// - Complexity: O(segments × (log fences + fences near each segment × their vertices)).
+    /// - Complexity: O(segments × fences near each segment × their vertices): the fences near a
+    ///   segment come from the grid, not from a look at every fence.
     public func visits(along fixes: [Fix]) throws(FencesimError) -> [TruthVisit] {
         let path = fixes.filter { $0.time != nil }
         guard let first = path.first, let firstTime = first.time else { return [] }
@@ -105,10 +147,9 @@ public final class GroundTruth {
         var done: [TruthVisit] = []
         var candidates: [Int] = []
         do throws(SpatialError) {
-            try tree.query(BoundingBox(minX: points[0].x, minY: points[0].y, maxX: points[0].x, maxY: points[0].y), into: &candidates)
+            try self.candidates(BoundingBox(minX: points[0].x, minY: points[0].y, maxX: points[0].x, maxY: points[0].y), into: &candidates)
             let firstSpeed = path.count > 1 ? GroundTruth.speed(path[0], path[1]) : nil
-            for item in candidates {
-                let j = treeFences[item]
+            for j in candidates {
                 guard let region = regions[j], try inside(region, points[0]) else { continue }
                 open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: true,
                                      enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
@@ -118,12 +159,11 @@ public final class GroundTruth {
                 let b = points[i + 1]
                 guard a != b, let ta = path[i].time, let tb = path[i + 1].time else { continue }
                 let box = BoundingBox(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y))
-                try tree.query(box, into: &candidates)
+                try self.candidates(box, into: &candidates)
                 guard !candidates.isEmpty else { continue }
                 let speed = GroundTruth.speed(path[i], path[i + 1])
                 let span = tb.nanoseconds(since: ta)
-                for item in candidates {
-                    let j = treeFences[item]
+                for j in candidates {
                     guard let region = regions[j] else { continue }
                     // Sub-intervals between crossings; a segment starting on the boundary has
                     // none inside (0, 1) and may still leave, so its midpoint is always looked at.
@@ -157,7 +197,8 @@ public final class GroundTruth {
             throw FencesimError(.badData, "ground truth: \(error.message)", cause: error)
         }
         done += open.values
-        return done.sorted(by: TruthVisit.ordered)
+        // File order breaks ties between fences sharing an id (`open` has no order of its own).
+        return done.sorted { a, b in TruthVisit.ordered(a, b) || (!TruthVisit.ordered(b, a) && a.fence < b.fence) }
     }
 
     /// Whether `p` is in the region (boundary included).
