@@ -118,10 +118,11 @@ public enum ReportJSON {
     /// Pretty printing: objects and arrays one member per line; arrays of scalars and empty ones
     /// on one line.
     static func write(_ value: JSONValue, indent: Int, to out: inout String) {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let close = String(repeating: "  ", count: indent)
         switch value {
         case .object(let members) where !members.isEmpty:
+            // Made here, not for every scalar: two strings per value were a fifth of the writing.
+            let pad = String(repeating: "  ", count: indent + 1)
+            let close = String(repeating: "  ", count: indent)
             out += "{\n"
             for (k, m) in members.enumerated() {
                 out += pad
@@ -132,6 +133,8 @@ public enum ReportJSON {
             }
             out += close + "}"
         case .array(let items) where items.contains(where: { if case .object = $0.value { return true }; if case .array = $0.value { return true }; return false }):
+            let pad = String(repeating: "  ", count: indent + 1)
+            let close = String(repeating: "  ", count: indent)
             out += "[\n"
             for (k, item) in items.enumerated() {
                 out += pad
