@@ -135,7 +135,7 @@ extension GeotriggerEngine {
     }
 
     /// A fix as the scheduled tests read it (small: it is passed to every test; the whole
-    /// sample is read from ``GeotriggerEngine/current`` when a fence flips).
+    /// sample is read through ``GeotriggerEngine/current`` when a fence flips).
     struct Probe {
         let x: Double
         let y: Double
@@ -172,7 +172,6 @@ extension GeotriggerEngine {
         var newRange = Calendar.noCells
         if let c = found, c.c0 <= c.c1, c.r0 <= c.r1 { newRange = SIMD4(c.c0, c.c1, c.r0, c.r1) }
         let magnitude = max(calendar.magnitude, abs(px), abs(py))
-        current = sample
         let probe = Probe(x: px, y: py, accuracy: sample.accuracy, isFirst: isFirst, slack: Calendar.clearanceSlack + 1e-13 * magnitude,
                           roughError: PlanarPolygon.roughDistanceError(magnitude: magnitude))
         let before = calendar.range
@@ -316,14 +315,15 @@ extension GeotriggerEngine {
         if decision.holds(inside: inside) != inside {
             // Scheduled fences flip at once (no debounce): the enter or exit, as every fence's.
             var state = states[j]
-            transition(j, current, &state, desired: !inside, isFirst: probe.isFirst)
+            transition(j, current!.pointee, &state, desired: !inside, isFirst: probe.isFirst)
             states[j] = state
             nowInside = state.inside
             calendar.insideCount += nowInside ? 1 : -1
         } else if !inside, output == .events {
             let profile = profiles[j]
-            if profile.hiddenVisits, let previous, current.time.seconds(since: previous.time) <= profile.maxGap {
-                hiddenVisits(j, previous, current, fences.settings[j])
+            let sample = current!.pointee
+            if profile.hiddenVisits, let previous, sample.time.seconds(since: previous.time) <= profile.maxGap {
+                hiddenVisits(j, previous, sample, fences.settings[j])
             }
         }
         if !nowInside, !reachable {

@@ -121,6 +121,11 @@ public final class GeotriggerEngine {
     let fenceSlot: [Int32]
     /// The grid, read through plain pointers into the index (which `fences` keeps alive).
     let cellTable: FenceIndex.CellTable
+    /// Whether any fence uses the accuracy feed (queries then cover the disc), and whether the
+    /// query covers the movement from the previous fix (lines, or visits hidden between fixes
+    /// with events): read from the index once.
+    let usesAccuracyFeed: Bool
+    let queriesMovement: Bool
     /// The trace's name, for message templates.
     public var traceName: String
     @exclusivity(unchecked) public internal(set) var statistics = Statistics()
@@ -158,8 +163,9 @@ public final class GeotriggerEngine {
     var bufferedAreas: [Int: (radius: Double, geometry: Geometry)] = [:]
     /// Each fence's rank in id order, for ordering the events of one instant (fetched once).
     lazy var idRank: [Int32] = fences.index.idRank
-    /// The sample being processed (read by the scheduled tests when a fence flips).
-    @exclusivity(unchecked) var current = Sample(index: 0, time: Timestamp(seconds: 0), position: XY(0, 0), longitude: 0, latitude: 0, accuracy: 0)
+    /// The sample being processed, while the scheduled fences are tested (read when a fence
+    /// flips; not copied for every fix).
+    @exclusivity(unchecked) var current: UnsafePointer<Sample>?
     /// The scheduled fences' calendar (see `GeotriggerEngine+Calendar.swift`).
     @exclusivity(unchecked) var calendar: Calendar
 
@@ -175,6 +181,8 @@ public final class GeotriggerEngine {
         slotFence = fences.index.slotFence
         fenceSlot = fences.index.fenceSlot
         cellTable = fences.index.cellTable
+        usesAccuracyFeed = fences.index.usesAccuracyFeed
+        queriesMovement = fences.index.hasLines || (fences.index.needsSegments && output == .events)
         states = UnsafeMutablePointer<FenceState>.allocate(capacity: max(1, fences.count))
         states.initialize(repeating: FenceState(), count: max(1, fences.count))
         marks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, fences.count))
@@ -284,24 +292,19 @@ public final class GeotriggerEngine {
         for k in 0..<filters.count {
             filterPass[k + 1] = filters[k].accepts { GeotriggerEngine.field($0, sample, first: firstTime, previous: previous) }
         }
-        stamp &+= 1
-        if stamp == 0 {
-            marks.update(repeating: 0, count: fences.count)
-            stamp = 1
-        }
         scratch.removeAll(keepingCapacity: true)
         if segmentGeometry != nil { segmentGeometry = nil }
 
         // The query covers the feed disc and, when movement between fixes matters, the movement
         // from the previous sample (or, for a fence with a filter, from the last sample that
         // passed it) swept by the larger of the two discs.
-        let reach = fences.index.usesAccuracyFeed ? sample.accuracy : 0
+        let reach = usesAccuracyFeed ? sample.accuracy : 0
         var box = BoundingBox(minX: sample.position.x - reach, minY: sample.position.y - reach,
                               maxX: sample.position.x + reach, maxY: sample.position.y + reach)
-        if fences.index.hasLines || (fences.index.needsSegments && output == .events) {
+        if queriesMovement {
             for k in previousPassing.indices {
                 guard let from = lastPassing(k) else { continue }
-                let wider = fences.index.usesAccuracyFeed ? max(reach, from.accuracy) : 0
+                let wider = usesAccuracyFeed ? max(reach, from.accuracy) : 0
                 box.include(BoundingBox(minX: from.position.x - wider, minY: from.position.y - wider,
                                         maxX: from.position.x + wider, maxY: from.position.y + wider))
                 box.include(BoundingBox(minX: sample.position.x - wider, minY: sample.position.y - wider,
@@ -314,11 +317,19 @@ public final class GeotriggerEngine {
 
         // Scheduled fences: those whose boundary the device may have reached since their last
         // test, and those of cells the query has just reached.
-        schedule(sample, range: range, isFirst: isFirst)
+        withUnsafePointer(to: sample) { current in
+            self.current = current
+            schedule(sample, range: range, isFirst: isFirst)
+        }
 
         // Every other fence of the cells the query reaches, then those registered in no cell,
         // then those the device is inside or about to flip, even far from the sample.
         if cellTable.hasScanned {
+            stamp &+= 1
+            if stamp == 0 {
+                marks.update(repeating: 0, count: fences.count)
+                stamp = 1
+            }
             let currentStamp = stamp
             var stillActive: [Int32] = []
             swap(&stillActive, &spareActive)
