@@ -93,6 +93,9 @@ public final class FenceIndex: @unchecked Sendable {
     let areas: [AreaShape?]
     /// Per fence: a beacon's signal noise (standard deviation in metres, 0 for none) and seed.
     let beaconNoise: [(sigma: Double, seed: UInt64)]
+    /// By fence: its place among the fences tested at every fix (not scheduled), -1 for a
+    /// scheduled fence; an engine keeps per-fence state for those alone.
+    let scannedOrdinal: [Int32]
     /// Each slot's record, in memory the index owns (freed in `deinit`).
     let records: UnsafeMutablePointer<Record>
     /// The envelopes of the arithmetic polygons' runs of edges
@@ -208,6 +211,13 @@ public final class FenceIndex: @unchecked Sendable {
         runBoxStart = slotRecords.runBoxStart
         magnitude = slotRecords.magnitude
         cellTable = CellTable(grid, fenceSlot: fenceSlot, scheduled: scheduled)
+        var ordinals = [Int32](repeating: -1, count: scheduled.count)
+        var scanned: Int32 = 0
+        for j in scheduled.indices where !scheduled[j] {
+            ordinals[j] = scanned
+            scanned += 1
+        }
+        scannedOrdinal = ordinals
         usesAccuracyFeed = settings.contains { $0.feed == .accuracy }
         hasLines = shapes.contains { if case .line = $0 { true } else { false } }
         needsSegments = hasLines || settings.contains { $0.gapPolicy != .ignore }

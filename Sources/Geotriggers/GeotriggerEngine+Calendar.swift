@@ -314,9 +314,8 @@ extension GeotriggerEngine {
         let j = Int(slotFence[slot])
         if decision.holds(inside: inside) != inside {
             // Scheduled fences flip at once (no debounce): the enter or exit, as every fence's.
-            var state = states[j]
+            var state = FenceState(inside: inside)
             transition(j, current!.pointee, &state, desired: !inside, isFirst: probe.isFirst)
-            states[j] = state
             nowInside = state.inside
             calendar.insideCount += nowInside ? 1 : -1
         } else if !inside, output == .events {

@@ -133,7 +133,10 @@ public final class GeotriggerEngine {
     /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
     let globalMaxGap: Double
 
-    /// Per-fence state (by fence) and query marks (by slot) of the fences tested at every fix, in
+    /// By fence: its place in ``states`` (-1 for a scheduled fence, whose state is its watch).
+    let scannedOrdinal: [Int32]
+    let stateCount: Int
+    /// Per-fence state (by place) and query marks (by slot) of the fences tested at every fix, in
     /// memory owned by the engine: the hot loop reads and writes them without copy-on-write or
     /// exclusivity bookkeeping. Both element types are trivial (no references), so raw storage
     /// is safe; freed in `deinit`.
@@ -183,8 +186,10 @@ public final class GeotriggerEngine {
         cellTable = fences.index.cellTable
         usesAccuracyFeed = fences.index.usesAccuracyFeed
         queriesMovement = fences.index.hasLines || (fences.index.needsSegments && output == .events)
-        states = UnsafeMutablePointer<FenceState>.allocate(capacity: max(1, fences.count))
-        states.initialize(repeating: FenceState(), count: max(1, fences.count))
+        scannedOrdinal = fences.index.scannedOrdinal
+        stateCount = max(1, fences.index.scannedOrdinal.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) })
+        states = UnsafeMutablePointer<FenceState>.allocate(capacity: stateCount)
+        states.initialize(repeating: FenceState(), count: stateCount)
         marks = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, fences.count))
         marks.initialize(repeating: 0, count: max(1, fences.count))
         // Worked out once for the index and shared by every worker's engine.
@@ -242,7 +247,7 @@ public final class GeotriggerEngine {
     }
 
     deinit {
-        states.deinitialize(count: max(1, fences.count))
+        states.deinitialize(count: stateCount)
         states.deallocate()
         marks.deallocate()
         calendar.deallocate()
@@ -439,13 +444,9 @@ public final class GeotriggerEngine {
     /// (statistics and findings are kept): for replaying another trace with the same engine.
     public func restart() {
         for slot in active {
-            states[Int(slotFence[Int(slot)])] = FenceState()
+            states[Int(scannedOrdinal[Int(slotFence[Int(slot)])])] = FenceState()
         }
         active.removeAll(keepingCapacity: true)
-        calendar.drain()
-        for slot in calendar.watched where calendar.watches[Int(slot)].inside {
-            states[Int(slotFence[Int(slot)])] = FenceState()
-        }
         calendar.restart()
         previous = nil
         for k in previousPassing.indices { previousPassing[k] = nil }
@@ -463,7 +464,7 @@ public final class GeotriggerEngine {
     func evaluateAndTrack(slot: Int, _ sample: Sample, isFirst: Bool, _ stillActive: inout [Int32]) {
         let j = Int(slotFence[slot])
         evaluate(j, sample, isFirst: isFirst)
-        let state = states[j]
+        let state = states[Int(scannedOrdinal[j])]
         if state.inside || state.pending != nil { stillActive.append(Int32(slot)) }
     }
 
@@ -475,7 +476,7 @@ public final class GeotriggerEngine {
         let profile = profiles[j]
         guard filterPass[profile.filterID] else {
             statistics.filtered += 1
-            if states[j].inside { statistics.insidePairs += 1 }
+            if states[Int(scannedOrdinal[j])].inside { statistics.insidePairs += 1 }
             return
         }
         // Line fences: crossings of the movement segment.
@@ -489,7 +490,8 @@ public final class GeotriggerEngine {
 
         let a = profile.accuracyFeed ? sample.accuracy : 0
         let (enterCondition, stayCondition) = conditions(j, sample.position, a, profile.relationship, sampleIndex: sample.index)
-        var state = states[j]
+        let ordinal = Int(scannedOrdinal[j])
+        var state = states[ordinal]
         let wasInside = state.inside
         // A flip pending from the previous fix means that fix already met the enter condition:
         // the segment does not start outside, so no visit can be hidden in it.
@@ -515,7 +517,7 @@ public final class GeotriggerEngine {
                 scratch.append(event)
             }
         }
-        states[j] = state
+        states[ordinal] = state
     }
 
     /// A fence whose condition differs from its state, or that has a flip pending: debounce and

@@ -17,7 +17,7 @@ import Synchronization
 /// of rendered bytes is serialized.
 public final class OrderedEventLog: Sendable {
     /// Bytes of all spools kept in memory by default; past this, spools move to temporary files.
-    public static let defaultSpoolMemoryBytes = 8 << 20
+    public static let defaultSpoolMemoryBytes = 4 << 20
     /// Rendered bytes a channel gathers before it hands them on.
     static let chunkBytes = 1 << 16
 

@@ -28,6 +28,9 @@ public enum TraceSlices {
     /// flat.
     public static let readAhead = 16
 
+    /// The read-ahead of an event log (see `replay`): 4 slices, about 3 MB.
+    public static let eventLogReadAhead = 4
+
     /// What one worker found: written by that worker alone, read after the workers have joined.
     final class Slot: @unchecked Sendable {
         var error: FencesimError?

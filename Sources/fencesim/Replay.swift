@@ -58,7 +58,10 @@ struct Replay: ParsableCommand {
             let inputs = traces.map { TraceInput(path: $0) }
             var feed: ParallelSummary.Feed?
             if !parseOnly, !inputs.isEmpty {
-                feed = ParallelSummary.Feed(inputs, readOptions: readOptions)
+                // An event log's workers take longer over a slice than the reader, so a short
+                // read-ahead keeps them busy; a summary's read-ahead also covers the time the
+                // fences take to read.
+                feed = TraceSlices.Feed(inputs, readOptions: readOptions, readAhead: summary ? TraceSlices.readAhead : TraceSlices.eventLogReadAhead)
             }
             defer { feed?.cancel() }
             let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
