@@ -12,9 +12,16 @@ public enum ReportJSON {
     /// The whole report as pretty-printed JSON text (one key per line, two-space indent), ending
     /// with a newline.
     public static func render(_ report: AccuracyReport) -> String {
-        var out = ""
+        String(decoding: bytes(report), as: UTF8.self)
+    }
+
+    /// ``render(_:)``'s text as UTF-8 bytes (a report of a million fixes is hundreds of
+    /// megabytes: written as bytes, not appended to a string piece by piece).
+    public static func bytes(_ report: AccuracyReport) -> [UInt8] {
+        var out: [UInt8] = []
         write(value(report), indent: 0, to: &out)
-        return out + "\n"
+        out.append(UInt8(ascii: "\n"))
+        return out
     }
 
     /// The report as a JSON value.
@@ -117,31 +124,31 @@ public enum ReportJSON {
 
     /// Pretty printing: objects and arrays one member per line; arrays of scalars and empty ones
     /// on one line.
-    static func write(_ value: JSONValue, indent: Int, to out: inout String) {
+    static func write(_ value: JSONValue, indent: Int, to out: inout [UInt8]) {
+        func pad(_ levels: Int) {
+            for _ in 0..<levels { JSONWriter.append("  ", to: &out) }
+        }
         switch value {
         case .object(let members) where !members.isEmpty:
-            // Made here, not for every scalar: two strings per value were a fifth of the writing.
-            let pad = String(repeating: "  ", count: indent + 1)
-            let close = String(repeating: "  ", count: indent)
-            out += "{\n"
+            JSONWriter.append("{\n", to: &out)
             for (k, m) in members.enumerated() {
-                out += pad
+                pad(indent + 1)
                 JSONWriter.quote(m.key, to: &out)
-                out += ": "
+                JSONWriter.append(": ", to: &out)
                 write(m.node.value, indent: indent + 1, to: &out)
-                out += k + 1 < members.count ? ",\n" : "\n"
+                JSONWriter.append(k + 1 < members.count ? ",\n" : "\n", to: &out)
             }
-            out += close + "}"
+            pad(indent)
+            out.append(UInt8(ascii: "}"))
         case .array(let items) where items.contains(where: { if case .object = $0.value { return true }; if case .array = $0.value { return true }; return false }):
-            let pad = String(repeating: "  ", count: indent + 1)
-            let close = String(repeating: "  ", count: indent)
-            out += "[\n"
+            JSONWriter.append("[\n", to: &out)
             for (k, item) in items.enumerated() {
-                out += pad
+                pad(indent + 1)
                 write(item.value, indent: indent + 1, to: &out)
-                out += k + 1 < items.count ? ",\n" : "\n"
+                JSONWriter.append(k + 1 < items.count ? ",\n" : "\n", to: &out)
             }
-            out += close + "]"
+            pad(indent)
+            out.append(UInt8(ascii: "]"))
         default:
             JSONWriter.write(value, to: &out)
         }

@@ -10,9 +10,10 @@ public enum SweepJSON {
 
     /// The whole sweep as pretty-printed JSON text, ending with a newline.
     public static func render(_ report: SweepReport) -> String {
-        var out = ""
+        var out: [UInt8] = []
         ReportJSON.write(value(report), indent: 0, to: &out)
-        return out + "\n"
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The sweep as a JSON value.

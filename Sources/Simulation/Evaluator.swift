@@ -93,20 +93,46 @@ public struct Evaluator: Sendable {
                 throw FencesimError(.badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
                                     at: SourceLocation(file: input.path, line: bad.line))
             }
-            let truth: [TruthVisit]
-            switch configuration.truth {
-            case .trace:
-                truth = try groundTruth.visits(along: timed)
-            case .reference(let pattern):
-                let path = TruthSource.referencePath(pattern, for: input)
-                let reference = try Trace.load(path: path, options: options)
-                truth = try groundTruth.visits(along: reference.fixes)
-            case .visits(let labelled):
-                truth = labelled.visits(for: input)
-            }
             let feed = configuration.degradation?.apply(to: timed) ?? timed
             let loss = configuration.degradation.flatMap { SignalLoss($0, trace: input.label) }
-            let outcome = Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss)
+            // The truth (from the clean trace) and the replay (of the feed) do not depend on each
+            // other: they run side by side, each with GEOS objects of its own (the worker's
+            // truth and compiled fences), so that one long trace keeps two cores busy.
+            /// What each side gives, written by its thread alone, read after both have joined.
+            final class Sides: @unchecked Sendable {
+                var truth: Result<[TruthVisit], FencesimError> = .success([])
+                var outcome: Replayer.Outcome?
+            }
+            let sides = Sides()
+            struct Work: @unchecked Sendable {
+                let truth: () -> Result<[TruthVisit], FencesimError>
+                let replay: () -> Replayer.Outcome
+            }
+            let work = Work(truth: {
+                do throws(FencesimError) {
+                    switch configuration.truth {
+                    case .trace:
+                        return .success(try groundTruth.visits(along: timed))
+                    case .reference(let pattern):
+                        let path = TruthSource.referencePath(pattern, for: input)
+                        let reference = try Trace.load(path: path, options: options)
+                        return .success(try groundTruth.visits(along: reference.fixes))
+                    case .visits(let labelled):
+                        return .success(labelled.visits(for: input))
+                    }
+                } catch {
+                    return .failure(error)
+                }
+            }, replay: {
+                Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss)
+            })
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                if k == 0 { sides.truth = work.truth() } else { sides.outcome = work.replay() }
+            }
+            let truth = try sides.truth.get()
+            guard let outcome = sides.outcome else {
+                throw FencesimError(.internalError, "the replay of \(input.path) ended without a result")
+            }
             result.outcome.events = outcome.events
             result.outcome.engineStatistics = outcome.engineStatistics
             result.outcome.placesState = outcome.placesState

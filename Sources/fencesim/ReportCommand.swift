@@ -98,13 +98,13 @@ struct Report: ParsableCommand {
                                         degradation: setup.degradation)
             // Render everything first, then write: a failure leaves earlier files as they were.
             let htmlText = html.map { _ in ReportHTML.render(report) }
-            let jsonText = json.map { _ in ReportJSON.render(report) }
+            let jsonBytes = json.map { _ in ReportJSON.bytes(report) }
             if let html, let htmlText {
                 try FileIO.writeAtomically(htmlText, to: html)
                 Terminal.err("wrote \(html)")
             }
-            if let json, let jsonText {
-                try FileIO.writeAtomically(jsonText, to: json)
+            if let json, let jsonBytes {
+                try FileIO.writeAtomically(jsonBytes, to: json)
                 Terminal.err("wrote \(json)")
             }
             if !quiet { Terminal.out(ReportTable.render(report)) }
