@@ -12,10 +12,7 @@ public final class CompiledFences {
     public let index: FenceIndex
     public let frame: MetricFrame
     public let context: GEOSContext
-    /// Each area fence's GEOS side (by fence index), made the first time they are asked for: an
-    /// engine that needs only a few (``area(_:)``) does not make one for every polygon.
-    private(set) lazy var areas: [AreaFence?] = index.areas.indices.map { makeArea($0) }
-    /// The areas ``area(_:)`` made one at a time.
+    /// The area fences' GEOS sides made so far (``area(_:)``, one at a time: a replay needs few).
     private var someAreas: [Int: AreaFence] = [:]
     /// The first GEOS failure while testing the fences, since the last ``takeFailure()``.
     let failures = Failures()
@@ -166,8 +163,7 @@ public final class CompiledFences {
         }
     }
 
-    /// Area fence `j`'s GEOS side, made alone the first time it is asked for (when ``areas``
-    /// has not been made).
+    /// Area fence `j`'s GEOS side, made the first time it is asked for.
     func area(_ j: Int) -> AreaFence? {
         if let made = someAreas[j] { return made }
         guard let made = makeArea(j) else { return nil }
@@ -185,7 +181,7 @@ public final class CompiledFences {
         case .beacon(let c, let enter, _):
             return p.distance(to: c) - enter
         case .area:
-            guard let area = areas[j] else { return nil }
+            guard let area = area(j) else { return nil }
             let (inside, d) = area.locate(p)
             return inside ? -d : d
         case .line(let points):

@@ -26,16 +26,23 @@ extension GeotriggerEngine {
         case .beacon(let c, let enter, _):
             fractions = circleCrossings(p, q, c, containing ? enter - a : enter + a)
         case .area:
-            guard let area = fences.areas[j], let boundaryFractions = areaCrossings(j, area, p, q, a, containing) else { return }
+            guard let area = fences.area(j), let boundaryFractions = areaCrossings(j, area, p, q, a, containing) else { return }
             fractions = boundaryFractions
         case .line, .empty:
             return
         }
         guard !fractions.isEmpty else { return }
-        // Visits: runs between crossings whose midpoint satisfies the enter condition, and
-        // isolated touching points.
         var visits: [(Double, Double)] = []
         var k = 0
+        // A circle's crossings bound its chord: the segment is inside between them (or touches
+        // it at one), with no midpoint to test, which could round the wrong way when the two
+        // fractions nearly meet.
+        if case .area = fences.shapes[j] {} else {
+            visits.append((fractions[0], fractions[fractions.count - 1]))
+            k = fractions.count
+        }
+        // An area's visits: runs between crossings whose midpoint satisfies the enter condition,
+        // and isolated touching points.
         while k < fractions.count {
             var end = fractions[k]
             var m = k

@@ -14,13 +14,11 @@ import Testing
 /// be identical.
 @Suite struct OracleDifferentialTests {
     static let seeds: [UInt64] = Array(1...60)
-    /// KNOWN: the seed whose log differs because of the one engine bug left: a noisy beacon's fix
-    /// exactly on the grown circle, whose hidden touch the midpoint test splits in two (49; it
-    /// needs the chord of the circle instead of the midpoint test). The seeds of the bugs fixed
-    /// since (a filtered fence's movement beyond the grid query: 7, 14, 17, 46, 53; the segment
-    /// geometry shared across filters: 14, 17; fix 0's noise at a beacon's hidden-visit midpoint:
-    /// 14, 17; a disc touching a polygon exactly: 48) are compared with the others.
-    static let seedsMeetingKnownBugs: [UInt64] = [49]
+    /// Seeds 7, 14, 17, 46, 48, 49 and 53 once showed engine bugs, fixed with issue 20: a filtered
+    /// fence's movement beyond the grid query, the segment geometry shared across filters, fix 0's
+    /// noise at a beacon's hidden-visit midpoint, a disc touching a polygon exactly, and a noisy
+    /// beacon's fix exactly on the grown circle (whose hidden touch the midpoint test split in two;
+    /// a circle's visit is now its chord).
 
     // MARK: - Scenes
 
@@ -361,15 +359,8 @@ import Testing
         Self.expectSameLogs(try Self.logs(scene, samples, oracle: oracle), "seed \(seed)")
     }
 
-    @Test(arguments: seeds.filter { !seedsMeetingKnownBugs.contains($0) })
+    @Test(arguments: seeds)
     func sameEventsAsTheOracle(seed: UInt64) throws {
-        try Self.compare(seed: seed)
-    }
-
-    // KNOWN: see seedsMeetingKnownBugs.
-    @Test(.disabled("KNOWN: a noisy beacon's fix exactly on the grown circle: the midpoint test splits its hidden touch in two"),
-          arguments: seedsMeetingKnownBugs)
-    func sameEventsAsTheOracleWhereKnownBugsShow(seed: UInt64) throws {
         try Self.compare(seed: seed)
     }
 
