@@ -25,10 +25,11 @@ public enum ParallelReplay {
     ///
     /// - Throws: ``Support/FencesimError`` when the fences cannot be compiled.
     public static func replay(_ feed: TraceSlices.Feed, configuration: Replayer.Configuration, workers requested: Int,
-                              log: OrderedEventLog) throws(FencesimError) -> [Replayer.Outcome] {
+                              log: OrderedEventLog, timer: PhaseTimer? = nil) throws(FencesimError) -> [Replayer.Outcome] {
         precondition(applies(to: configuration), "a memoryless replay without pipeline or messages")
         let labels = feed.traces.map(\.label)
-        return try TraceSlices.run(feed, configuration: configuration, workers: requested, output: .events, stop: { log.hasFailed }) { engine, chunk, _ in
+        return try TraceSlices.run(feed, configuration: configuration, workers: requested, output: .events, timer: timer,
+                                   stop: { log.hasFailed }) { engine, chunk, _ in
             let label = labels[chunk.trace]
             let out = log.channel(chunk.sequence)
             let traceLog = TraceLog(release: { out.append($0) })

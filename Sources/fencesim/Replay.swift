@@ -112,7 +112,8 @@ struct Replay: ParsableCommand {
             let log = try EventLogOutput(format: output.logFormat, path: out)
             _ = try log.write(traces: inputs.count) { (ordered) throws(FencesimError) in
                 if let ordered, let feed, ParallelReplay.applies(to: replayer.configuration) {
-                    return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered)
+                    return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered,
+                                                     timer: timer)
                 }
                 feed?.cancel()
                 return try replayer.run(inputs, log: ordered)
