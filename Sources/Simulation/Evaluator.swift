@@ -81,7 +81,12 @@ public struct Evaluator: Sendable {
     }
 
     /// Evaluates one trace with a worker's compiled fences and truth.
-    static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration) -> TraceEvaluation {
+    ///
+    /// - Parameter knownTruth: the trace's truth visits when an earlier evaluation of the same
+    ///   trace (and truth source) found them: not worked out again (a sweep's combinations share
+    ///   them).
+    static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration,
+                         knownTruth: [TruthVisit]? = nil) -> TraceEvaluation {
         var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
         let options = configuration.replay.readOptions
         do throws(FencesimError) {
@@ -109,6 +114,7 @@ public struct Evaluator: Sendable {
                 let replay: () -> Replayer.Outcome
             }
             let work = Work(truth: {
+                if let knownTruth { return .success(knownTruth) }
                 do throws(FencesimError) {
                     switch configuration.truth {
                     case .trace:

@@ -269,7 +269,9 @@ public struct Sweep: Sendable {
 
     /// Evaluates every (combination, trace) pair on `workers` threads; slots in job order
     /// (combination-major). Each worker owns one ground truth and the compiled fences of the
-    /// combination it works on, recompiled only when the fences or their settings change.
+    /// combination it works on, recompiled only when the fences or their settings change. A
+    /// trace's truth visits depend on the trace and the truth source alone, which every
+    /// combination shares: found once (by the first evaluation of the trace to end) and reused.
     static func evaluate(_ variants: [Variant], traces: [TraceInput], truthFences: FenceSet, frame: FrameDefinition, workers: Int,
                          progress: (@Sendable (Int, Int) -> Void)?) throws(FencesimError) -> [Slot] {
         let jobs = variants.count * traces.count
@@ -277,6 +279,7 @@ public struct Sweep: Sendable {
         let done = Atomic<Int>(0)
         let results = Mutex<[Slot?]>(Array(repeating: nil, count: jobs))
         let failure = Mutex<FencesimError?>(nil)
+        let truths = Mutex<[[TruthVisit]?]>(Array(repeating: nil, count: traces.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let truth: GroundTruth
             do throws(FencesimError) {
@@ -301,7 +304,10 @@ public struct Sweep: Sendable {
                     }
                 }
                 guard let fences = compiled?.fences else { return }
-                let e = Evaluator.evaluate(traces[k % traces.count], fences, truth, variant.configuration)
+                let t = k % traces.count
+                let known = truths.withLock { $0[t] }
+                let e = Evaluator.evaluate(traces[t], fences, truth, variant.configuration, knownTruth: known)
+                if known == nil, e.error == nil { truths.withLock { if $0[t] == nil { $0[t] = e.truth } } }
                 results.withLock { $0[k] = Slot(score: e.score, error: e.error, warnings: e.outcome.warnings) }
                 progress?(done.add(1, ordering: .relaxed).newValue, jobs)
             }
