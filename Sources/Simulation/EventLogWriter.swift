@@ -36,7 +36,8 @@ struct EventLineRenderer {
             let columns = ["time", "seq", "trace", "type"] + LogEvent.fieldOrder + extraColumns + ["longitude", "latitude"]
             for (k, column) in columns.enumerated() {
                 if k > 0 { out.append(UInt8(ascii: ",")) }
-                EventLineRenderer.appendCSVCell(Array(column.utf8), to: &out)
+                var name = column
+                name.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
             }
             out.append(UInt8(ascii: "\n"))
         case .geojson:
@@ -149,7 +150,8 @@ struct EventLineRenderer {
         out.append(UInt8(ascii: ","))
         let seqAt = out.count
         out.append(UInt8(ascii: ","))
-        EventLineRenderer.appendCSVCell(Array(event.trace.utf8), to: &out)
+        var trace = event.trace
+        trace.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
         out.append(UInt8(ascii: ","))
         EventLineRenderer.appendType(event.type, to: &out)
         let columns = LogEvent.fieldOrder.count + extraColumns.count
@@ -168,7 +170,7 @@ struct EventLineRenderer {
             case .null: break
             case let value: JSONWriter.write(value, to: &cell)
             }
-            EventLineRenderer.appendCSVCell(cell, to: &out)
+            cell.withUnsafeBufferPointer { EventLineRenderer.appendCSVCell($0, to: &out) }
             while next < order.count, order[next].rank == column { next += 1 }
         }
         out.append(UInt8(ascii: ","))
@@ -181,7 +183,7 @@ struct EventLineRenderer {
 
     /// A CSV cell, in double quotes (inner quotes doubled) when it holds a comma, a quote or a
     /// line break (RFC 4180).
-    static func appendCSVCell<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
+    static func appendCSVCell(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         guard needsQuotes else { return out.append(contentsOf: bytes) }
         out.append(UInt8(ascii: "\""))

@@ -65,7 +65,8 @@ struct TracePipeline {
     /// and strict expiries are interleaved with them by time.
     mutating func process(_ buffer: [GeotriggerEvent], sample: Sample) {
         guard checkIns != nil else {
-            for e in buffer where e.notified { emit(Dispatched(log: Replayer.logEvent(e, fences, trace))) }
+            // By index: a loop variable would copy each event.
+            for k in buffer.indices where buffer[k].notified { emit(Dispatched(log: Replayer.logEvent(buffer[k], fences, trace))) }
             return
         }
         let fix = CheckInFix(sample)
