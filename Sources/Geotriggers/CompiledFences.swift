@@ -12,8 +12,10 @@ public final class CompiledFences {
     public let index: FenceIndex
     public let frame: MetricFrame
     public let context: GEOSContext
-    /// The area fences' GEOS sides made so far (``area(_:)``, one at a time: a replay needs few).
-    private var someAreas: [Int: AreaFence] = [:]
+    /// The area fences' GEOS sides made so far, by fence (``area(_:)``, one at a time: a replay
+    /// needs few); an array, since fences tested at every fix ask for theirs at every fix.
+    /// (Not `lazy`: a lazy array is copied whole by every store into it.)
+    private var madeAreas: [AreaFence?]
     /// The first GEOS failure while testing the fences, since the last ``takeFailure()``.
     let failures = Failures()
 
@@ -145,6 +147,7 @@ public final class CompiledFences {
     /// A worker's view of a shared index: its own PROJ frame and GEOS context.
     public init(index: FenceIndex) throws(FencesimError) {
         self.index = index
+        madeAreas = Array(repeating: nil, count: index.count)
         do {
             frame = try MetricFrame(index.definition)
             context = try GEOSContext()
@@ -165,9 +168,9 @@ public final class CompiledFences {
 
     /// Area fence `j`'s GEOS side, made the first time it is asked for.
     func area(_ j: Int) -> AreaFence? {
-        if let made = someAreas[j] { return made }
+        if let made = madeAreas[j] { return made }
         guard let made = makeArea(j) else { return nil }
-        someAreas[j] = made
+        madeAreas[j] = made
         return made
     }
 

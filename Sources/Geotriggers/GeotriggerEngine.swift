@@ -325,6 +325,7 @@ public final class GeotriggerEngine {
         withUnsafePointer(to: sample) { current in
             self.current = current
             schedule(sample, range: range, isFirst: isFirst)
+            self.current = nil
         }
 
         // Every other fence of the cells the query reaches, then those registered in no cell,

@@ -249,9 +249,8 @@ public final class EventLogWriter {
             return
         }
         separate()
-        let start = buffer.count
         let seqAt = try renderer.render(event, into: &buffer)
-        insertSeq(at: seqAt, lineStart: start)
+        insertSeq(at: seqAt)
         count += 1
         if buffer.count >= EventLogWriter.flushBytes { try flush() }
     }
@@ -274,8 +273,8 @@ public final class EventLogWriter {
         if format == .geojson, count > 0 { JSONWriter.append(",\n", to: &buffer) }
     }
 
-    /// Puts the `seq` of the event just rendered (from `lineStart`) at `seqAt`.
-    private func insertSeq(at seqAt: Int, lineStart: Int) {
+    /// Puts the `seq` of the event just rendered at `seqAt`.
+    private func insertSeq(at seqAt: Int) {
         digits.removeAll(keepingCapacity: true)
         JSONWriter.appendInteger(Int64(count), to: &digits)
         buffer.insert(contentsOf: digits, at: seqAt)

@@ -77,12 +77,6 @@ public struct LogEvent: Sendable {
     public func field(_ key: String) -> JSONValue? {
         fields.first(where: { $0.0 == key })?.1
     }
-
-    /// The whole event as a JSON object in log order.
-    public var json: JSONValue {
-        .orderedObject([("time", .string(time.description)), ("seq", .int(Int64(seq))), ("trace", .string(trace)),
-                        ("type", .string(type.rawValue))] + orderedFields)
-    }
 }
 
 extension JSONValue {

@@ -149,10 +149,9 @@ public enum JSONWriter {
                 case UInt8(ascii: "\r"): append("\\r", to: &out)
                 case UInt8(ascii: "\t"): append("\\t", to: &out)
                 default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
                     append("\\u00", to: &out)
-                    out.append(hex[Int(b >> 4)])
-                    out.append(hex[Int(b & 15)])
+                    out.append(UInt8(ascii: "0") + (b >> 4))
+                    out.append(b & 15 < 10 ? UInt8(ascii: "0") + (b & 15) : UInt8(ascii: "a") + (b & 15) - 10)
                 }
             }
             if bytes.count > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }

@@ -39,11 +39,11 @@ import Testing
             let key = "\(e.trace) \(H.text(e, "zone"))"
             if e.type == .checkin {
                 checkIns += 1
-                #expect(open[key] == nil, "\(key): a check-in while checked in: \(JSONWriter.string(e.json))")
+                #expect(open[key] == nil, "\(key): a check-in while checked in: \(EventLogFormat.jsonl.render([e]))")
                 if H.text(e, "willCheckOut") == "true" { open[key] = e } else { open[key] = nil }
                 #expect(H.text(e, "willCheckOut") == String(H.text(e, "zone") != "z1" && H.text(e, "trigger") != "cross"))
             } else {
-                let checkIn = try #require(open[key], "\(key): a check-out without a check-in: \(JSONWriter.string(e.json))")
+                let checkIn = try #require(open[key], "\(key): a check-out without a check-in: \(EventLogFormat.jsonl.render([e]))")
                 #expect(H.text(checkIn, "fence") == H.text(e, "fence"))
                 #expect(H.text(e, "checkInTime") == checkIn.time.description)
                 if case .double(let dwell)? = e.field("dwellSeconds") {

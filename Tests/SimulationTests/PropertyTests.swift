@@ -85,7 +85,7 @@ import Traces
                 for e in events where e.type == .enter || e.type == .exit {
                     let fence = Self.string(e.field("fence"))
                     let was = inside[fence] ?? false
-                    #expect(was == (e.type == .exit), "fence \(fence): \(e.type) while \(was ? "inside" : "outside") (\(feed), \(relationship)) \(JSONWriter.string(e.json))")
+                    #expect(was == (e.type == .exit), "fence \(fence): \(e.type) while \(was ? "inside" : "outside") (\(feed), \(relationship)) \(EventLogFormat.jsonl.render([e]))")
                     inside[fence] = e.type == .enter
                 }
                 // Events are in time order.

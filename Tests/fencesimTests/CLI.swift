@@ -21,19 +21,20 @@ enum CLI {
         return packageRoot.appendingPathComponent(".build/debug/fencesim")
     }
 
-    /// Runs `fencesim` with `arguments` in `directory` (the package root by default).
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    /// Runs `fencesim` with `arguments` in `directory` (the package root by default); its
+    /// standard output goes to `standardOutput` when given (then `stdout` is empty).
+    static func run(_ arguments: [String], in directory: URL? = nil, standardOutput: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? packageRoot
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = standardOutput ?? out
         process.standardError = err
         try process.run()
         // Read before waiting so that a large output cannot fill the pipe and block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus,

@@ -70,22 +70,6 @@ struct StreamingOutputTests {
         }
     }
 
-    /// Runs `fencesim arguments` with standard output on `/dev/full`.
-    static func runToFullDevice(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = CLI.packageRoot
-        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        process.standardOutput = full
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: errData, as: UTF8.self))
-    }
-
     static let stdoutCommands: [[String]] = [
         ["run", "scenarios/demo.yaml"],
         ["run", "scenarios/demo.yaml", "--format", "table"],
@@ -99,7 +83,8 @@ struct StreamingOutputTests {
     @Test(arguments: stdoutCommands)
     func aFullDiskOnStandardOutputIsAnError(_ arguments: [String]) throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        let result = try Self.runToFullDevice(arguments)
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let result = try CLI.run(arguments, standardOutput: full)
         #expect(result.status == 74, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains("error: cannot write to standard output: No space left on device"), "\(result.stderr)")
     }
