@@ -66,6 +66,10 @@ public struct AccuracyReport: Sendable {
     /// At most this many fences are drawn.
     public static let fenceDrawLimit = 3000
 
+    /// At most this many markers are drawn per trace: the first ones, in the order of
+    /// ``markers(events:score:limit:)``.
+    public static let markerLimit = 5000
+
     /// Builds the report of evaluated traces.
     ///
     /// - Parameters:
@@ -142,13 +146,14 @@ public struct AccuracyReport: Sendable {
     ///
     /// - Complexity: O(events + visits): a false detection finds its enter in a table built in
     ///   the same pass over the events (a search of the log for each one made reports of long
-    ///   traces quadratic).
+    ///   traces quadratic); the pass stops at ``markerLimit`` markers.
     static func markers(_ e: TraceEvaluation) -> [Marker] {
         markers(events: e.outcome.events, score: e.score)
     }
 
-    /// The markers of a trace's `events` (read once, in order) and `score`.
-    static func markers(events: some Sequence<LogEvent>, score: TraceScore?) -> [Marker] {
+    /// The first `limit` markers of a trace's `events` (read once, in order, until `limit`
+    /// markers are found) and `score`.
+    static func markers(events: some Sequence<LogEvent>, score: TraceScore?, limit: Int = AccuracyReport.markerLimit) -> [Marker] {
         var out: [Marker] = []
         // The place of the first enter of each (fence, time); `nil` when it has none.
         var enters: [EnterKey: (longitude: Double?, latitude: Double?)] = [:]
@@ -172,15 +177,19 @@ public struct AccuracyReport: Sendable {
             default: continue
             }
             out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)"))
+            // The markers below come after these: none of them would be drawn.
+            if out.count == limit { return out }
         }
         for d in falseDetections {
             let enter = enters[EnterKey(fence: d.visit.fenceID, time: d.visit.enter)]
             guard let lon = enter?.longitude, let lat = enter?.latitude else { continue }
             out.append(Marker(kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)"))
+            if out.count == limit { return out }
         }
         for v in score?.visits ?? [] where !v.detected {
             guard let lon = v.truth.enterLongitude, let lat = v.truth.enterLatitude else { continue }
             out.append(Marker(kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)"))
+            if out.count == limit { return out }
         }
         return out
     }

@@ -79,7 +79,7 @@ enum MapFigure {
         }
         out += "</g><g class=\"markers\">"
         for t in report.traces {
-            for m in t.markers.prefix(5000) { out += marker(m, p) }
+            for m in t.markers { out += marker(m, p) }
         }
         out += "</g>"
         out += legend()

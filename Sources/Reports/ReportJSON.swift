@@ -15,13 +15,179 @@ public enum ReportJSON {
         String(decoding: bytes(report), as: UTF8.self)
     }
 
-    /// ``render(_:)``'s text as UTF-8 bytes (a report of a million fixes is hundreds of
-    /// megabytes: written as bytes, not appended to a string piece by piece).
+    /// ``render(_:)``'s text as UTF-8 bytes.
     public static func bytes(_ report: AccuracyReport) -> [UInt8] {
-        var out: [UInt8] = []
-        write(value(report), indent: 0, to: &out)
-        out.append(UInt8(ascii: "\n"))
-        return out
+        let sink = MemorySink()
+        // A memory sink does not fail.
+        try? write(report, to: sink)
+        return sink.bytes
+    }
+
+    /// Writes ``render(_:)``'s text to `sink` as it is produced, a megabyte at a time: a report
+    /// of a million fixes is hundreds of megabytes, never held whole. The per-fence groups and
+    /// the visits (the long lists) are written an element at a time, the visits straight to
+    /// bytes; every other member through ``value(_:)``.
+    ///
+    /// - Throws: the sink's ``Support/FencesimError`` (`.io`).
+    public static func write(_ report: AccuracyReport, to sink: ByteSink) throws(FencesimError) {
+        var out = Output(sink: sink)
+        let s = report.summary
+        let members: [(String, Member)] = [
+            ("generator", .value(.string(report.generator))),
+            ("report", .value(.int(Int64(version)))),
+            ("title", .value(.string(report.title))),
+            ("fences", .value(.string(report.fencesFile))),
+            ("truth", .value(.string(report.truth))),
+            ("degrade", .value(report.degradation.map(degradation) ?? .null)),
+            ("speedBands", .value(.list(report.bands.map { b in
+                .orderedObject([("label", .string(b.label)), ("min", number(b.lower)), ("max", b.upper.map(number) ?? .null)])
+            }))),
+            ("hours", .value(ratioless(s.hours, ReportNumber.rateDigits))),
+            ("overall", .value(metrics(s.overall))),
+            ("bySpeedBand", .value(groups(s.bySpeedBand))),
+            ("byZone", .value(groups(s.byZone))),
+            ("byFence", .list(s.byFence.count, { k, out in write(group(s.byFence[k]), indent: 2, to: &out) })),
+            ("byTrace", .value(groups(s.byTrace))),
+            ("traces", .value(.list(report.traces.map(trace)))),
+            ("visits", .list(report.visits.count, { k, out in visit(report.visits[k], to: &out) })),
+            ("falseDetections", .value(.list(report.falseDetections.map { d in
+                .orderedObject([("trace", .string(d.trace)), ("fence", .string(d.visit.fenceID)), ("zone", .string(d.zone)),
+                                ("enter", time(d.visit.enter)), ("exit", d.visit.exit.map(time) ?? .null)])
+            }))),
+        ]
+        out.bytes.append(UInt8(ascii: "{"))
+        out.bytes.append(UInt8(ascii: "\n"))
+        for (n, (key, member)) in members.enumerated() {
+            JSONWriter.append("  ", to: &out.bytes)
+            JSONWriter.quote(key, to: &out.bytes)
+            JSONWriter.append(": ", to: &out.bytes)
+            switch member {
+            case .value(let value):
+                write(value, indent: 1, to: &out.bytes)
+            case .list(0, _):
+                JSONWriter.append("[]", to: &out.bytes)
+            case .list(let count, let element):
+                // An array of objects, as ``write(_:indent:to:)`` prints one.
+                JSONWriter.append("[\n", to: &out.bytes)
+                for k in 0..<count {
+                    JSONWriter.append("    ", to: &out.bytes)
+                    element(k, &out.bytes)
+                    JSONWriter.append(k + 1 < count ? ",\n" : "\n", to: &out.bytes)
+                    try out.flushIfFull()
+                }
+                JSONWriter.append("  ]", to: &out.bytes)
+            }
+            JSONWriter.append(n + 1 < members.count ? ",\n" : "\n", to: &out.bytes)
+            try out.flushIfFull()
+        }
+        JSONWriter.append("}\n", to: &out.bytes)
+        try out.flush()
+    }
+
+    /// A top-level member: a value, or a long list of objects written an element at a time.
+    private enum Member {
+        case value(JSONValue)
+        case list(Int, (Int, inout [UInt8]) -> Void)
+    }
+
+    /// Bytes on their way to a sink.
+    private struct Output {
+        let sink: ByteSink
+        var bytes: [UInt8] = []
+
+        init(sink: ByteSink) {
+            self.sink = sink
+            bytes.reserveCapacity(Output.limit + 64 * 1024)
+        }
+
+        /// Bytes held before they are written.
+        static let limit = 1 << 20
+
+        mutating func flushIfFull() throws(FencesimError) {
+            if bytes.count >= Output.limit { try flush() }
+        }
+
+        mutating func flush() throws(FencesimError) {
+            try sink.write(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// One visit as ``visit(_:)`` prints it inside the visits list (members at indent 3), into
+    /// `out` without building the value.
+    static func visit(_ v: VisitScore, to out: inout [UInt8]) {
+        var line = Line(out: out)
+        out = []
+        line.open()
+        line.string("trace", v.trace)
+        line.string("fence", v.truth.fenceID)
+        line.string("zone", v.zone)
+        line.time("enter", v.truth.enter)
+        line.time("exit", v.truth.exit)
+        line.bool("startsInside", v.truth.startsInside)
+        line.number("speed", v.truth.enterSpeed.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+        line.string("speedBand", v.speedBand)
+        line.bool("detected", v.detected)
+        line.time("detectedEnter", v.match?.enter)
+        line.time("detectedExit", v.detectedExit)
+        line.number("enterLatency", v.enterLatency.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+        line.number("exitLatency", v.exitLatency.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+        line.number("dwellError", v.dwellError.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+        line.integer("flaps", v.flaps)
+        line.integer("falseExits", v.falseExits)
+        line.bool("exitMissed", v.exitMissed)
+        line.string("missReason", v.missReason?.rawValue)
+        line.close()
+        out = line.out
+    }
+
+    /// The members of an object in a list of the report (indent 3), one per line.
+    private struct Line {
+        var out: [UInt8]
+        var first = true
+
+        mutating func open() {
+            out.append(UInt8(ascii: "{"))
+        }
+
+        mutating func close() {
+            JSONWriter.append("\n    }", to: &out)
+        }
+
+        mutating func key(_ key: StaticString) {
+            JSONWriter.append(first ? "\n      \"" : ",\n      \"", to: &out)
+            first = false
+            JSONWriter.append(key, to: &out)
+            JSONWriter.append("\": ", to: &out)
+        }
+
+        mutating func string(_ key: StaticString, _ value: String?) {
+            self.key(key)
+            if let value { JSONWriter.quote(value, to: &out) } else { JSONWriter.append("null", to: &out) }
+        }
+
+        mutating func time(_ key: StaticString, _ value: Timestamp?) {
+            self.key(key)
+            guard let value else { return JSONWriter.append("null", to: &out) }
+            out.append(UInt8(ascii: "\""))
+            value.appendISO8601(fractionDigits: 3, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+
+        mutating func bool(_ key: StaticString, _ value: Bool) {
+            self.key(key)
+            JSONWriter.append(value ? "true" : "false", to: &out)
+        }
+
+        mutating func number(_ key: StaticString, _ value: Double?) {
+            self.key(key)
+            if let value { JSONWriter.appendNumber(value, to: &out) } else { JSONWriter.append("null", to: &out) }
+        }
+
+        mutating func integer(_ key: StaticString, _ value: Int) {
+            self.key(key)
+            JSONWriter.appendInteger(Int64(value), to: &out)
+        }
     }
 
     /// The report as a JSON value.
@@ -63,10 +229,12 @@ public enum ReportJSON {
     }
 
     static func groups(_ list: [AccuracySummary.Group]) -> JSONValue {
-        .list(list.map { g in
-            guard case .object(let members) = metrics(g.metrics) else { return .null }
-            return .object([JSONMember(key: "key", node: JSONNode(.string(g.key)))] + members)
-        })
+        .list(list.map(group))
+    }
+
+    static func group(_ g: AccuracySummary.Group) -> JSONValue {
+        guard case .object(let members) = metrics(g.metrics) else { return .null }
+        return .object([JSONMember(key: "key", node: JSONNode(.string(g.key)))] + members)
     }
 
     /// The numbers of one group.

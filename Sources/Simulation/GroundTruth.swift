@@ -15,11 +15,34 @@ import Traces
 /// boundary makes no visit. Truth uses each fence's geometry as drawn: no geotrigger buffer, no
 /// `buffer` property. Line fences have no visits.
 ///
+/// Most of that work is never done: every point of the path is within the path length
+/// travelled of any earlier point, so a fence whose boundary was `d` metres away is not looked
+/// at again until the path has travelled `d` (an integer odometer in nanometres, so that no
+/// rounding accumulates). A segment whose ends lie on one side with distances to the boundary
+/// adding up to more than its length crosses nothing, and GEOS is asked only about the rest.
+///
 /// - Important: Owns a GEOS context and a PROJ frame: not thread-safe; one per worker.
 public final class GroundTruth {
+    /// A fence's region, a plain value (copied in the hot loop without reference counting).
     enum Region {
         case circle(center: XY, radius: Double)
-        case area(boundary: Geometry, planar: PlanarPolygon?, prepared: PreparedGeometry)
+        /// An area: its index in ``areas``.
+        case area(Int)
+    }
+
+    /// An area's GEOS objects and where its vertices lie in the flat storage.
+    struct Area {
+        let boundary: Geometry
+        let prepared: PreparedGeometry
+        /// The envelope of its vertices (`nil`: GEOS has none).
+        let box: BoundingBox?
+    }
+
+    /// Each area's rings in ``ringEnds`` (`ringCount` 0: no planar arrays, GEOS answers).
+    struct Rings {
+        var vertexStart: Int
+        var ringStart: Int
+        var ringCount: Int
     }
 
     public let fences: FenceSet
@@ -27,6 +50,15 @@ public final class GroundTruth {
     let context: GEOSContext
     /// By fence index; `nil` for fences without visits (lines, empty shapes).
     let regions: [Region?]
+    /// Areas, by the index in ``Region/area(_:)``.
+    let areas: [Area]
+    /// By the same index: where each area's rings are in the flat storage below.
+    let rings: [Rings]
+    /// Every area's vertices, ring after ring (see ``Spatial/PlanarPolygon/appendRings(of:to:_:limit:)``),
+    /// and the end of each ring: owned, freed in `deinit`.
+    private let xs: UnsafeMutableBufferPointer<Double>
+    private let ys: UnsafeMutableBufferPointer<Double>
+    private let ringEnds: UnsafeMutableBufferPointer<Int>
     /// Each region's envelope, by fence index (`nil` without a region).
     let envelopes: [BoundingBox?]
     /// The engine's index over ``envelopes``: a segment is tested only against the fences
@@ -38,6 +70,11 @@ public final class GroundTruth {
     /// Fence–segment pairs (and fences at the first fix) whose envelopes met and were tested:
     /// what the work grows with (a test keeps it linear in the path).
     private(set) var candidateTests = 0
+    /// Candidate tests answered without geometry: the path had not yet travelled as far as the
+    /// fence's boundary was when last measured.
+    private(set) var skippedTests = 0
+    /// Candidate tests that looked at geometry (a distance, and near the boundary crossings).
+    private(set) var geometryTests = 0
 
     /// Prepares `fences` in the frame `definition`.
     ///
@@ -53,17 +90,42 @@ public final class GroundTruth {
         }
         var regions: [Region?] = []
         var envelopes: [BoundingBox?] = []
+        var areas: [Area] = []
+        var rings: [Rings] = []
+        var xs: [Double] = []
+        var ys: [Double] = []
+        var ringEnds: [Int] = []
+        let frame = self.frame
+        let context = self.context
         for fence in fences.fences {
             do throws(SpatialError) {
-                let region = try GroundTruth.region(fence, frame: frame, context: context)
-                regions.append(region)
+                var region: Region?
                 var box: BoundingBox?
-                switch region {
-                case .circle(let c, let r)?: box = BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
-                case .area(_, let planar, let prepared)?: box = planar?.boundingBox ?? prepared.base.boundingBox
-                case nil: box = nil
+                switch fence.kind {
+                case .line:
+                    break
+                case .circle(let r), .beacon(let r, _):
+                    guard case .point(let p) = fence.shape else { break }
+                    let c = frame.forward(p)
+                    region = .circle(center: c, radius: r)
+                    box = BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
+                case .area:
+                    let shape = fence.shape.mapPositions { frame.forward($0) }
+                    let geometry = try Geometry(shape, context: context)
+                    guard !geometry.isEmpty else { break }
+                    let start = xs.count
+                    let ends = PlanarPolygon.appendRings(of: shape, to: &xs, &ys) ?? []
+                    let planarBox = ends.isEmpty ? nil : BoundingBox(points: (start..<xs.count).lazy.map { XY(xs[$0], ys[$0]) })
+                    let area = Area(boundary: try geometry.boundary(), prepared: try PreparedGeometry(geometry),
+                                    box: planarBox ?? geometry.boundingBox)
+                    rings.append(Rings(vertexStart: start, ringStart: ringEnds.count, ringCount: planarBox == nil ? 0 : ends.count))
+                    ringEnds += ends
+                    region = .area(areas.count)
+                    box = area.box
+                    areas.append(area)
                 }
                 if let box { try GroundTruth.check(box) }
+                regions.append(region)
                 envelopes.append(box)
             } catch {
                 throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
@@ -71,8 +133,27 @@ public final class GroundTruth {
         }
         self.regions = regions
         self.envelopes = envelopes
+        self.areas = areas
+        self.rings = rings
+        self.xs = GroundTruth.owned(xs)
+        self.ys = GroundTruth.owned(ys)
+        self.ringEnds = GroundTruth.owned(ringEnds)
         grid = FenceGrid(envelopes: envelopes)
         marks = Array(repeating: 0, count: max(1, envelopes.count))
+    }
+
+    deinit {
+        xs.deallocate()
+        ys.deallocate()
+        ringEnds.deallocate()
+    }
+
+    /// A copy of `values` in memory the caller owns (at least one element, so that the pointer
+    /// is never null).
+    static func owned<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, values.count))
+        _ = buffer.initialize(from: values)
+        return buffer
     }
 
     /// Metres by which a polygon's boundary must be farther from a segment's start than the
@@ -120,35 +201,20 @@ public final class GroundTruth {
         return true
     }
 
-    static func region(_ fence: Fence, frame: MetricFrame, context: GEOSContext) throws(SpatialError) -> Region? {
-        switch fence.kind {
-        case .line:
-            return nil
-        case .circle(let radius):
-            guard case .point(let p) = fence.shape else { return nil }
-            return .circle(center: frame.forward(p), radius: radius)
-        case .beacon(let range, _):
-            guard case .point(let p) = fence.shape else { return nil }
-            return .circle(center: frame.forward(p), radius: range)
-        case .area:
-            let shape = fence.shape.mapPositions { frame.forward($0) }
-            let geometry = try Geometry(shape, context: context)
-            guard !geometry.isEmpty else { return nil }
-            return .area(boundary: try geometry.boundary(), planar: PlanarPolygon(shape), prepared: try PreparedGeometry(geometry))
-        }
-    }
-
     /// The true visits along `fixes` (timed fixes in time order; untimed ones are skipped),
     /// ordered by entry time, then fence.
     ///
     /// - Throws: ``Support/FencesimError`` `.badData` when GEOS fails on a segment.
-    /// - Complexity: O(segments × fences near each segment × their vertices): the fences near a
-    ///   segment come from the grid, not from a look at every fence.
+    /// - Complexity: O(segments × fences near each segment), with vertices visited only for the
+    ///   fences whose boundary the path may have reached: the fences near a stretch of path come
+    ///   from the grid (once per ``windowMargin`` window), not from a look at every fence.
     public func visits(along fixes: [Fix]) throws(FencesimError) -> [TruthVisit] {
-        let path = fixes.filter { $0.time != nil }
+        let path = fixes.allSatisfy { $0.time != nil } ? fixes : fixes.filter { $0.time != nil }
         guard let first = path.first, let firstTime = first.time else { return [] }
         let points = path.map { frame.forward(XY(longitude: $0.longitude, latitude: $0.latitude)) }
         var open: [Int: TruthVisit] = [:]
+        /// Whether fence `j` has an open visit (`open[j] != nil` without copying the visit).
+        var isOpen = [Bool](repeating: false, count: regions.count)
         var done: [TruthVisit] = []
         var candidates: [Int] = []
         do throws(SpatialError) {
@@ -158,43 +224,124 @@ public final class GroundTruth {
                 guard let region = regions[j], try inside(region, points[0]) else { continue }
                 open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: true,
                                      enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
+                isOpen[j] = true
             }
+            var fractions: [Double] = []
+            // Path length so far, in whole nanometres rounded up (an integer: no rounding
+            // accumulates over a long trace), and per fence the path length before which the
+            // path cannot reach its boundary (``Int64/min``: not known).
+            var odometer: Int64 = 0
+            var window = BoundingBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+            /// The fences near the current window, in fence order, each with the path length
+            /// before which the path cannot reach its boundary (``Int64/min``: not known), kept
+            /// side by side so that the loop over them reads memory in order.
+            struct Near {
+                var fence: Int
+                var region: Region
+                var clearUntil: Int64
+            }
+            var near: [Near] = []
+            var nextNear: [Near] = []
             for i in 0..<max(0, points.count - 1) {
                 let a = points[i]
                 let b = points[i + 1]
+                let length = a.distance(to: b)
+                let start = odometer
+                odometer &+= GroundTruth.nanometres(roundingUp: length)
                 guard a != b, let ta = path[i].time, let tb = path[i + 1].time else { continue }
                 let box = BoundingBox(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y))
-                try self.candidates(box, into: &candidates)
-                guard !candidates.isEmpty else { continue }
+                if !(box.minX >= window.minX && box.maxX <= window.maxX && box.minY >= window.minY && box.maxY <= window.maxY) {
+                    // The fences near this part of the path: every fence whose envelope meets a
+                    // segment inside the window is among them.
+                    let m = GroundTruth.windowMargin
+                    window = BoundingBox(minX: box.minX - m, minY: box.minY - m, maxX: box.maxX + m, maxY: box.maxY + m)
+                    try self.candidates(window, into: &candidates)
+                    // Fences still near keep what is known of them (both lists in fence order).
+                    nextNear.removeAll(keepingCapacity: true)
+                    var k = 0
+                    for j in candidates {
+                        guard let region = regions[j] else { continue }
+                        while k < near.count, near[k].fence < j { k += 1 }
+                        nextNear.append(Near(fence: j, region: region, clearUntil: k < near.count && near[k].fence == j ? near[k].clearUntil : .min))
+                    }
+                    swap(&near, &nextNear)
+                }
+                guard !near.isEmpty else { continue }
                 let speed = GroundTruth.speed(path[i], path[i + 1])
                 let span = tb.nanoseconds(since: ta)
-                for j in candidates {
-                    guard let region = regions[j] else { continue }
+                for n in near.indices {
+                    // Every point of this segment is within the path length travelled since
+                    // the fence was last found clear of it by more than that: on the same side.
+                    if odometer < near[n].clearUntil {
+                        skippedTests += 1
+                        continue
+                    }
+                    geometryTests += 1
+                    let j = near[n].fence
+                    let region = near[n].region
+                    var state = isOpen[j]
+                    let sideOfA = side(region, a)
+                    if let side = sideOfA, side.distance > length + GroundTruth.clearance {
+                        // The whole segment lies on `a`'s side: no crossing, and `a`'s side
+                        // is the side of every point of it.
+                        if side.inside != state {
+                            try transition(j, inside: side.inside, fraction: 0)
+                            state = side.inside
+                        }
+                        near[n].clearUntil = start &+ GroundTruth.nanometres(roundingDown: side.distance) &- GroundTruth.clearanceNanometres
+                        continue
+                    }
+                    if case .area = region, let sa = sideOfA, let sb = side(region, b), sa.inside == sb.inside,
+                       sa.distance + sb.distance > length + 2 * GroundTruth.clearance {
+                        // Both ends on one side, and the discs around them clear of the
+                        // boundary cover the segment (a point of it is nearer one end than
+                        // that end's clearance): no crossing, without asking GEOS.
+                        if sa.inside != state {
+                            try transition(j, inside: sa.inside, fraction: 0)
+                            state = sa.inside
+                        }
+                        near[n].clearUntil = odometer &+ GroundTruth.nanometres(roundingDown: sb.distance) &- GroundTruth.clearanceNanometres
+                        continue
+                    }
                     // Sub-intervals between crossings; a segment starting on the boundary has
                     // none inside (0, 1) and may still leave, so its midpoint is always looked at.
-                    let fractions = [0] + (try crossings(region, a, b)) + [1]
-                    var state = open[j] != nil
+                    fractions.removeAll(keepingCapacity: true)
+                    fractions.append(0)
+                    try crossings(region, a, b, into: &fractions)
+                    fractions.append(1)
                     for k in 0..<(fractions.count - 1) {
                         let f0 = fractions[k]
                         let f1 = fractions[k + 1]
                         guard f1 > f0 else { continue }
-                        let mid = (f0 + f1) / 2
-                        let now = try inside(region, XY(a.x + (b.x - a.x) * mid, a.y + (b.y - a.y) * mid))
+                        let now: Bool
+                        if fractions.count == 2, let side = sideOfA, side.distance > GroundTruth.clearance {
+                            // No crossing, and `a` clearly off the boundary: the segment is on its side.
+                            now = side.inside
+                        } else {
+                            let mid = (f0 + f1) / 2
+                            now = try inside(region, XY(a.x + (b.x - a.x) * mid, a.y + (b.y - a.y) * mid))
+                        }
                         guard now != state else { continue }
                         state = now
-                        let time = ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
-                        let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
-                        if now {
-                            open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: time, exit: nil, enterSpeed: speed,
-                                                 enterLongitude: place.longitude, enterLatitude: place.latitude)
-                        } else if var visit = open.removeValue(forKey: j) {
-                            visit.exit = time
-                            visit.exitSpeed = speed
-                            visit.exitLongitude = place.longitude
-                            visit.exitLatitude = place.latitude
-                            // A path touching the boundary at one instant is not a visit.
-                            if time > visit.enter { done.append(visit) }
-                        }
+                        try transition(j, inside: now, fraction: f0)
+                    }
+                }
+
+                /// Opens or closes fence `j`'s visit at `fraction` along this segment.
+                func transition(_ j: Int, inside now: Bool, fraction f0: Double) throws(SpatialError) {
+                    let time = ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
+                    let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
+                    isOpen[j] = now
+                    if now {
+                        open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: time, exit: nil, enterSpeed: speed,
+                                             enterLongitude: place.longitude, enterLatitude: place.latitude)
+                    } else if var visit = open.removeValue(forKey: j) {
+                        visit.exit = time
+                        visit.exitSpeed = speed
+                        visit.exitLongitude = place.longitude
+                        visit.exitLatitude = place.latitude
+                        // A path touching the boundary at one instant is not a visit.
+                        if time > visit.enter { done.append(visit) }
                     }
                 }
             }
@@ -206,25 +353,60 @@ public final class GroundTruth {
         return done.sorted { a, b in TruthVisit.ordered(a, b) || (!TruthVisit.ordered(b, a) && a.fence < b.fence) }
     }
 
+    /// Which side of the region's boundary `p` is on and how far from it, metres; `nil` when it
+    /// is too near the boundary to say without GEOS (a polygon without planar arrays, or a
+    /// point within ``Spatial/PlanarPolygon/boundaryTolerance``).
+    func side(_ region: Region, _ p: XY) -> (inside: Bool, distance: Double)? {
+        switch region {
+        case .circle(let c, let r):
+            let d = p.distance(to: c)
+            return (d <= r, abs(r - d))
+        case .area(let k):
+            let r = rings[k]
+            guard r.ringCount > 0 else { return nil }
+            guard let (inside, distance) = PlanarPolygon.locate(p, xs: xs.baseAddress!, ys: ys.baseAddress!, start: r.vertexStart,
+                                                                 ringEnds: UnsafeBufferPointer(rebasing: ringEnds[r.ringStart..<(r.ringStart + r.ringCount)]))
+            else { return nil }
+            return (inside, distance)
+        }
+    }
+
+    /// Whole nanometres in `metres`, rounded up (a path length that is never short).
+    static func nanometres(roundingUp metres: Double) -> Int64 {
+        Int64(min((metres * 1e9).rounded(.up), 1e18)) &+ 1
+    }
+
+    /// Whole nanometres in `metres`, rounded down (a distance that is never long).
+    static func nanometres(roundingDown metres: Double) -> Int64 {
+        max(0, Int64(min((metres * 1e9).rounded(.down), 1e18)) &- 1)
+    }
+
+    /// Metres around a segment within which fences are looked up in the grid at once: the
+    /// segments that follow inside that window take them from the same list (a fence whose
+    /// envelope a segment does not meet finds no crossing, and is soon skipped by distance).
+    static let windowMargin = 64.0
+
+    /// ``clearance`` in nanometres.
+    static let clearanceNanometres: Int64 = 1000
+
     /// Whether `p` is in the region (boundary included).
     func inside(_ region: Region, _ p: XY) throws(SpatialError) -> Bool {
         switch region {
         case .circle(let c, let r):
             return p.distance(to: c) <= r
-        case .area(_, let planar, let prepared):
-            if let planar {
-                switch planar.locate(p) {
-                case .inside: return true
-                case .outside: return false
-                case .nearBoundary: break
-                }
-            }
-            return try prepared.intersects(p)
+        case .area(let k):
+            if let (inside, _) = side(region, p) { return inside }
+            return try areas[k].prepared.intersects(p)
         }
     }
 
-    /// Fractions in `(0, 1)` along `a → b` where the segment meets the region's boundary, sorted.
-    func crossings(_ region: Region, _ a: XY, _ b: XY) throws(SpatialError) -> [Double] {
+    /// Appends the fractions in `(0, 1)` along `a → b` where the segment meets the region's
+    /// boundary, sorted, to `fractions`.
+    ///
+    /// The caller has found the boundary within the segment's length of `a` (or too near `a`
+    /// to measure): GEOS (an overlay per call) is asked only then, and for areas only when the
+    /// segment meets their envelope.
+    func crossings(_ region: Region, _ a: XY, _ b: XY, into fractions: inout [Double]) throws(SpatialError) {
         switch region {
         case .circle(let c, let r):
             let dx = b.x - a.x
@@ -235,29 +417,21 @@ public final class GroundTruth {
             let qb = 2 * (fx * dx + fy * dy)
             let qc = fx * fx + fy * fy - r * r
             let discriminant = qb * qb - 4 * qa * qc
-            guard qa > 0, discriminant > 0 else { return [] }
+            guard qa > 0, discriminant > 0 else { return }
             // The numerically stable pair of roots.
             let root = discriminant.squareRoot()
             let q = -0.5 * (qb + (qb >= 0 ? root : -root))
-            var roots = [q / qa]
-            if q != 0 { roots.append(qc / q) }
-            return roots.filter { $0 > 0 && $0 < 1 }.sorted()
-        case .area(let boundary, let planar, _):
-            if let box = planar?.boundingBox {
-                if max(a.x, b.x) < box.minX || min(a.x, b.x) > box.maxX || max(a.y, b.y) < box.minY || min(a.y, b.y) > box.maxY { return [] }
+            var t0 = q / qa
+            var t1 = q != 0 ? qc / q : .nan
+            if t1 < t0 { swap(&t0, &t1) }
+            if t0 > 0 && t0 < 1 { fractions.append(t0) }
+            if t1 > 0 && t1 < 1 { fractions.append(t1) }
+        case .area(let k):
+            if let box = areas[k].box,
+               max(a.x, b.x) < box.minX || min(a.x, b.x) > box.maxX || max(a.y, b.y) < box.minY || min(a.y, b.y) > box.maxY { return }
+            for crossing in try areas[k].boundary.crossings(from: a, to: b) where crossing.fraction > 0 && crossing.fraction < 1 {
+                fractions.append(crossing.fraction)
             }
-            // Every point of the segment is within its length of `a`: when the boundary is
-            // farther than that (with a micrometre to spare for rounding), the segment cannot
-            // meet it, and GEOS (an overlay per call) would find nothing.
-            if let planar {
-                switch planar.locate(a) {
-                case .inside(let distance), .outside(let distance):
-                    if distance > a.distance(to: b) + GroundTruth.clearance { return [] }
-                case .nearBoundary:
-                    break
-                }
-            }
-            return try boundary.crossings(from: a, to: b).map(\.fraction).filter { $0 > 0 && $0 < 1 }
         }
     }
 

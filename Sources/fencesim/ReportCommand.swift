@@ -96,16 +96,22 @@ struct Report: ParsableCommand {
             let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
                                         generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                         degradation: setup.degradation)
-            // Render everything first, then write: a failure leaves earlier files as they were.
-            let htmlText = html.map { _ in ReportHTML.render(report) }
-            let jsonBytes = json.map { _ in ReportJSON.bytes(report) }
-            if let html, let htmlText {
-                try FileIO.writeAtomically(htmlText, to: html)
-                Terminal.err("wrote \(html)")
+            // Both files are written to temporaries (the JSON as it is rendered), then renamed
+            // one after the other: a failure before the renames leaves both paths as they were.
+            var files: [AtomicFileWriter] = []
+            if let html {
+                let file = try AtomicFileWriter(path: html)
+                files.append(file)
+                try file.write(Array(ReportHTML.render(report).utf8))
             }
-            if let json, let jsonBytes {
-                try FileIO.writeAtomically(jsonBytes, to: json)
-                Terminal.err("wrote \(json)")
+            if let json {
+                let file = try AtomicFileWriter(path: json)
+                files.append(file)
+                try ReportJSON.write(report, to: file)
+            }
+            for file in files {
+                try file.commit()
+                Terminal.err("wrote \(file.path)")
             }
             if !quiet { Terminal.out(ReportTable.render(report)) }
         }

@@ -51,4 +51,20 @@ import Testing
         #expect(placed.map(\.longitude) == (0..<count).map(Double.init))
         #expect(placed.allSatisfy { $0.latitude == 1 })
     }
+
+    /// A trace with more notifications than the map draws: the pass stops at the limit, and
+    /// the markers are the first ones the whole pass would give.
+    @Test func markersStopAtTheLimit() {
+        let t0 = Timestamp(seconds: 1_767_225_600)
+        var events: [LogEvent] = []
+        for k in 0..<300 {
+            events.append(LogEvent(time: t0.adding(seconds: Double(k)), trace: "t", type: k % 2 == 0 ? .enter : .exit,
+                                   fields: [("fence", .string("f"))], longitude: Double(k), latitude: 1))
+        }
+        let counter = Counter()
+        let limited = AccuracyReport.markers(events: CountingEvents(events: events, counter: counter), score: nil, limit: 100)
+        #expect(limited.count == 100)
+        #expect(counter.reads == 100)
+        #expect(limited == Array(AccuracyReport.markers(events: events, score: nil, limit: .max).prefix(100)))
+    }
 }

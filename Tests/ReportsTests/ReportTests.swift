@@ -106,6 +106,52 @@ import Traces
         #expect(ReportHTML.render(again) == html && ReportTable.render(again) == table)
     }
 
+    /// The JSON written in pieces (the visits straight to bytes) is, byte for byte, the whole
+    /// report's ``ReportJSON/value(_:)`` pretty-printed at once, and reaches the sink a bounded
+    /// piece at a time.
+    @Test func streamedJSONEqualsTheWholeValue() throws {
+        let report = try Self.report(degradation: Degradation(noise: 0.5, exitLoss: 0.3, seed: 3))
+        // Visits with every optional member present and absent.
+        #expect(report.visits.contains { $0.match == nil } && report.visits.contains { $0.match != nil })
+        #expect(report.visits.contains { $0.missReason != nil } && report.visits.contains { $0.dwellError != nil })
+        var whole: [UInt8] = []
+        ReportJSON.write(ReportJSON.value(report), indent: 0, to: &whole)
+        whole.append(UInt8(ascii: "\n"))
+        #expect(ReportJSON.bytes(report) == whole)
+
+        /// Records the size of each write.
+        final class Pieces: ByteSink {
+            var sizes: [Int] = []
+            var bytes: [UInt8] = []
+            func write(_ bytes: UnsafeRawBufferPointer) throws(FencesimError) {
+                sizes.append(bytes.count)
+                self.bytes.append(contentsOf: bytes)
+            }
+        }
+        // Enough visits to need several pieces: the report's visits many times over.
+        var long = report
+        long.visits = Array(repeating: report.visits, count: 4000).flatMap { $0 }
+        let pieces = Pieces()
+        try ReportJSON.write(long, to: pieces)
+        #expect(pieces.sizes.count > 3, "\(pieces.sizes)")
+        #expect(pieces.sizes.allSatisfy { $0 < (1 << 20) + 4096 }, "\(pieces.sizes.max() ?? 0)")
+        var longWhole: [UInt8] = []
+        ReportJSON.write(ReportJSON.value(long), indent: 0, to: &longWhole)
+        longWhole.append(UInt8(ascii: "\n"))
+        #expect(pieces.bytes == longWhole)
+    }
+
+    /// A failing sink (a full disk) ends the JSON with its error.
+    @Test func aFailingSinkStopsTheJSON() throws {
+        let report = try Self.report()
+        final class Full: ByteSink {
+            func write(_ bytes: UnsafeRawBufferPointer) throws(FencesimError) {
+                throw FencesimError(.io, "cannot write out.json: No space left on device", at: SourceLocation(file: "out.json"))
+            }
+        }
+        #expect(throws: FencesimError.self) { try ReportJSON.write(report, to: Full()) }
+    }
+
     /// Chromium from Debian (`make setup-browser`), when installed.
     static let chromium: String? = {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {

@@ -241,5 +241,44 @@ import Traces
         let wide = try GroundTruth(fences: try Self.fences(count: 8000, size: 28000, seed: 11), frame: Self.frame)
         _ = try wide.visits(along: try Self.path(count: 8000, size: 28000, seed: 12))
         #expect(Double(wide.candidateTests) / 8000 < 10, "per segment: \(Double(wide.candidateTests) / 8000)")
+        // Most fence–segment pairs are answered by distance alone: the path had not yet
+        // travelled as far as the fence's boundary was.
+        #expect(long.skippedTests > long.geometryTests, "skipped \(long.skippedTests), measured \(long.geometryTests)")
+    }
+
+    /// After a long drive (an odometer of thousands of kilometres, where a metre is a small
+    /// fraction of the total), the path crawls along a square's edge and around a circle at
+    /// micrometre offsets, on the boundary and across it: the distance-based skipping gives the
+    /// same visits as every fence against every segment.
+    @Test func micrometreCrawlsAfterALongDrive() throws {
+        let f = try MetricFrame(Self.frame)
+        let ll = { (x: Double, y: Double) in f.inverse(XY(x, y)) }
+        let fences = FenceSet(file: "crawl.geojson", fences: [
+            Fence(index: 0, id: "square", kind: .area, shape: .polygon([[ll(0, 0), ll(40, 0), ll(40, 40), ll(0, 40), ll(0, 0)]]),
+                  location: SourceLocation(file: "crawl.geojson", line: 1)),
+            Fence(index: 1, id: "circle", kind: .circle(radiusMeters: 10), shape: .point(ll(20, -30)),
+                  location: SourceLocation(file: "crawl.geojson", line: 2)),
+        ])
+        var points: [(Double, Double)] = []
+        // Out and back 2,000 km in 20 km steps, passing through both fences each way.
+        for k in 0...100 { points.append((-20 - Double(k) * 20_000, 5)) }
+        for k in stride(from: 100, through: 0, by: -1) { points.append((20 + Double(k) * 20_000, -30)) }
+        // Along the square's bottom edge at offsets from a micrometre to a nanometre, on it, across it.
+        let offsets = [1e-6, -1e-6, 1e-7, 0, -1e-7, 2e-6, -3e-6, 0, 1e-9, -1e-9, 5e-7]
+        for (k, dy) in offsets.enumerated() { points.append((1 + Double(k) * 3.5, dy)) }
+        // Around the circle just inside and just outside its radius.
+        for k in 0..<40 {
+            let a = Double(k) * Double.pi / 10
+            let r = 10 + (k % 2 == 0 ? 1e-6 : -1e-6) * Double(k % 5)
+            points.append((20 + r * cos(a), -30 + r * sin(a)))
+        }
+        let fixes = points.enumerated().map { k, p in
+            let q = ll(p.0, p.1)
+            return Fix(time: Self.t0.adding(seconds: Double(k)), latitude: q.latitude, longitude: q.longitude)
+        }
+        let truth = try GroundTruth(fences: fences, frame: Self.frame)
+        let indexed = try truth.visits(along: fixes)
+        Self.expectSame(indexed, try Self.bruteForceVisits(fences, fixes))
+        #expect(indexed.count >= 4)
     }
 }
