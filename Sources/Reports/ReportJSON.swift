@@ -25,8 +25,8 @@ public enum ReportJSON {
 
     /// Writes ``render(_:)``'s text to `sink` as it is produced, a megabyte at a time: a report
     /// of a million fixes is hundreds of megabytes, never held whole. The per-fence groups and
-    /// the visits (the long lists) are written an element at a time, the visits straight to
-    /// bytes; every other member through ``value(_:)``.
+    /// the visits (the long lists) are written an element at a time, straight to
+    /// bytes; every other member through the pretty printer of ``value(_:)``.
     ///
     /// - Throws: the sink's ``Support/FencesimError`` (`.io`).
     public static func write(_ report: AccuracyReport, to sink: ByteSink) throws(FencesimError) {
@@ -46,7 +46,7 @@ public enum ReportJSON {
             ("overall", .value(metrics(s.overall))),
             ("bySpeedBand", .value(groups(s.bySpeedBand))),
             ("byZone", .value(groups(s.byZone))),
-            ("byFence", .list(s.byFence.count, { k, out in write(group(s.byFence[k]), indent: 2, to: &out) })),
+            ("byFence", .list(s.byFence.count, { k, out in group(s.byFence[k], to: &out) })),
             ("byTrace", .value(groups(s.byTrace))),
             ("traces", .value(.list(report.traces.map(trace)))),
             ("visits", .list(report.visits.count, { k, out in visit(report.visits[k], to: &out) })),
@@ -141,6 +141,34 @@ public enum ReportJSON {
         out = line.out
     }
 
+    /// One group as ``group(_:)`` prints it inside a list of groups, into `out` without building
+    /// the value.
+    static func group(_ g: AccuracySummary.Group, to out: inout [UInt8]) {
+        var line = Line(out: out)
+        out = []
+        let m = g.metrics
+        line.open()
+        line.string("key", g.key)
+        line.integer("truthVisits", m.truthVisits)
+        line.integer("detected", m.detected)
+        line.integer("missed", m.missed)
+        line.integer("missedInGap", m.missedInGap)
+        line.integer("falseDetections", m.falseDetections)
+        line.integer("flaps", m.flaps)
+        line.integer("falseExits", m.falseExits)
+        line.integer("exitsMissed", m.exitsMissed)
+        line.number("recall", m.recall.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
+        line.number("precision", m.precision.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
+        line.number("f1", m.f1.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
+        line.percentiles("enterLatency", m.enterLatency)
+        line.percentiles("exitLatency", m.exitLatency)
+        line.percentiles("dwellError", m.dwellError)
+        line.number("hours", m.hours.map { ReportNumber.rounded($0, ReportNumber.rateDigits) })
+        line.number("falseExitsPerHour", m.falseExitsPerHour.map { ReportNumber.rounded($0, ReportNumber.rateDigits) })
+        line.close()
+        out = line.out
+    }
+
     /// The members of an object in a list of the report (indent 3), one per line.
     private struct Line {
         var out: [UInt8]
@@ -184,9 +212,26 @@ public enum ReportJSON {
             if let value { JSONWriter.appendNumber(value, to: &out) } else { JSONWriter.append("null", to: &out) }
         }
 
-        mutating func integer(_ key: StaticString, _ value: Int) {
+        mutating func integer(_ key: StaticString, _ value: Int?) {
             self.key(key)
-            JSONWriter.appendInteger(Int64(value), to: &out)
+            if let value { JSONWriter.appendInteger(Int64(value), to: &out) } else { JSONWriter.append("null", to: &out) }
+        }
+
+        /// ``percentiles(_:)``'s object, its members at indent 4.
+        mutating func percentiles(_ key: StaticString, _ p: AccuracyMetrics.Percentiles?) {
+            self.key(key)
+            guard let p else { return JSONWriter.append("null", to: &out) }
+            JSONWriter.append("{\n        \"count\": ", to: &out)
+            JSONWriter.appendInteger(Int64(p.count), to: &out)
+            JSONWriter.append(",\n        \"p50\": ", to: &out)
+            JSONWriter.appendNumber(ReportNumber.rounded(p.p50, ReportNumber.secondsDigits), to: &out)
+            JSONWriter.append(",\n        \"p90\": ", to: &out)
+            JSONWriter.appendNumber(ReportNumber.rounded(p.p90, ReportNumber.secondsDigits), to: &out)
+            JSONWriter.append(",\n        \"p99\": ", to: &out)
+            JSONWriter.appendNumber(ReportNumber.rounded(p.p99, ReportNumber.secondsDigits), to: &out)
+            JSONWriter.append(",\n        \"mean\": ", to: &out)
+            JSONWriter.appendNumber(ReportNumber.rounded(p.mean, ReportNumber.secondsDigits), to: &out)
+            JSONWriter.append("\n      }", to: &out)
         }
     }
 
