@@ -50,6 +50,8 @@ public struct Evaluator: Sendable {
         guard !traces.isEmpty else { return [] }
         let configuration = self.configuration
         let workers = Replayer(configuration.replay).workerCount(traces: traces.count)
+        // Cores the workers leave idle walk a long trace's ground truth in stretches.
+        let stretches = max(1, Replayer(configuration.replay).workerCount(traces: .max) / workers)
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let results = Mutex<[TraceEvaluation?]>(Array(repeating: nil, count: traces.count))
@@ -59,10 +61,10 @@ public struct Evaluator: Sendable {
         let index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let compiled: CompiledFences
-            let truth: GroundTruth
+            let truth: GroundTruthTeam
             do throws(FencesimError) {
                 compiled = try CompiledFences(index: index)
-                truth = try GroundTruth(fences: configuration.replay.fences, frame: configuration.replay.frame)
+                truth = GroundTruthTeam(try GroundTruth(fences: configuration.replay.fences, frame: configuration.replay.frame), size: stretches)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
                 return
@@ -85,7 +87,7 @@ public struct Evaluator: Sendable {
     /// - Parameter knownTruth: the trace's truth visits when an earlier evaluation of the same
     ///   trace (and truth source) found them: not worked out again (a sweep's combinations share
     ///   them).
-    static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration,
+    static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruthTeam, _ configuration: Configuration,
                          knownTruth: [TruthVisit]? = nil) -> TraceEvaluation {
         var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
         let options = configuration.replay.readOptions

@@ -30,12 +30,10 @@ public final class GroundTruth {
         case area(Int)
     }
 
-    /// An area's GEOS objects and where its vertices lie in the flat storage.
+    /// An area's GEOS objects, in this truth's context.
     struct Area {
         let boundary: Geometry
         let prepared: PreparedGeometry
-        /// The envelope of its vertices (`nil`: GEOS has none).
-        let box: BoundingBox?
     }
 
     /// Each area's rings in ``ringEnds`` (`ringCount` 0: no planar arrays, GEOS answers).
@@ -45,25 +43,68 @@ public final class GroundTruth {
         var ringCount: Int
     }
 
-    public let fences: FenceSet
+    /// What every truth of the same fences in the same frame shares, read only once made: the
+    /// regions, their envelopes and grid, the areas' shapes and vertices.
+    final class Layout: @unchecked Sendable {
+        let fences: FenceSet
+        let definition: FrameDefinition
+        /// By fence index; `nil` for fences without visits (lines, empty shapes).
+        let regions: [Region?]
+        /// Each region's envelope, by fence index (`nil` without a region).
+        let envelopes: [BoundingBox?]
+        /// The engine's index over ``envelopes``: a segment is tested only against the fences
+        /// registered in the cells its box covers.
+        let grid: FenceGrid
+        /// Areas' shapes in the metric frame, by the index in ``Region/area(_:)``.
+        let shapes: [Shape]
+        /// By the same index: each area's envelope (`nil`: GEOS has none).
+        let boxes: [BoundingBox?]
+        /// By the same index: where each area's rings are in the flat storage below.
+        let rings: [Rings]
+        /// Every area's vertices, ring after ring (see ``Spatial/PlanarPolygon/appendRings(of:to:_:limit:)``),
+        /// and the end of each ring: owned, freed in `deinit`.
+        let xs: UnsafeMutableBufferPointer<Double>
+        let ys: UnsafeMutableBufferPointer<Double>
+        let ringEnds: UnsafeMutableBufferPointer<Int>
+
+        init(fences: FenceSet, definition: FrameDefinition, regions: [Region?], envelopes: [BoundingBox?], shapes: [Shape],
+             boxes: [BoundingBox?], rings: [Rings], xs: [Double], ys: [Double], ringEnds: [Int]) {
+            self.fences = fences
+            self.definition = definition
+            self.regions = regions
+            self.envelopes = envelopes
+            grid = FenceGrid(envelopes: envelopes)
+            self.shapes = shapes
+            self.boxes = boxes
+            self.rings = rings
+            self.xs = Layout.owned(xs)
+            self.ys = Layout.owned(ys)
+            self.ringEnds = Layout.owned(ringEnds)
+        }
+
+        deinit {
+            xs.deallocate()
+            ys.deallocate()
+            ringEnds.deallocate()
+        }
+
+        /// A copy of `values` in memory the layout owns (at least one element, so that the
+        /// pointer is never null).
+        static func owned<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, values.count))
+            _ = buffer.initialize(from: values)
+            return buffer
+        }
+    }
+
+    let layout: Layout
+    public var fences: FenceSet { layout.fences }
     let frame: MetricFrame
     let context: GEOSContext
-    /// By fence index; `nil` for fences without visits (lines, empty shapes).
-    let regions: [Region?]
-    /// Areas, by the index in ``Region/area(_:)``.
-    let areas: [Area]
-    /// By the same index: where each area's rings are in the flat storage below.
-    let rings: [Rings]
-    /// Every area's vertices, ring after ring (see ``Spatial/PlanarPolygon/appendRings(of:to:_:limit:)``),
-    /// and the end of each ring: owned, freed in `deinit`.
-    private let xs: UnsafeMutableBufferPointer<Double>
-    private let ys: UnsafeMutableBufferPointer<Double>
-    private let ringEnds: UnsafeMutableBufferPointer<Int>
-    /// Each region's envelope, by fence index (`nil` without a region).
-    let envelopes: [BoundingBox?]
-    /// The engine's index over ``envelopes``: a segment is tested only against the fences
-    /// registered in the cells its box covers.
-    let grid: FenceGrid
+    /// The areas' GEOS objects in this truth's context, by the index in ``Region/area(_:)``:
+    /// all made (and so checked) by the first truth of a layout; made when first asked about by
+    /// a truth that shares one.
+    private var areas: [Area?]
     /// Per fence, the stamp of the last query that reported it (``FenceGrid`` deduplicates with it).
     private var marks: [UInt32]
     private var stamp: UInt32 = 0
@@ -81,7 +122,6 @@ public final class GroundTruth {
     /// - Throws: ``Support/FencesimError`` `.badData` when the frame cannot be built or GEOS
     ///   refuses a fence.
     public init(fences: FenceSet, frame definition: FrameDefinition) throws(FencesimError) {
-        self.fences = fences
         do {
             frame = try MetricFrame(definition)
             context = try GEOSContext()
@@ -90,7 +130,9 @@ public final class GroundTruth {
         }
         var regions: [Region?] = []
         var envelopes: [BoundingBox?] = []
-        var areas: [Area] = []
+        var areas: [Area?] = []
+        var shapes: [Shape] = []
+        var boxes: [BoundingBox?] = []
         var rings: [Rings] = []
         var xs: [Double] = []
         var ys: [Double] = []
@@ -116,13 +158,14 @@ public final class GroundTruth {
                     let start = xs.count
                     let ends = PlanarPolygon.appendRings(of: shape, to: &xs, &ys) ?? []
                     let planarBox = ends.isEmpty ? nil : BoundingBox(points: (start..<xs.count).lazy.map { XY(xs[$0], ys[$0]) })
-                    let area = Area(boundary: try geometry.boundary(), prepared: try PreparedGeometry(geometry),
-                                    box: planarBox ?? geometry.boundingBox)
+                    let area = Area(boundary: try geometry.boundary(), prepared: try PreparedGeometry(geometry))
                     rings.append(Rings(vertexStart: start, ringStart: ringEnds.count, ringCount: planarBox == nil ? 0 : ends.count))
                     ringEnds += ends
                     region = .area(areas.count)
-                    box = area.box
+                    box = planarBox ?? geometry.boundingBox
                     areas.append(area)
+                    shapes.append(shape)
+                    boxes.append(box)
                 }
                 if let box { try GroundTruth.check(box) }
                 regions.append(region)
@@ -131,29 +174,36 @@ public final class GroundTruth {
                 throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
             }
         }
-        self.regions = regions
-        self.envelopes = envelopes
         self.areas = areas
-        self.rings = rings
-        self.xs = GroundTruth.owned(xs)
-        self.ys = GroundTruth.owned(ys)
-        self.ringEnds = GroundTruth.owned(ringEnds)
-        grid = FenceGrid(envelopes: envelopes)
+        layout = Layout(fences: fences, definition: definition, regions: regions, envelopes: envelopes, shapes: shapes, boxes: boxes,
+                        rings: rings, xs: xs, ys: ys, ringEnds: ringEnds)
         marks = Array(repeating: 0, count: max(1, envelopes.count))
     }
 
-    deinit {
-        xs.deallocate()
-        ys.deallocate()
-        ringEnds.deallocate()
+    /// Another truth of `other`'s fences in its frame, with a GEOS context and a frame of its own
+    /// (for another thread), sharing `other`'s layout: cheap to make, its areas' GEOS objects
+    /// made when first asked about.
+    ///
+    /// - Throws: ``Support/FencesimError`` `.badData` when the frame or the context cannot be made.
+    public init(sharing other: GroundTruth) throws(FencesimError) {
+        layout = other.layout
+        do {
+            frame = try MetricFrame(layout.definition)
+            context = try GEOSContext()
+        } catch {
+            throw FencesimError(.badData, "cannot build the metric frame \"\(layout.definition)\": \(error.message)", cause: error)
+        }
+        areas = Array(repeating: nil, count: layout.shapes.count)
+        marks = Array(repeating: 0, count: max(1, layout.envelopes.count))
     }
 
-    /// A copy of `values` in memory the caller owns (at least one element, so that the pointer
-    /// is never null).
-    static func owned<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, values.count))
-        _ = buffer.initialize(from: values)
-        return buffer
+    /// Area `k`'s GEOS objects in this truth's context, made on first use.
+    func area(_ k: Int) throws(SpatialError) -> Area {
+        if let area = areas[k] { return area }
+        let geometry = try Geometry(layout.shapes[k], context: context)
+        let area = Area(boundary: try geometry.boundary(), prepared: try PreparedGeometry(geometry))
+        areas[k] = area
+        return area
     }
 
     /// Metres by which a polygon's boundary must be farther from a segment's start than the
@@ -183,7 +233,8 @@ public final class GroundTruth {
             for k in marks.indices { marks[k] = 0 }
             stamp = 1
         }
-        let envelopes = self.envelopes
+        let envelopes = layout.envelopes
+        let grid = layout.grid
         let stamp = self.stamp
         marks.withUnsafeMutableBufferPointer { marks in
             guard let base = marks.baseAddress else { return }
@@ -209,23 +260,31 @@ public final class GroundTruth {
     ///   fences whose boundary the path may have reached: the fences near a stretch of path come
     ///   from the grid (once per ``windowMargin`` window), not from a look at every fence.
     public func visits(along fixes: [Fix]) throws(FencesimError) -> [TruthVisit] {
-        let path = fixes.allSatisfy { $0.time != nil } ? fixes : fixes.filter { $0.time != nil }
-        guard let first = path.first, let firstTime = first.time else { return [] }
-        let points = path.map { frame.forward(XY(longitude: $0.longitude, latitude: $0.latitude)) }
+        try GroundTruth.visits(along: fixes, using: [self])
+    }
+
+    /// Walks the path from fix `c0` to fix `c1` (see ``visits(along:using:)``).
+    func walk(_ path: [Fix], from c0: Int, to c1: Int) throws(SpatialError) -> Stretch {
+        let regions = layout.regions
+        var points: [XY] = []
+        points.reserveCapacity(c1 - c0 + 1)
+        for k in c0...c1 { points.append(frame.forward(XY(longitude: path[k].longitude, latitude: path[k].latitude))) }
+        var stretch = Stretch()
         var open: [Int: TruthVisit] = [:]
         /// Whether fence `j` has an open visit (`open[j] != nil` without copying the visit).
         var isOpen = [Bool](repeating: false, count: regions.count)
-        var done: [TruthVisit] = []
         var candidates: [Int] = []
-        do throws(SpatialError) {
-            try self.candidates(BoundingBox(minX: points[0].x, minY: points[0].y, maxX: points[0].x, maxY: points[0].y), into: &candidates)
-            let firstSpeed = path.count > 1 ? GroundTruth.speed(path[0], path[1]) : nil
-            for j in candidates {
-                guard let region = regions[j], try inside(region, points[0]) else { continue }
-                open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: true,
-                                     enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
-                isOpen[j] = true
-            }
+        try self.candidates(BoundingBox(minX: points[0].x, minY: points[0].y, maxX: points[0].x, maxY: points[0].y), into: &candidates)
+        let first = path[c0]
+        let firstSpeed = c0 + 1 < path.count ? GroundTruth.speed(path[c0], path[c0 + 1]) : nil
+        for j in candidates {
+            guard let region = regions[j], try inside(region, points[0]), let firstTime = first.time else { continue }
+            open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: c0 == 0,
+                                 enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
+            isOpen[j] = true
+            if c0 > 0 { stretch.inherited.insert(j) }
+        }
+        do {
             var fractions: [Double] = []
             // Path length so far, in whole nanometres rounded up (an integer: no rounding
             // accumulates over a long trace), and per fence the path length before which the
@@ -248,7 +307,7 @@ public final class GroundTruth {
                 let length = a.distance(to: b)
                 let start = odometer
                 odometer &+= GroundTruth.nanometres(roundingUp: length)
-                guard a != b, let ta = path[i].time, let tb = path[i + 1].time else { continue }
+                guard a != b, let ta = path[c0 + i].time, let tb = path[c0 + i + 1].time else { continue }
                 let box = BoundingBox(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y))
                 if !(box.minX >= window.minX && box.maxX <= window.maxX && box.minY >= window.minY && box.maxY <= window.maxY) {
                     // The fences near this part of the path: every fence whose envelope meets a
@@ -267,7 +326,9 @@ public final class GroundTruth {
                     swap(&near, &nextNear)
                 }
                 guard !near.isEmpty else { continue }
-                let speed = GroundTruth.speed(path[i], path[i + 1])
+                // The segment's geodesic speed, worked out at its first entry or exit (a
+                // geodesic is costly, and most segments have neither).
+                var segmentSpeed: Double??
                 let span = tb.nanoseconds(since: ta)
                 for n in near.indices {
                     // Every point of this segment is within the path length travelled since
@@ -329,6 +390,8 @@ public final class GroundTruth {
 
                 /// Opens or closes fence `j`'s visit at `fraction` along this segment.
                 func transition(_ j: Int, inside now: Bool, fraction f0: Double) throws(SpatialError) {
+                    if segmentSpeed == nil { segmentSpeed = .some(GroundTruth.speed(path[c0 + i], path[c0 + i + 1])) }
+                    let speed = segmentSpeed ?? nil
                     let time = ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
                     let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
                     isOpen[j] = now
@@ -340,17 +403,19 @@ public final class GroundTruth {
                         visit.exitSpeed = speed
                         visit.exitLongitude = place.longitude
                         visit.exitLatitude = place.latitude
-                        // A path touching the boundary at one instant is not a visit.
-                        if time > visit.enter { done.append(visit) }
+                        if stretch.inherited.contains(j), stretch.inheritedEnds[j] == nil {
+                            // The end of a visit begun before this stretch: joined to its start later.
+                            stretch.inheritedEnds[j] = visit
+                        } else if time > visit.enter {
+                            // A path touching the boundary at one instant is not a visit.
+                            stretch.done.append(visit)
+                        }
                     }
                 }
             }
-        } catch {
-            throw FencesimError(.badData, "ground truth: \(error.message)", cause: error)
         }
-        done += open.values
-        // File order breaks ties between fences sharing an id (`open` has no order of its own).
-        return done.sorted { a, b in TruthVisit.ordered(a, b) || (!TruthVisit.ordered(b, a) && a.fence < b.fence) }
+        stretch.open = open
+        return stretch
     }
 
     /// Which side of the region's boundary `p` is on and how far from it, metres; `nil` when it
@@ -362,10 +427,11 @@ public final class GroundTruth {
             let d = p.distance(to: c)
             return (d <= r, abs(r - d))
         case .area(let k):
-            let r = rings[k]
+            let layout = self.layout
+            let r = layout.rings[k]
             guard r.ringCount > 0 else { return nil }
-            guard let (inside, distance) = PlanarPolygon.locate(p, xs: xs.baseAddress!, ys: ys.baseAddress!, start: r.vertexStart,
-                                                                 ringEnds: UnsafeBufferPointer(rebasing: ringEnds[r.ringStart..<(r.ringStart + r.ringCount)]))
+            guard let (inside, distance) = PlanarPolygon.locate(p, xs: layout.xs.baseAddress!, ys: layout.ys.baseAddress!, start: r.vertexStart,
+                                                                 ringEnds: UnsafeBufferPointer(rebasing: layout.ringEnds[r.ringStart..<(r.ringStart + r.ringCount)]))
             else { return nil }
             return (inside, distance)
         }
@@ -396,7 +462,7 @@ public final class GroundTruth {
             return p.distance(to: c) <= r
         case .area(let k):
             if let (inside, _) = side(region, p) { return inside }
-            return try areas[k].prepared.intersects(p)
+            return try area(k).prepared.intersects(p)
         }
     }
 
@@ -427,9 +493,9 @@ public final class GroundTruth {
             if t0 > 0 && t0 < 1 { fractions.append(t0) }
             if t1 > 0 && t1 < 1 { fractions.append(t1) }
         case .area(let k):
-            if let box = areas[k].box,
+            if let box = layout.boxes[k],
                max(a.x, b.x) < box.minX || min(a.x, b.x) > box.maxX || max(a.y, b.y) < box.minY || min(a.y, b.y) > box.maxY { return }
-            for crossing in try areas[k].boundary.crossings(from: a, to: b) where crossing.fraction > 0 && crossing.fraction < 1 {
+            for crossing in try area(k).boundary.crossings(from: a, to: b) where crossing.fraction > 0 && crossing.fraction < 1 {
                 fractions.append(crossing.fraction)
             }
         }

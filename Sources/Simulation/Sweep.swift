@@ -281,9 +281,10 @@ public struct Sweep: Sendable {
         let failure = Mutex<FencesimError?>(nil)
         let truths = Mutex<[[TruthVisit]?]>(Array(repeating: nil, count: traces.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let truth: GroundTruth
+            // Combinations fill every core: each worker walks a path in one stretch.
+            let truth: GroundTruthTeam
             do throws(FencesimError) {
-                truth = try GroundTruth(fences: truthFences, frame: frame)
+                truth = GroundTruthTeam(try GroundTruth(fences: truthFences, frame: frame), size: 1)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
                 return

@@ -246,6 +246,51 @@ import Traces
         #expect(long.skippedTests > long.geometryTests, "skipped \(long.skippedTests), measured \(long.geometryTests)")
     }
 
+    /// A path cut into stretches walked on several threads (each truth with its own GEOS
+    /// context and frame) gives the visits of one walk of the whole path, and of every fence
+    /// against every segment: visits open across a cut are joined, never split or lost.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func stretchesOnSeveralThreadsGiveTheWholeWalksVisits(seed: UInt64) throws {
+        let fences = try Self.fences(count: 150, size: 2000, seed: seed &+ 40)
+        let fixes = try Self.path(count: 3000, size: 2000, seed: seed &+ 140)
+        let first = try GroundTruth(fences: fences, frame: Self.frame)
+        let whole = try first.visits(along: fixes)
+        let truths = [first] + (try (1..<5).map { _ in try GroundTruth(sharing: first) })
+        let cuts = first.cuts(fixes, stretches: 5)
+        #expect(cuts.count == 6, "cuts \(cuts)")
+        let stretched = try GroundTruth.visits(along: fixes, using: truths, fixesPerStretch: 100)
+        Self.expectSame(stretched, whole)
+        Self.expectSame(stretched, try Self.bruteForceVisits(fences, fixes))
+        // Some visit spans a cut (else the joining is not tested).
+        let times = cuts.dropFirst().dropLast().compactMap { fixes[$0].time }
+        #expect(whole.contains { v in times.contains { t in v.enter < t && (v.exit.map { $0 > t } ?? true) } })
+    }
+
+    /// A cut is never placed on a fence's boundary: with fixes exactly on a square's edge for
+    /// most of the path, the walk finds clear fixes to cut at, or cuts less.
+    @Test func cutsAvoidBoundaries() throws {
+        let f = try MetricFrame(Self.frame)
+        let ll = { (x: Double, y: Double) in f.inverse(XY(x, y)) }
+        let fences = FenceSet(file: "edge.geojson", fences: [
+            Fence(index: 0, id: "s", kind: .area, shape: .polygon([[ll(0, 0), ll(400, 0), ll(400, 400), ll(0, 400), ll(0, 0)]]),
+                  location: SourceLocation(file: "edge.geojson", line: 1)),
+        ])
+        // Along the bottom edge (on the boundary), then inside, then out.
+        var points: [(Double, Double)] = (0..<300).map { (Double($0), 0) }
+        points += (0..<300).map { (300 - Double($0) * 0.5, 50) }
+        points += (0..<300).map { (150, 50 - Double($0)) }
+        let fixes = points.enumerated().map { k, p in
+            let q = ll(p.0, p.1)
+            return Fix(time: Self.t0.adding(seconds: Double(k)), latitude: q.latitude, longitude: q.longitude)
+        }
+        let first = try GroundTruth(fences: fences, frame: Self.frame)
+        let truths = [first] + (try (1..<3).map { _ in try GroundTruth(sharing: first) })
+        for c in first.cuts(fixes, stretches: 3).dropFirst().dropLast() {
+            #expect(points[c].1 != 0, "a cut on the boundary at fix \(c)")
+        }
+        Self.expectSame(try GroundTruth.visits(along: fixes, using: truths, fixesPerStretch: 10), try first.visits(along: fixes))
+    }
+
     /// After a long drive (an odometer of thousands of kilometres, where a metre is a small
     /// fraction of the total), the path crawls along a square's edge and around a circle at
     /// micrometre offsets, on the boundary and across it: the distance-based skipping gives the
