@@ -22,14 +22,18 @@ public struct Evaluator: Sendable {
         public var bands: [SpeedBand]
         /// Points kept per track for maps.
         public var trackPointLimit: Int
+        /// Whether an evaluation keeps its trace's events (a map draws them); without them, an
+        /// evaluation holds what scoring reads of each event (``Scoring/Event``), not its log.
+        public var keepsEvents: Bool
 
         public init(replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
-                    bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500) {
+                    bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500, keepsEvents: Bool = true) {
             self.replay = replay
             self.degradation = degradation
             self.truth = truth
             self.bands = bands
             self.trackPointLimit = trackPointLimit
+            self.keepsEvents = keepsEvents
         }
     }
 
@@ -95,7 +99,7 @@ public struct Evaluator: Sendable {
             let trace = try Trace.load(path: input.path, options: options)
             let clean = trace.fixes
             result.outcome.readStatistics = trace.statistics
-            let timed = clean.filter { $0.time != nil }
+            let timed = clean.allSatisfy { $0.time != nil } ? clean : clean.filter { $0.time != nil }
             if timed.count < clean.count, !options.lenient, let bad = clean.first(where: { $0.time == nil }) {
                 throw FencesimError(.badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
                                     at: SourceLocation(file: input.path, line: bad.line))
@@ -111,6 +115,15 @@ public struct Evaluator: Sendable {
                 var outcome: Replayer.Outcome?
             }
             let sides = Sides()
+            /// What scoring reads of the log as the replay releases it, and the log itself when
+            /// it is kept; written by the replay's thread alone, read after both have joined.
+            final class Read: @unchecked Sendable {
+                var reader: Scoring.Reader
+                var events: [LogEvent] = []
+                init(_ reader: Scoring.Reader) { self.reader = reader }
+            }
+            let read = Read(Scoring.Reader(fences: compiled.fenceSet))
+            let keepsEvents = configuration.keepsEvents
             struct Work: @unchecked Sendable {
                 let truth: () -> Result<[TruthVisit], FencesimError>
                 let replay: () -> Replayer.Outcome
@@ -132,7 +145,10 @@ public struct Evaluator: Sendable {
                     return .failure(error)
                 }
             }, replay: {
-                Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss)
+                Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss) { event in
+                    read.reader.take(event)
+                    if keepsEvents { read.events.append(event) }
+                }
             })
             DispatchQueue.concurrentPerform(iterations: 2) { k in
                 if k == 0 { sides.truth = work.truth() } else { sides.outcome = work.replay() }
@@ -141,7 +157,7 @@ public struct Evaluator: Sendable {
             guard let outcome = sides.outcome else {
                 throw FencesimError(.internalError, "the replay of \(input.path) ended without a result")
             }
-            result.outcome.events = outcome.events
+            result.outcome.events = read.events
             result.outcome.engineStatistics = outcome.engineStatistics
             result.outcome.placesState = outcome.placesState
             result.outcome.warnings = trace.statistics.warnings + outcome.warnings
@@ -155,7 +171,7 @@ public struct Evaluator: Sendable {
             result.feedFixCount = feed.count
             result.cleanTrack = Evaluator.track(timed, start: start, limit: configuration.trackPointLimit)
             result.feedTrack = Evaluator.track(feed, start: start, limit: configuration.trackPointLimit)
-            result.score = Scoring.score(truth: truth, events: outcome.events, fences: compiled.fenceSet, trace: input.label,
+            result.score = Scoring.score(truth: truth, read: read.reader.events, fences: compiled.fenceSet, trace: input.label,
                                          durationSeconds: duration, bands: configuration.bands)
         } catch {
             result.outcome.error = error

@@ -86,8 +86,8 @@ extension Replayer {
     /// sees them. Fix indices in events are positions in `fixes`; the outcome has no reading
     /// statistics (the caller read the fixes).
     static func replay(fixes: [Fix], input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
-                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil) -> Outcome {
-        replay(input, compiled, configuration, placesState: placesState, signalLoss: signalLoss) {
+                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, release: ((LogEvent) -> Void)? = nil) -> Outcome {
+        replay(input, compiled, configuration, placesState: placesState, signalLoss: signalLoss, release: release) {
             (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
             for fix in fixes { try onFix(fix) }
             return nil

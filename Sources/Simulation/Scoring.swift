@@ -17,20 +17,88 @@ import Support
 ///   and for a miss the reason (`gap` when a passthrough overlaps it, `entryLoss`, else
 ///   `undetected`).
 public enum Scoring {
+    /// What scoring reads of a logged event: a few words, where the event is hundreds of bytes
+    /// (a report keeps these, not the log).
+    public struct Event: Sendable, Hashable {
+        public enum Kind: UInt8, Sendable {
+            case enter, exit, passthrough, lostEnter, lostExit
+        }
+
+        public var kind: Kind
+        /// The fence's index in the fence set.
+        public var fence: Int32
+        public var time: Timestamp
+        /// An enter interpolated between two fixes.
+        public var interpolated: Bool
+        /// A passthrough's span (its time when the event gives none).
+        public var enter: Timestamp
+        public var exit: Timestamp
+    }
+
+    /// Turns logged events into what scoring reads, in order; the rest of the log is not kept.
+    public struct Reader {
+        let index: [String: Int]
+        public private(set) var events: [Event] = []
+
+        /// A reader of events naming the fences of `fences` (the first fence of an id).
+        public init(fences: FenceSet) {
+            var index: [String: Int] = [:]
+            for (j, f) in fences.fences.enumerated() where index[f.id] == nil { index[f.id] = j }
+            self.index = index
+        }
+
+        /// Takes `e` when scoring reads it (enter, exit, passthrough of a fence of the set; an
+        /// enter or exit suppressed by signal loss).
+        public mutating func take(_ e: LogEvent) {
+            let kind: Event.Kind
+            switch e.type {
+            case .enter: kind = .enter
+            case .exit: kind = .exit
+            case .passthrough: kind = .passthrough
+            case .suppressed:
+                switch Scoring.text(e.field("reason")) {
+                case SignalLoss.entryReason?: kind = .lostEnter
+                case SignalLoss.exitReason?: kind = .lostExit
+                default: return
+                }
+            default:
+                return
+            }
+            guard let id = Scoring.text(e.field("fence")), let j = index[id] else { return }
+            var event = Event(kind: kind, fence: Int32(j), time: e.time, interpolated: false, enter: e.time, exit: e.time)
+            switch kind {
+            case .enter:
+                event.interpolated = Scoring.flag(e.field("interpolated"))
+            case .passthrough:
+                event.enter = Scoring.text(e.field("enterTime")).flatMap { LabelledVisits.time($0) } ?? e.time
+                event.exit = Scoring.text(e.field("exitTime")).flatMap { LabelledVisits.time($0) } ?? e.time
+            default:
+                break
+            }
+            events.append(event)
+        }
+    }
+
+    /// Scores one trace from its logged events (see ``score(truth:read:fences:trace:durationSeconds:bands:)``).
+    public static func score(truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
+                             bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
+        var reader = Reader(fences: fences)
+        for e in events { reader.take(e) }
+        return score(truth: truth, read: reader.events, fences: fences, trace: trace, durationSeconds: durationSeconds, bands: bands)
+    }
+
     /// Scores one trace.
     ///
     /// - Parameters:
     ///   - truth: the truth visits (any order).
-    ///   - events: the trace's event log, in time order.
+    ///   - read: what a ``Reader`` took of the trace's event log, in time order.
     ///   - fences: the fence set the events name.
     ///   - trace: the trace's name.
     ///   - durationSeconds: the true path's duration.
     ///   - bands: speed bands for ``VisitScore/speedBand``.
     /// - Complexity: O((events + visits) × log visits of a fence).
-    public static func score(truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
+    public static func score(truth: [TruthVisit], read events: [Event], fences: FenceSet, trace: String, durationSeconds: Double,
                              bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
-        var index: [String: Int] = [:]
-        for (j, f) in fences.fences.enumerated() where index[f.id] == nil { index[f.id] = j }
         func zone(_ j: Int) -> String { fences.fences.indices.contains(j) ? fences.fences[j].zone ?? "default" : "default" }
 
         var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
@@ -39,13 +107,13 @@ public enum Scoring {
         var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
         var lostEnters: [Int: [Timestamp]] = [:]
         for e in events {
-            guard let id = Scoring.text(e.field("fence")), let j = index[id] else { continue }
-            switch e.type {
+            let j = Int(e.fence)
+            switch e.kind {
             case .enter:
                 if open[j] != nil {
                     open[j]?.duplicateEnters += 1
                 } else {
-                    open[j] = DetectedVisit(fence: j, fenceID: id, enter: e.time, interpolated: Scoring.flag(e.field("interpolated")))
+                    open[j] = DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated)
                 }
             case .exit:
                 if var visit = open.removeValue(forKey: j) {
@@ -55,21 +123,13 @@ public enum Scoring {
                     result.orphanExits += 1
                 }
             case .passthrough:
-                let enter = Scoring.text(e.field("enterTime")).flatMap { LabelledVisits.time($0) } ?? e.time
-                let exit = Scoring.text(e.field("exitTime")).flatMap { LabelledVisits.time($0) } ?? e.time
-                passthroughs[j, default: []].append((enter, exit))
+                passthroughs[j, default: []].append((e.enter, e.exit))
                 result.passthroughs += 1
-            case .suppressed:
-                switch Scoring.text(e.field("reason")) {
-                case SignalLoss.entryReason?:
-                    lostEnters[j, default: []].append(e.time)
-                    result.lostEnters += 1
-                case SignalLoss.exitReason?:
-                    result.lostExits += 1
-                default: break
-                }
-            default:
-                break
+            case .lostEnter:
+                lostEnters[j, default: []].append(e.time)
+                result.lostEnters += 1
+            case .lostExit:
+                result.lostExits += 1
             }
         }
         detections += open.values

@@ -196,7 +196,7 @@ public struct Sweep: Sendable {
             let key = keys[fenceChoice] ?? keys.count
             keys[fenceChoice] = key
             out.append(Variant(configuration: Evaluator.Configuration(replay: replay, degradation: degradation, truth: base.truth,
-                                                                      bands: base.bands, trackPointLimit: 1),
+                                                                      bands: base.bands, trackPointLimit: 1, keepsEvents: false),
                                compileKey: key))
         }
         return out

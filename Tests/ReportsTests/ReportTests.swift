@@ -49,12 +49,14 @@ import Traces
         return (set, traces, .transverseMercator(latitudeOfOrigin: 47.39, centralMeridian: 8.51))
     }
 
-    static func report(degradation: Degradation? = nil, in folder: URL? = nil) throws -> AccuracyReport {
+    static func report(degradation: Degradation? = nil, in folder: URL? = nil, keepsEvents: Bool = true) throws -> AccuracyReport {
         let (fences, traces, frame) = try drives(in: folder)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
         let evaluator = Evaluator(Evaluator.Configuration(
-            replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2), degradation: degradation))
+            replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2), degradation: degradation,
+            keepsEvents: keepsEvents))
         let evaluations = try evaluator.run(traces)
+        #expect(evaluations.allSatisfy { $0.outcome.events.isEmpty != keepsEvents })
         return AccuracyReport(evaluations: evaluations, fences: fences, title: "row of narrow fences", generator: "fencesim test",
                               truth: "clean trace", degradation: degradation)
     }
@@ -139,6 +141,20 @@ import Traces
         ReportJSON.write(ReportJSON.value(long), indent: 0, to: &longWhole)
         longWhole.append(UInt8(ascii: "\n"))
         #expect(pieces.bytes == longWhole)
+    }
+
+    /// Scoring reads what it needs of each event as the replay releases it: a report that does
+    /// not keep the log (no map to draw) has the same numbers, visits and JSON bytes.
+    @Test func scoringDoesNotNeedTheLog() throws {
+        let folder = try Self.temporaryDirectory()
+        let degradation = Degradation(noise: 0.5, dropout: 0.1, exitLoss: 0.3, entryLoss: 0.2, seed: 5)
+        let kept = try Self.report(degradation: degradation, in: folder, keepsEvents: true)
+        let read = try Self.report(degradation: degradation, in: folder, keepsEvents: false)
+        // Every kind of event scoring reads is there: passthroughs, lost entries and exits.
+        let scores = kept.traces.compactMap(\.score)
+        #expect(scores.map(\.passthroughs).reduce(0, +) > 0)
+        #expect(scores.map(\.lostEnters).reduce(0, +) > 0 && scores.map(\.lostExits).reduce(0, +) > 0)
+        #expect(ReportJSON.bytes(read) == ReportJSON.bytes(kept))
     }
 
     /// A failing sink (a full disk) ends the JSON with its error.
