@@ -27,37 +27,78 @@ public struct AccuracySummary: Sendable {
         let hours = scores.reduce(0) { $0 + $1.durationSeconds } / 3600
         self.hours = hours
         var overall = AccuracyMetrics(hours: hours)
-        var fence: [String: AccuracyMetrics] = [:]
-        var zone: [String: AccuracyMetrics] = [:]
-        var band: [String: AccuracyMetrics] = [:]
-        for f in fences?.fences ?? [] where GroundTruth.hasVisits(f) {
-            fence[f.id] = AccuracyMetrics(hours: hours)
-            zone[f.zone ?? "default"] = AccuracyMetrics(hours: hours)
+        // Rows by fence id and by zone; a visit finds its rows through its fence's index (no
+        // hashing per visit), or by its names when the index does not name them.
+        var fence = Rows(hours: hours)
+        var zone = Rows(hours: hours)
+        let all = fences?.fences ?? []
+        var fenceRow = [Int](repeating: -1, count: all.count)
+        var zoneRow = [Int](repeating: -1, count: all.count)
+        for (j, f) in all.enumerated() where GroundTruth.hasVisits(f) {
+            fenceRow[j] = fence.row(f.id)
+            zoneRow[j] = zone.row(f.zone ?? "default")
         }
-        for b in bands { band[b.label] = AccuracyMetrics(countsDetections: false) }
+        var band: [(label: String, metrics: AccuracyMetrics)] = bands.map { ($0.label, AccuracyMetrics(countsDetections: false)) }
+        func bandRow(_ label: String) -> Int {
+            if let k = band.firstIndex(where: { $0.label == label }) { return k }
+            band.append((label, AccuracyMetrics(countsDetections: false)))
+            return band.count - 1
+        }
+        /// The row of `rows` for fence index `j` named `key` (the index's row when it names it).
+        func row(_ rows: inout Rows, _ byIndex: [Int], _ j: Int, _ key: String) -> Int {
+            if byIndex.indices.contains(j), byIndex[j] >= 0, rows.keys[byIndex[j]] == key { return byIndex[j] }
+            return rows.row(key)
+        }
         var traces: [Group] = []
         for s in scores {
             var t = AccuracyMetrics(hours: s.durationSeconds / 3600)
             for v in s.visits {
                 overall.add(v)
                 t.add(v)
-                fence[v.truth.fenceID, default: AccuracyMetrics(hours: hours)].add(v)
-                zone[v.zone, default: AccuracyMetrics(hours: hours)].add(v)
-                band[v.speedBand, default: AccuracyMetrics(countsDetections: false)].add(v)
+                fence.metrics[row(&fence, fenceRow, v.truth.fence, v.truth.fenceID)].add(v)
+                zone.metrics[row(&zone, zoneRow, v.truth.fence, v.zone)].add(v)
+                band[bandRow(v.speedBand)].metrics.add(v)
             }
             for d in s.falseDetections {
                 overall.addFalseDetection()
                 t.addFalseDetection()
-                fence[d.visit.fenceID, default: AccuracyMetrics(hours: hours)].addFalseDetection()
-                zone[d.zone, default: AccuracyMetrics(hours: hours)].addFalseDetection()
+                fence.metrics[row(&fence, fenceRow, d.visit.fence, d.visit.fenceID)].addFalseDetection()
+                zone.metrics[row(&zone, zoneRow, d.visit.fence, d.zone)].addFalseDetection()
             }
             traces.append(Group(key: s.trace, metrics: t))
         }
         self.overall = overall
         byTrace = traces
-        byFence = fence.keys.sorted().map { Group(key: $0, metrics: fence[$0] ?? AccuracyMetrics()) }
-        byZone = zone.keys.sorted().map { Group(key: $0, metrics: zone[$0] ?? AccuracyMetrics()) }
-        let order = bands.map(\.label) + band.keys.filter { k in !bands.contains { $0.label == k } }.sorted()
-        bySpeedBand = order.map { Group(key: $0, metrics: band[$0] ?? AccuracyMetrics(countsDetections: false)) }
+        byFence = fence.groups()
+        byZone = zone.groups()
+        // The given bands in speed order, then any other label a visit carries, sorted.
+        let extra = band[bands.count...].sorted { $0.label < $1.label }
+        bySpeedBand = (band[..<bands.count] + extra).map { Group(key: $0.label, metrics: $0.metrics) }
+    }
+
+    /// Groups by key, each key once, in the order they were first named.
+    struct Rows {
+        var keys: [String] = []
+        var metrics: [AccuracyMetrics] = []
+        var index: [String: Int] = [:]
+        let hours: Double
+
+        init(hours: Double) {
+            self.hours = hours
+        }
+
+        /// The row of `key`, added when new.
+        mutating func row(_ key: String) -> Int {
+            if let k = index[key] { return k }
+            index[key] = keys.count
+            keys.append(key)
+            metrics.append(AccuracyMetrics(hours: hours))
+            return keys.count - 1
+        }
+
+        /// The groups, by key.
+        func groups() -> [Group] {
+            keys.indices.sorted { keys[$0] < keys[$1] }.map { Group(key: keys[$0], metrics: metrics[$0]) }
+        }
     }
 }

@@ -199,7 +199,9 @@ public enum Scoring {
                 scores.append(s)
             }
         }
-        result.visits = scores.sorted { a, b in TruthVisit.ordered(a.truth, b.truth) }
+        // Sorted by index (a visit's score is hundreds of bytes to move), stably, as before.
+        let order = scores.indices.sorted { i, k in TruthVisit.ordered(scores[i].truth, scores[k].truth) }
+        result.visits = order.map { scores[$0] }
         result.falseDetections.sort { a, b in a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID }
         return result
     }

@@ -144,4 +144,48 @@ import Testing
     func speedBands(speed: Double?, band: String) {
         #expect(SpeedBand.label(for: speed) == band)
     }
+
+    /// Groups by fence, zone and band are found through a visit's fence index, and by name when
+    /// the index does not name the fence (labelled visits of other files, two fences sharing an
+    /// id, a zone the fence does not have): the same groups as keying every visit by its names.
+    @Test func groupsAgreeWithGroupingByName() throws {
+        let fences = FenceSet(file: "f.geojson", fences: [
+            Fence(index: 0, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5, 47.39)), zone: "z1", location: SourceLocation(file: "f.geojson", line: 1)),
+            Fence(index: 1, id: "B", kind: .circle(radiusMeters: 50), shape: .point(XY(8.51, 47.39)), location: SourceLocation(file: "f.geojson", line: 2)),
+            Fence(index: 2, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.52, 47.39)), zone: "z2", location: SourceLocation(file: "f.geojson", line: 3)),
+            Fence(index: 3, id: "L", kind: .line, shape: .lineString([XY(8.5, 47.4), XY(8.6, 47.4)]), location: SourceLocation(file: "f.geojson", line: 4)),
+        ])
+        func visit(_ j: Int, _ id: String, _ zone: String, _ band: String, _ latency: Double?) -> VisitScore {
+            var v = VisitScore(trace: "t", zone: zone, truth: TruthVisit(fence: j, fenceID: id, enter: Self.t(Double(j)), exit: Self.t(100)),
+                               match: latency.map { DetectedVisit(fence: j, fenceID: id, enter: Self.t($0)) }, detectedExit: nil, flaps: 0,
+                               falseExits: 0, speedBand: band)
+            v.enterLatency = latency
+            return v
+        }
+        let visits = [visit(0, "A", "z1", "0-5", 1), visit(2, "A", "z2", "5-15", 2), visit(1, "B", "default", "30+", nil),
+                      visit(9, "X", "elsewhere", "unknown", 4), visit(1, "C", "default", "0-5", 5), visit(0, "A", "z9", "0-5", 6)]
+        let detections = [TraceScore.FalseDetection(trace: "t", zone: "z1", visit: DetectedVisit(fence: 0, fenceID: "A", enter: Self.t(1))),
+                          TraceScore.FalseDetection(trace: "t", zone: "nowhere", visit: DetectedVisit(fence: 7, fenceID: "Y", enter: Self.t(2)))]
+        let summary = AccuracySummary([TraceScore(trace: "t", durationSeconds: 3600, visits: visits, falseDetections: detections)], fences: fences)
+        // The oracle: every group keyed by name.
+        func expected(_ key: (VisitScore) -> String, _ detectionKey: (TraceScore.FalseDetection) -> String?, seed: [String]) -> [String: (Int, Int, [Double])] {
+            var groups: [String: (Int, Int, [Double])] = [:]
+            for k in seed { groups[k] = (0, 0, []) }
+            for v in visits { groups[key(v), default: (0, 0, [])].0 += 1; if let l = v.enterLatency { groups[key(v)]!.2.append(l) } }
+            for d in detections { if let k = detectionKey(d) { groups[k, default: (0, 0, [])].1 += 1 } }
+            return groups
+        }
+        func actual(_ groups: [AccuracySummary.Group]) -> [String: (Int, Int, [Double])] {
+            Dictionary(uniqueKeysWithValues: groups.map { ($0.key, ($0.metrics.truthVisits, $0.metrics.falseDetections ?? 0, $0.metrics.enterLatencies)) })
+        }
+        func same(_ a: [String: (Int, Int, [Double])], _ b: [String: (Int, Int, [Double])]) -> Bool {
+            a.count == b.count && a.allSatisfy { k, v in b[k].map { $0.0 == v.0 && $0.1 == v.1 && $0.2 == v.2 } ?? false }
+        }
+        #expect(summary.byFence.map(\.key) == ["A", "B", "C", "X", "Y"])
+        #expect(same(actual(summary.byFence), expected({ $0.truth.fenceID }, { $0.visit.fenceID }, seed: ["A", "B"])))
+        #expect(summary.byZone.map(\.key) == ["default", "elsewhere", "nowhere", "z1", "z2", "z9"])
+        #expect(same(actual(summary.byZone), expected({ $0.zone }, { $0.zone }, seed: ["z1", "default", "z2"])))
+        #expect(summary.bySpeedBand.map(\.key) == ["0-5", "5-15", "15-30", "30+", "unknown"])
+        #expect(same(actual(summary.bySpeedBand), expected({ $0.speedBand }, { _ in nil }, seed: ["0-5", "5-15", "15-30", "30+"])))
+    }
 }
