@@ -189,3 +189,28 @@ import Testing
         #expect(same(actual(summary.bySpeedBand), expected({ $0.speedBand }, { _ in nil }, seed: ["0-5", "5-15", "15-30", "30+"])))
     }
 }
+
+/// Latency percentiles sort long arrays by their bits: the same order as the comparison sort.
+@Suite struct PercentileSortTests {
+    @Test(arguments: [0, 10, 255, 256, 1000, 100_000])
+    func bitSortGivesTheComparisonSortsOrder(count: Int) {
+        var rng = SplitMix64(seed: UInt64(count) &+ 17)
+        var values: [Double] = []
+        for k in 0..<count {
+            switch rng.next() % 8 {
+            case 0: values.append(Double(Int(rng.next() % 200)) - 100)  // repeated whole seconds
+            case 1: values.append((rng.nextUnitDouble() - 0.5) * 1e-300)  // tiny, subnormal-ish
+            case 2: values.append(k % 2 == 0 ? .infinity : -.infinity)
+            case 3: values.append(0)
+            case 4: values.append(.leastNonzeroMagnitude * (k % 2 == 0 ? 1 : -1))
+            default: values.append((rng.nextUnitDouble() - 0.5) * 1e6)
+            }
+        }
+        let expected = values.sorted()
+        let sorted = AccuracyMetrics.Percentiles.sorted(values)
+        #expect(sorted.map(\.bitPattern) == expected.map(\.bitPattern))
+        // A negative zero or a NaN takes the comparison sort (their bit order is not their order).
+        let withNegativeZero = values + [-0.0] + Array(repeating: 1.5, count: 300)
+        #expect(AccuracyMetrics.Percentiles.sorted(withNegativeZero).map(\.bitPattern) == withNegativeZero.sorted().map(\.bitPattern))
+    }
+}
