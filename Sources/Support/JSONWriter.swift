@@ -87,13 +87,19 @@ public enum JSONWriter {
             digits -= 1
         }
         guard digits > 0 else { return true }
-        out.append(UInt8(ascii: "."))
-        var divisor: UInt64 = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
-            magnitude %= divisor
-            divisor /= 10
+        // The point and the digits, written from the right (divisions by a constant) into 8
+        // bytes (at most 7 decimals), then appended at once.
+        precondition(digits < 8, "at most 7 decimals")
+        var text: UInt64 = 0
+        withUnsafeMutableBytes(of: &text) { raw in
+            var k = digits
+            while k > 0 {
+                raw[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                k -= 1
+            }
+            raw[0] = UInt8(ascii: ".")
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0...digits]))
         }
         return true
     }
