@@ -130,7 +130,6 @@ public final class OrderedEventLog: Sendable {
         let log: OrderedEventLog
         let trace: Int
         var renderer: EventLineRenderer
-        var line: [UInt8] = []
         var frames: [UInt8] = []
         /// A render error (a CSV key without a column), reported as the log's failure.
         var failure: FencesimError?
@@ -142,22 +141,28 @@ public final class OrderedEventLog: Sendable {
             self.log = log
             self.trace = trace
             renderer = EventLineRenderer(format: log.format, extraColumns: log.extraColumns)
-            line.reserveCapacity(1024)
             frames.reserveCapacity(OrderedEventLog.chunkBytes + 4096)
         }
 
-        func append(_ event: LogEvent) {
-            line.removeAll(keepingCapacity: true)
+        func append(_ line: LogLine) {
+            // The line is rendered in place after room for its frame's two lengths.
+            let start = frames.count
+            Channel.frame(0, &frames)
+            Channel.frame(0, &frames)
             let seqAt: Int
             do throws(FencesimError) {
-                seqAt = try renderer.render(event, into: &line)
+                seqAt = try renderer.render(line, into: &frames)
             } catch {
+                frames.removeSubrange(start...)
                 if failure == nil { failure = error }
                 return
             }
-            Channel.frame(UInt32(seqAt), &frames)
-            Channel.frame(UInt32(line.count - seqAt), &frames)
-            frames.append(contentsOf: line)
+            let before = UInt32(seqAt - start - 8)
+            let after = UInt32(frames.count - seqAt)
+            frames.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: before.littleEndian, toByteOffset: start, as: UInt32.self)
+                raw.storeBytes(of: after.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+            }
             if frames.count >= OrderedEventLog.chunkBytes { flush() }
         }
 
