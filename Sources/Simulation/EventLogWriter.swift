@@ -19,6 +19,9 @@ struct EventLineRenderer {
     private let jsonKeys: [[UInt8]]
     /// CSV columns after the four fixed ones and before the place.
     private let columns: Int
+    /// CSV: a comma for each of those columns and one more (the separators of a run of cells
+    /// are appended at once).
+    private let commas: [UInt8]
     /// The order of the fields of the event being rendered (reused).
     private var order: [(rank: Int, index: Int)] = []
     /// A CSV cell being rendered (reused).
@@ -51,6 +54,7 @@ struct EventLineRenderer {
             return bytes
         }
         columns = LogEvent.fieldOrder.count + extraColumns.count
+        commas = Array(repeating: UInt8(ascii: ","), count: columns + 1)
         order.reserveCapacity(32)
         cell.reserveCapacity(64)
         timeText.reserveCapacity(32)
@@ -155,12 +159,9 @@ struct EventLineRenderer {
             EventLineRenderer.appendType(type, to: &out)
             column = 0
             fields(&self)
-            // The empty cells after the last field.
-            while column < columns {
-                out.append(UInt8(ascii: ","))
-                column += 1
-            }
-            out.append(UInt8(ascii: ","))
+            // The empty cells after the last field, and the separator before the longitude.
+            appendCommas(columns - column + 1)
+            column = columns
             if let longitude { JSONWriter.appendNumber(longitude, to: &out) }
             out.append(UInt8(ascii: ","))
             if let latitude { JSONWriter.appendNumber(latitude, to: &out) }
@@ -289,11 +290,15 @@ struct EventLineRenderer {
     @inline(__always)
     private mutating func csvCell(_ rank: Int) -> Bool {
         guard rank >= column else { return false }
-        while column <= rank {
-            out.append(UInt8(ascii: ","))
-            column += 1
-        }
+        appendCommas(rank - column + 1)
+        column = rank + 1
         return true
+    }
+
+    /// CSV: `count` separators (`count` is at most ``columns`` + 1).
+    @inline(__always)
+    private mutating func appendCommas(_ count: Int) {
+        commas.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
     }
 
     /// The start of a field with a scalar value: JSON's key, or CSV's cell; whether its value is
