@@ -1,16 +1,27 @@
 import Support
 
-/// Renders one log event at a time (SPEC §6.6) as the bytes of a line of JSON Lines or CSV, or
+/// Renders one log line at a time (SPEC §6.6) as the bytes of a line of JSON Lines or CSV, or
 /// a GeoJSON feature, into a buffer the caller reuses: no per-event dictionary, JSON tree or
 /// string. The line is rendered without its `seq`, which is known only when the event takes its
 /// place in the whole log (traces replayed on several workers are numbered in input order): the
 /// renderer returns where the number goes.
+///
+/// A ``LogEvent``'s fields are put in log order and written; an engine's line
+/// (``EngineLogLine``) hands its fields, already in order, to the renderer as a
+/// ``LogFieldSink``, which writes each one where it goes.
 struct EventLineRenderer {
     let format: EventLogFormat
     /// CSV columns after SPEC's, in order (keys outside ``LogEvent/fieldOrder``).
     let extraColumns: [String]
     /// By CSV column after the four fixed ones: the column of each extra key.
     private let extraRank: [String: Int]
+    /// JSON: the bytes before the value of each key of ``LogEvent/fieldOrder`` (`,"key":`).
+    private let jsonKeys: [[UInt8]]
+    /// CSV columns after the four fixed ones and before the place.
+    private let columns: Int
+    /// CSV: a comma for each of those columns and one more (the separators of a run of cells
+    /// are appended at once).
+    private let commas: [UInt8]
     /// The order of the fields of the event being rendered (reused).
     private var order: [(rank: Int, index: Int)] = []
     /// A CSV cell being rendered (reused).
@@ -18,6 +29,17 @@ struct EventLineRenderer {
     /// The keys of recent events by place in their fields, and their ranks.
     private var recentKeys: [String] = []
     private var recentRanks: [Int] = []
+    /// While a line is rendered: the caller's buffer, taken over (see ``rendering(into:_:)``).
+    private var out: [UInt8] = []
+    /// While a CSV row is rendered: the next column whose cell is to be written.
+    private var column = 0
+    /// The trace last rendered and its text (a CSV cell or a JSON string): every line of a trace
+    /// repeats it.
+    private var trace = ""
+    private var traceText: [UInt8] = []
+    /// The time last rendered and its text: the lines of one fix share it.
+    private var time: Timestamp?
+    private var timeText: [UInt8] = []
 
     init(format: EventLogFormat, extraColumns: [String] = []) {
         self.format = format
@@ -25,8 +47,17 @@ struct EventLineRenderer {
         var rank: [String: Int] = [:]
         for (k, key) in extraColumns.enumerated() where rank[key] == nil { rank[key] = LogEvent.fieldOrder.count + k }
         extraRank = rank
+        jsonKeys = LogEvent.fieldOrder.map { key in
+            var bytes: [UInt8] = [UInt8(ascii: ",")]
+            JSONWriter.quote(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            return bytes
+        }
+        columns = LogEvent.fieldOrder.count + extraColumns.count
+        commas = Array(repeating: UInt8(ascii: ","), count: columns + 1)
         order.reserveCapacity(32)
         cell.reserveCapacity(64)
+        timeText.reserveCapacity(32)
     }
 
     /// The header of the log (CSV's column names, GeoJSON's opening), possibly empty.
@@ -47,35 +78,95 @@ struct EventLineRenderer {
         }
     }
 
-    /// Appends `event` to `out` (a line with its newline; a GeoJSON feature without a separator)
+    /// Appends `line` to `out` (a line with its newline; a GeoJSON feature without a separator)
     /// and returns the offset in `out` where its `seq` is to be inserted.
     ///
     /// - Throws: ``Support/FencesimError`` `.internalError` for a CSV field whose key has no column
-    ///   (the columns are fixed before the first event is written).
+    ///   (the columns are fixed before the first event is written); nothing is appended then.
+    mutating func render(_ line: LogLine, into out: inout [UInt8]) throws(FencesimError) -> Int {
+        switch line {
+        case .event(let event): try render(event, into: &out)
+        case .engine(let line): render(line, into: &out)
+        }
+    }
+
+    /// Appends `event` to `out`, as ``render(_:into:)`` does.
     mutating func render(_ event: LogEvent, into out: inout [UInt8]) throws(FencesimError) -> Int {
         sortFields(event)
+        if format == .csv, let last = order.last, last.rank == Int.max {
+            throw FencesimError(.internalError, "event field \"\(event.fields[last.index].0)\" has no CSV column")
+        }
+        return rendering(into: &out) { renderer in
+            renderer.envelope(time: event.time, trace: event.trace, type: event.type, longitude: event.longitude, latitude: event.latitude) { renderer in
+                for item in renderer.order {
+                    let field = event.fields[item.index]
+                    renderer.write(rank: item.rank, key: field.0, field.1)
+                }
+            }
+        }
+    }
+
+    /// Appends an engine's line to `out`, as ``render(_:into:)`` does.
+    mutating func render(_ line: EngineLogLine, into out: inout [UInt8]) -> Int {
+        rendering(into: &out) { renderer in
+            renderer.envelope(time: line.event.time, trace: line.trace, type: line.type,
+                              longitude: line.event.longitude, latitude: line.event.latitude) { renderer in
+                line.fields(into: &renderer)
+            }
+        }
+    }
+
+    /// Runs `body` with the caller's buffer as ``out`` (swapped in and out: no copy).
+    @inline(__always)
+    private mutating func rendering(into buffer: inout [UInt8], _ body: (inout EventLineRenderer) -> Int) -> Int {
+        swap(&out, &buffer)
+        defer { swap(&out, &buffer) }
+        return body(&self)
+    }
+
+    /// The line around its fields (written by `fields`, in log order), without `seq` (whose
+    /// place is returned).
+    @inline(__always)
+    private mutating func envelope(time: Timestamp, trace: String, type: LogEvent.EventType, longitude: Double?, latitude: Double?,
+                                   fields: (inout EventLineRenderer) -> Void) -> Int {
         switch format {
         case .jsonl:
-            let seqAt = jsonObject(event, into: &out)
+            let seqAt = jsonObject(time: time, trace: trace, type: type, fields: fields)
             out.append(UInt8(ascii: "\n"))
             return seqAt
         case .geojson:
             JSONWriter.append("{\"type\":\"Feature\",\"geometry\":", to: &out)
-            if let lon = event.longitude, let lat = event.latitude {
+            if let longitude, let latitude {
                 JSONWriter.append("{\"type\":\"Point\",\"coordinates\":[", to: &out)
-                JSONWriter.appendNumber(lon, to: &out)
+                JSONWriter.appendNumber(longitude, to: &out)
                 out.append(UInt8(ascii: ","))
-                JSONWriter.appendNumber(lat, to: &out)
+                JSONWriter.appendNumber(latitude, to: &out)
                 JSONWriter.append("]}", to: &out)
             } else {
                 JSONWriter.append("null", to: &out)
             }
             JSONWriter.append(",\"properties\":", to: &out)
-            let seqAt = jsonObject(event, into: &out)
+            let seqAt = jsonObject(time: time, trace: trace, type: type, fields: fields)
             out.append(UInt8(ascii: "}"))
             return seqAt
         case .csv:
-            return try csvRow(event, into: &out)
+            appendTime(time)
+            out.append(UInt8(ascii: ","))
+            let seqAt = out.count
+            out.append(UInt8(ascii: ","))
+            appendTrace(trace)
+            out.append(UInt8(ascii: ","))
+            EventLineRenderer.appendType(type, to: &out)
+            column = 0
+            fields(&self)
+            // The empty cells after the last field, and the separator before the longitude.
+            appendCommas(columns - column + 1)
+            column = columns
+            if let longitude { JSONWriter.appendNumber(longitude, to: &out) }
+            out.append(UInt8(ascii: ","))
+            if let latitude { JSONWriter.appendNumber(latitude, to: &out) }
+            out.append(UInt8(ascii: "\n"))
+            return seqAt
         case .table:
             preconditionFailure("a table is rendered whole (EventLogWriter keeps its events)")
         }
@@ -122,63 +213,101 @@ struct EventLineRenderer {
         }
     }
 
-    /// The event as a JSON object in log order, without `seq` (whose place is returned).
-    private func jsonObject(_ event: LogEvent, into out: inout [UInt8]) -> Int {
+    /// The line as a JSON object in log order, without `seq` (whose place is returned).
+    @inline(__always)
+    private mutating func jsonObject(time: Timestamp, trace: String, type: LogEvent.EventType, fields: (inout EventLineRenderer) -> Void) -> Int {
         JSONWriter.append("{\"time\":\"", to: &out)
-        event.time.appendISO8601(to: &out)
+        appendTime(time)
         JSONWriter.append("\",\"seq\":", to: &out)
         let seqAt = out.count
         JSONWriter.append(",\"trace\":", to: &out)
-        JSONWriter.quote(event.trace, to: &out)
+        appendTrace(trace)
         JSONWriter.append(",\"type\":\"", to: &out)
-        EventLineRenderer.appendType(event.type, to: &out)
+        EventLineRenderer.appendType(type, to: &out)
         out.append(UInt8(ascii: "\""))
-        for item in order {
-            let field = event.fields[item.index]
-            out.append(UInt8(ascii: ","))
-            JSONWriter.quote(field.0, to: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONWriter.write(field.1, to: &out)
-        }
+        fields(&self)
         out.append(UInt8(ascii: "}"))
         return seqAt
     }
 
-    /// The CSV row of SPEC §6.6's columns, without `seq` (whose place is returned).
-    private mutating func csvRow(_ event: LogEvent, into out: inout [UInt8]) throws(FencesimError) -> Int {
-        event.time.appendISO8601(to: &out)
-        out.append(UInt8(ascii: ","))
-        let seqAt = out.count
-        out.append(UInt8(ascii: ","))
-        var trace = event.trace
-        trace.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
-        out.append(UInt8(ascii: ","))
-        EventLineRenderer.appendType(event.type, to: &out)
-        let columns = LogEvent.fieldOrder.count + extraColumns.count
-        var next = 0
-        if let last = order.last, last.rank == Int.max {
-            throw FencesimError(.internalError, "event field \"\(event.fields[last.index].0)\" has no CSV column")
+    /// The time as ISO 8601 (without quotes).
+    @inline(__always)
+    private mutating func appendTime(_ t: Timestamp) {
+        if t != time {
+            time = t
+            timeText.removeAll(keepingCapacity: true)
+            t.appendISO8601(to: &timeText)
         }
-        for column in 0..<columns {
-            out.append(UInt8(ascii: ","))
-            // The first field of this column (a repeated key's later values are not shown, as
-            // in every format that reads fields by key).
-            guard next < order.count, order[next].rank == column else { continue }
-            cell.removeAll(keepingCapacity: true)
-            switch event.fields[order[next].index].1 {
-            case .string(let s): cell.append(contentsOf: s.utf8)
-            case .null: break
-            case let value: JSONWriter.write(value, to: &cell)
+        out.append(contentsOf: timeText)
+    }
+
+    /// The trace as a CSV cell or a JSON string.
+    @inline(__always)
+    private mutating func appendTrace(_ t: String) {
+        if t != trace || traceText.isEmpty {
+            trace = t
+            traceText.removeAll(keepingCapacity: true)
+            if format == .csv {
+                var text = t
+                text.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &traceText) }
+            } else {
+                JSONWriter.quote(t, to: &traceText)
             }
-            cell.withUnsafeBufferPointer { EventLineRenderer.appendCSVCell($0, to: &out) }
-            while next < order.count, order[next].rank == column { next += 1 }
         }
-        out.append(UInt8(ascii: ","))
-        if let lon = event.longitude { JSONWriter.appendNumber(lon, to: &out) }
-        out.append(UInt8(ascii: ","))
-        if let lat = event.latitude { JSONWriter.appendNumber(lat, to: &out) }
-        out.append(UInt8(ascii: "\n"))
-        return seqAt
+        out.append(contentsOf: traceText)
+    }
+
+    /// Writes a field of the line being rendered: its rank in log order (CSV: its column) and
+    /// its key (for a key outside ``LogEvent/fieldOrder``).
+    private mutating func write(rank: Int, key: String, _ value: JSONValue) {
+        if format == .csv {
+            guard csvCell(rank) else { return }
+            switch value {
+            case .string(let s):
+                var text = s
+                text.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
+            case .null: break
+            case let value:
+                cell.removeAll(keepingCapacity: true)
+                JSONWriter.write(value, to: &cell)
+                cell.withUnsafeBufferPointer { EventLineRenderer.appendCSVCell($0, to: &out) }
+            }
+        } else {
+            if rank < jsonKeys.count {
+                out.append(contentsOf: jsonKeys[rank])
+            } else {
+                out.append(UInt8(ascii: ","))
+                JSONWriter.quote(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+            }
+            JSONWriter.write(value, to: &out)
+        }
+    }
+
+    /// CSV: moves to the cell of column `rank` (after the four fixed ones); whether it is to be
+    /// written (a repeated key's later values are not shown, as in every format that reads
+    /// fields by key).
+    @inline(__always)
+    private mutating func csvCell(_ rank: Int) -> Bool {
+        guard rank >= column else { return false }
+        appendCommas(rank - column + 1)
+        column = rank + 1
+        return true
+    }
+
+    /// CSV: `count` separators (`count` is at most ``columns`` + 1).
+    @inline(__always)
+    private mutating func appendCommas(_ count: Int) {
+        commas.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// The start of a field with a scalar value: JSON's key, or CSV's cell; whether its value is
+    /// to be written.
+    @inline(__always)
+    private mutating func scalarField(_ key: LogEvent.Key) -> Bool {
+        if format == .csv { return csvCell(key.rawValue) }
+        out.append(contentsOf: jsonKeys[key.rawValue])
+        return true
     }
 
     /// A CSV cell, in double quotes (inner quotes doubled) when it holds a comma, a quote or a
@@ -197,6 +326,51 @@ struct EventLineRenderer {
     static func appendType(_ type: LogEvent.EventType, to out: inout [UInt8]) {
         var name = type.rawValue
         name.withUTF8 { out.append(contentsOf: $0) }
+    }
+}
+
+/// The renderer takes the fields of an engine's line as they come, in log order, and writes
+/// each scalar as its ``JSONValue`` would be written, without building it.
+extension EventLineRenderer: LogFieldSink {
+    mutating func field(_ key: LogEvent.Key, _ value: JSONValue) {
+        write(rank: key.rawValue, key: key.name, value)
+    }
+
+    mutating func field(_ key: LogEvent.Key, string: String) {
+        guard scalarField(key) else { return }
+        if format == .csv {
+            var text = string
+            text.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
+        } else {
+            JSONWriter.quote(string, to: &out)
+        }
+    }
+
+    mutating func field(_ key: LogEvent.Key, int: Int64) {
+        guard scalarField(key) else { return }
+        JSONWriter.appendInteger(int, to: &out)
+    }
+
+    mutating func field(_ key: LogEvent.Key, number: Double) {
+        guard scalarField(key) else { return }
+        JSONWriter.appendNumber(number, to: &out)
+    }
+
+    mutating func field(_ key: LogEvent.Key, bool: Bool) {
+        guard scalarField(key) else { return }
+        JSONWriter.append(bool ? "true" : "false", to: &out)
+    }
+
+    mutating func field(_ key: LogEvent.Key, time: Timestamp) {
+        guard scalarField(key) else { return }
+        // An ISO 8601 time needs neither JSON escapes nor CSV quotes.
+        if format == .csv {
+            time.appendISO8601(to: &out)
+        } else {
+            out.append(UInt8(ascii: "\""))
+            time.appendISO8601(to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
     }
 }
 

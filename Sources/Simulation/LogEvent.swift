@@ -56,6 +56,19 @@ public struct LogEvent: Sendable {
         "message",
     ]
 
+    /// A key of ``fieldOrder``, by its place there: how producers that know their keys name them
+    /// (``LogFieldSink``), so that a renderer finds a field's column without looking its key up.
+    public enum Key: Int, CaseIterable, Sendable {
+        case action, nearbyLookup, fence, zone, zoneName, customData, trigger, fix, fixTime, feed
+        case feedRadius, distance, accuracy, interpolated, direction, enterTime, exitTime, checkInTime
+        case dwellSeconds, dwellMinutes, willCheckOut, crossedFences, reason, poi, background, current
+        case lastEntered, lastExited, validUntil, cleared, nearby, monitored, entered, joined, left, consequence
+        case message
+
+        /// The key as the log writes it.
+        public var name: String { LogEvent.fieldOrder[rawValue] }
+    }
+
     /// The place of `key` in ``fieldOrder``, `nil` for keys outside it.
     @inline(__always)
     public static func rank(of key: String) -> Int? {
@@ -82,6 +95,14 @@ public struct LogEvent: Sendable {
 extension JSONValue {
     /// A metric quantity rounded to the millimetre, so that logs are short and stable.
     public static func meters(_ value: Double) -> JSONValue {
-        .double((value * 1000).rounded() / 1000)
+        .double(LogEvent.millimetres(value))
+    }
+}
+
+extension LogEvent {
+    /// A metric quantity rounded to the millimetre, as the log writes it (``JSONValue/meters(_:)``).
+    @inline(__always)
+    static func millimetres(_ value: Double) -> Double {
+        (value * 1000).rounded() / 1000
     }
 }

@@ -126,12 +126,16 @@ public final class OrderedEventLog: Sendable {
 
     /// One trace's way into the log: renders each event, without its `seq`, into frames (the
     /// bytes before and after the number, each with its length) and hands them on in chunks.
+    ///
+    /// - Important: Used by one worker at a time, so the state it changes on every event is
+    ///   marked `@exclusivity(unchecked)` (as the engine's): the compiler still checks exclusive
+    ///   access statically, and the runtime's bookkeeping, about 1.5 % of an event-log replay's
+    ///   CPU (perf), is left out.
     final class Channel {
         let log: OrderedEventLog
         let trace: Int
-        var renderer: EventLineRenderer
-        var line: [UInt8] = []
-        var frames: [UInt8] = []
+        @exclusivity(unchecked) var renderer: EventLineRenderer
+        @exclusivity(unchecked) var frames: [UInt8] = []
         /// A render error (a CSV key without a column), reported as the log's failure.
         var failure: FencesimError?
 
@@ -142,22 +146,28 @@ public final class OrderedEventLog: Sendable {
             self.log = log
             self.trace = trace
             renderer = EventLineRenderer(format: log.format, extraColumns: log.extraColumns)
-            line.reserveCapacity(1024)
             frames.reserveCapacity(OrderedEventLog.chunkBytes + 4096)
         }
 
-        func append(_ event: LogEvent) {
-            line.removeAll(keepingCapacity: true)
+        func append(_ line: LogLine) {
+            // The line is rendered in place after room for its frame's two lengths.
+            let start = frames.count
+            Channel.frame(0, &frames)
+            Channel.frame(0, &frames)
             let seqAt: Int
             do throws(FencesimError) {
-                seqAt = try renderer.render(event, into: &line)
+                seqAt = try renderer.render(line, into: &frames)
             } catch {
+                frames.removeSubrange(start...)
                 if failure == nil { failure = error }
                 return
             }
-            Channel.frame(UInt32(seqAt), &frames)
-            Channel.frame(UInt32(line.count - seqAt), &frames)
-            frames.append(contentsOf: line)
+            let before = UInt32(seqAt - start - 8)
+            let after = UInt32(frames.count - seqAt)
+            frames.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: before.littleEndian, toByteOffset: start, as: UInt32.self)
+                raw.storeBytes(of: after.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+            }
             if frames.count >= OrderedEventLog.chunkBytes { flush() }
         }
 

@@ -120,7 +120,7 @@ public struct Replayer: Sendable {
             var events: [LogEvent] = []
         }
         let kept = Kept()
-        let log = TraceLog(release: channel.map { c in { c.append($0) } } ?? release ?? { kept.events.append($0) })
+        let log = TraceLog(release: channel.map { c in { c.append($0) } } ?? release.map { r in { r($0.logEvent) } } ?? { kept.events.append($0.logEvent) })
         let findingLine = { (finding: GeotriggerEngine.Finding) in log.appendFinding(Replayer.findingLine(finding, trace: input.label)) }
         let engine = GeotriggerEngine(fences: compiled, traceName: input.label, output: configuration.summaryOnly ? .counts : .events)
         var buffer: [GeotriggerEvent] = []
@@ -203,37 +203,9 @@ public struct Replayer: Sendable {
                  fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))])
     }
 
-    /// The log line of a geotrigger event, with its provenance.
+    /// The log line of a geotrigger event, with its provenance (``EngineLogLine``).
     static func logEvent(_ e: GeotriggerEvent, _ fences: FenceSet, _ trace: String) -> LogEvent {
-        // The fence's id and zone read in place: a copy of the whole fence retains a dozen
-        // references (5 % of an event-log replay in perf).
-        var fields: [(String, JSONValue)] = []
-        fields.reserveCapacity(12)
-        fields.append(("fence", .string(fences.fences[e.fence].id)))
-        if let zone = fences.fences[e.fence].zone { fields.append(("zone", .string(zone))) }
-        fields.append(("fix", .int(Int64(e.fixIndex))))
-        if e.fixTime != e.time { fields.append(("fixTime", .string(e.fixTime.description))) }
-        fields.append(("feed", .string(e.feed.rawValue)))
-        if e.feed == .accuracy { fields.append(("feedRadius", .meters(e.feedRadius))) }
-        if let d = e.distance { fields.append(("distance", .meters(d))) }
-        fields.append(("accuracy", .meters(e.accuracy)))
-        if e.interpolated { fields.append(("interpolated", .bool(true))) }
-        if let direction = e.direction { fields.append(("direction", .string(direction.rawValue))) }
-        if let t = e.enterTime { fields.append(("enterTime", .string(t.description))) }
-        if let t = e.exitTime { fields.append(("exitTime", .string(t.description))) }
-        if let d = e.dwellSeconds { fields.append(("dwellSeconds", .double(d))) }
-        if let reason = e.reason { fields.append(("reason", .string(reason))) }
-        if let message = e.message { fields.append(("message", .string(message))) }
-        let type: LogEvent.EventType
-        switch e.kind {
-        case .enter: type = .enter
-        case .exit: type = .exit
-        case .dwell: type = .dwell
-        case .cross: type = .cross
-        case .passthrough: type = .passthrough
-        case .suppressed: type = .suppressed
-        }
-        return LogEvent(time: e.time, trace: trace, type: type, fields: fields, longitude: e.longitude, latitude: e.latitude)
+        EngineLogLine(e, fences: fences, trace: trace).logEvent
     }
 
     /// Concatenates the traces' events in input order and numbers them.

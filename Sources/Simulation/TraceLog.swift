@@ -20,18 +20,18 @@ final class TraceLog {
         /// The time that orders it: its own, or the instant it was found when that is later.
         var key: Timestamp
         var finding: Bool
-        var event: LogEvent
+        var line: LogLine
     }
 
     /// Where events go, in log order.
-    let release: (LogEvent) -> Void
+    let release: (LogLine) -> Void
     /// Waiting events in log order, from ``first``.
     private var waiting: [Entry] = []
     private var first = 0
     /// No event still to come is earlier than this.
     private var floor: Timestamp?
 
-    init(release: @escaping (LogEvent) -> Void) {
+    init(release: @escaping (LogLine) -> Void) {
         self.release = release
     }
 
@@ -40,12 +40,18 @@ final class TraceLog {
 
     /// Adds an event the pipeline dispatched.
     func append(_ event: LogEvent) {
-        insert(Entry(key: floor.map { max($0, event.time) } ?? event.time, finding: false, event: event))
+        append(.event(event))
+    }
+
+    /// Adds a line the pipeline dispatched.
+    func append(_ line: LogLine) {
+        let time = line.time
+        insert(Entry(key: floor.map { max($0, time) } ?? time, finding: false, line: line))
     }
 
     /// Adds a finding of the engine about the trace (a `warning`).
     func appendFinding(_ event: LogEvent) {
-        insert(Entry(key: floor.map { max($0, event.time) } ?? event.time, finding: true, event: event))
+        insert(Entry(key: floor.map { max($0, event.time) } ?? event.time, finding: true, line: .event(event)))
     }
 
     /// Events come almost always in order: appended, or moved back past the few later ones.
@@ -71,7 +77,7 @@ final class TraceLog {
         if let floor, time <= floor { return }
         floor = time
         while first < waiting.count, waiting[first].key < time {
-            release(waiting[first].event)
+            release(waiting[first].line)
             first += 1
         }
         compact()
@@ -80,7 +86,7 @@ final class TraceLog {
     /// Hands on every waiting event: the trace has ended.
     func finish() {
         while first < waiting.count {
-            release(waiting[first].event)
+            release(waiting[first].line)
             first += 1
         }
         compact()

@@ -66,7 +66,7 @@ struct TracePipeline {
     mutating func process(_ buffer: [GeotriggerEvent], sample: Sample) {
         guard checkIns != nil else {
             // By index: a loop variable would copy each event.
-            for k in buffer.indices where buffer[k].notified { emit(Dispatched(log: Replayer.logEvent(buffer[k], fences, trace))) }
+            for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], fences: fences, trace: trace)) }
             return
         }
         let fix = CheckInFix(sample)
@@ -76,7 +76,7 @@ struct TracePipeline {
             // Without Places nothing depends on time between fixes; the replayer's final sort
             // puts derived events after their engine event at the same instant.
             guard rules != nil else {
-                for e in buffer where e.notified { emit(Dispatched(log: Replayer.logEvent(e, fences, trace))) }
+                for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], fences: fences, trace: trace)) }
                 for c in checkInBuffer { emit(Dispatched(log: TracePipeline.logEvent(c, trace))) }
                 return
             }
@@ -109,6 +109,13 @@ struct TracePipeline {
     mutating func emit(_ event: Dispatched) {
         log.append(event.log)
         if rules != nil { evaluateRules(on: event) }
+    }
+
+    /// ``emit(_:)`` of a notified engine event: without rules nothing reads its line but the
+    /// log, which renders it from the engine's event (no ``LogEvent`` is built).
+    mutating func emit(_ line: EngineLogLine) {
+        guard rules != nil else { return log.append(.engine(line)) }
+        emit(Dispatched(log: line.logEvent))
     }
 
     /// The rules half of ``emit(_:)`` (SPEC §5): the events a log line stands for are

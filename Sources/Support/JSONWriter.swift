@@ -53,7 +53,8 @@ public enum JSONWriter {
     @inline(__always)
     public static func appendNumber(_ value: Double, to out: inout [UInt8]) {
         guard value.isFinite else { return append("null", to: &out) }
-        if value == value.rounded(), abs(value) < 1e15 {
+        // Integral: truncation is one instruction where rounding to nearest is a libm call.
+        if value == value.rounded(.towardZero), abs(value) < 1e15 {
             return appendInteger(Int64(value), to: &out)
         }
         // A value with at most 3 decimals under 1e9, or 7 under 1e8 (metres to the millimetre,
@@ -74,7 +75,10 @@ public enum JSONWriter {
     static func appendShortDecimal(_ value: Double, decimals: Int, scale: Double, below: Double, to out: inout [UInt8]) -> Bool {
         // Swift writes magnitudes under 1e-4 with an exponent.
         guard abs(value) < below, abs(value) >= 1e-4 else { return false }
-        let units = (value * scale).rounded()
+        // Ties to even (one instruction): a product exactly halfway between two integers
+        // passes the check below neither way (its value is half a unit from both decimals, far
+        // more than the spacing of doubles under `below`), so the text is that of any rounding.
+        let units = (value * scale).rounded(.toNearestOrEven)
         guard units / scale == value else { return false }
         var magnitude = UInt64(abs(units))
         let unit = UInt64(scale)
@@ -87,13 +91,19 @@ public enum JSONWriter {
             digits -= 1
         }
         guard digits > 0 else { return true }
-        out.append(UInt8(ascii: "."))
-        var divisor: UInt64 = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
-            magnitude %= divisor
-            divisor /= 10
+        // The point and the digits, written from the right (divisions by a constant) into 8
+        // bytes (at most 7 decimals), then appended at once.
+        precondition(digits < 8, "at most 7 decimals")
+        var text: UInt64 = 0
+        withUnsafeMutableBytes(of: &text) { raw in
+            var k = digits
+            while k > 0 {
+                raw[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                k -= 1
+            }
+            raw[0] = UInt8(ascii: ".")
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0...digits]))
         }
         return true
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Geotriggers
 import Testing
 @testable import Simulation
 import Support
@@ -154,6 +155,99 @@ import Support
         }
     }
 
+    /// The fields of an engine's event as fencesim built them before engine lines were rendered
+    /// straight from the event (a fields array per event).
+    static func legacyEngineEvent(_ line: EngineLogLine) -> LogEvent {
+        let e = line.event
+        var fields: [(String, JSONValue)] = []
+        fields.append(("fence", .string(line.fenceID)))
+        if let zone = line.zone { fields.append(("zone", .string(zone))) }
+        fields.append(("fix", .int(Int64(e.fixIndex))))
+        if e.fixTime != e.time { fields.append(("fixTime", .string(e.fixTime.description))) }
+        fields.append(("feed", .string(e.feed.rawValue)))
+        if e.feed == .accuracy { fields.append(("feedRadius", .double((e.feedRadius * 1000).rounded() / 1000))) }
+        if let d = e.distance { fields.append(("distance", .double((d * 1000).rounded() / 1000))) }
+        fields.append(("accuracy", .double((e.accuracy * 1000).rounded() / 1000)))
+        if e.interpolated { fields.append(("interpolated", .bool(true))) }
+        if let direction = e.direction { fields.append(("direction", .string(direction.rawValue))) }
+        if let t = e.enterTime { fields.append(("enterTime", .string(t.description))) }
+        if let t = e.exitTime { fields.append(("exitTime", .string(t.description))) }
+        if let d = e.dwellSeconds { fields.append(("dwellSeconds", .double(d))) }
+        if let reason = e.reason { fields.append(("reason", .string(reason))) }
+        if let message = e.message { fields.append(("message", .string(message))) }
+        let type: LogEvent.EventType = switch e.kind {
+        case .enter: .enter
+        case .exit: .exit
+        case .dwell: .dwell
+        case .cross: .cross
+        case .passthrough: .passthrough
+        case .suppressed: .suppressed
+        }
+        return LogEvent(time: e.time, trace: line.trace, type: type, fields: fields, longitude: e.longitude, latitude: e.latitude)
+    }
+
+    /// Random engine lines: every kind and optional field, numbers of every kind, strings that
+    /// need escaping or quoting, times that repeat (the renderer remembers the last one) or not.
+    static func engineLines(seed: UInt64, count: Int) -> [EngineLogLine] {
+        var rng = SplitMix64(seed: seed)
+        func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
+        func maybe<T>(_ value: @autoclosure () -> T) -> T? { rng.next() % 3 == 0 ? value() : nil }
+        let texts = ["", "plain", "a,b", "say \"hi\"", "line\nbreak", "cr\rlf", "tab\there", "\u{1}ctl", "ünïcødé ✓ 🛰️", "back\\slash"]
+        func number() -> Double {
+            pick([0, -0.0, 1, -1.5, 8.8, -60.629, 123.456, 1e-7, 0.00049, 1e15, 1e16, 123_456_789.125, .nan, .infinity, 0.1 + 0.2,
+                  -122.206875, 37.7726567, Double(rng.next() % 100_000_000) / 1e7 - 5])
+        }
+        var time = Timestamp(seconds: 1_767_225_600)
+        return (0..<count).map { _ in
+            if rng.next() % 3 == 0 { time = time.adding(nanoseconds: Int64(rng.next() % 3_000_000_000)) }
+            let fixTime = rng.next() % 4 == 0 ? time.adding(nanoseconds: Int64(rng.next() % 2_000_000_000)) : time
+            let event = GeotriggerEvent(
+                kind: pick(GeotriggerEvent.Kind.allCases), time: time, fence: 0, fixIndex: Int(rng.next() % 2_000_000),
+                fixTime: fixTime, feed: pick(GeotriggerSettings.Feed.allCases), feedRadius: number(), distance: maybe(number()),
+                accuracy: number(), interpolated: rng.next() % 2 == 0, direction: maybe(pick([.leftToRight, .rightToLeft])),
+                enterTime: maybe(time.adding(nanoseconds: -Int64(rng.next() % 1_000_000_000))),
+                exitTime: maybe(time.adding(nanoseconds: Int64(rng.next() % 1_000_000_000))), dwellSeconds: maybe(number()),
+                reason: maybe(pick(texts)), notified: true, message: maybe(pick(texts)), longitude: number(), latitude: number())
+            return EngineLogLine(event, fenceID: pick(["f034691", "f,1", "f \"q\"", "fence-with-a-long-identifier-\(rng.next() % 9)"]),
+                                 zone: maybe(pick(["z076", "", "zone, \"quoted\""])), trace: pick(["t", "trace, \"1\"", "/tmp/a/trace.csv"]))
+        }
+    }
+
+    /// An engine's lines, rendered from their fields as a replay writes them, are the bytes of
+    /// the old renderer given the events fencesim built before, and their ``LogEvent`` (for
+    /// check-ins, Places and rules) has those events' fields.
+    @Test(arguments: [EventLogFormat.jsonl, .csv, .geojson])
+    func engineLinesRenderAsTheOracle(_ format: EventLogFormat) throws {
+        for seed in 0..<40 as Range<UInt64> {
+            let lines = Self.engineLines(seed: 500 + seed, count: Int(seed % 9) * 11)
+            var legacy = lines.map(Self.legacyEngineEvent)
+            for k in legacy.indices { legacy[k].seq = k }
+            for (line, old) in zip(lines, legacy) {
+                let built = line.logEvent
+                #expect(JSONWriter.string(.orderedObject(built.fields)) == JSONWriter.string(.orderedObject(old.fields)), "seed \(seed)")
+                #expect(built.type == old.type && built.time == old.time && built.trace == old.trace)
+            }
+            let memory = MemorySink()
+            let writer = EventLogWriter(format: format, sink: memory)
+            let log = OrderedEventLog(writer: writer, traces: 1)
+            let channel = log.channel(0)
+            for line in lines { channel.append(.engine(line)) }
+            channel.finish()
+            #expect(log.failure == nil)
+            try writer.finish()
+            let rendered = String(decoding: memory.bytes, as: UTF8.self)
+            let expected = Oracle.render(legacy, format)
+            #expect(rendered == expected, "seed \(seed), \(format)")
+            if rendered != expected { break }
+        }
+    }
+
+    /// ``LogEvent/Key`` names the keys of ``LogEvent/fieldOrder`` in its order.
+    @Test func fieldKeysAreTheFieldOrder() {
+        #expect(LogEvent.Key.allCases.map { "\($0)" } == LogEvent.fieldOrder)
+        #expect(LogEvent.Key.allCases.map(\.rawValue) == Array(LogEvent.fieldOrder.indices))
+    }
+
     /// Several traces' logs handed to an ``OrderedEventLog`` in pieces, finishing in any order,
     /// some spooled to temporary files: the bytes of the whole log rendered at once.
     @Test(arguments: [EventLogFormat.jsonl, .csv, .geojson])
@@ -178,7 +272,7 @@ import Support
             while !open.isEmpty {
                 let k = open[Int(rng.next() % UInt64(open.count))]
                 let n = min(traces[k].count - next[k], Int(rng.next() % 7))
-                for e in traces[k][next[k]..<(next[k] + n)] { channels[k].append(e) }
+                for e in traces[k][next[k]..<(next[k] + n)] { channels[k].append(.event(e)) }
                 next[k] += n
                 if rng.next() % 3 == 0 { channels[k].flush() }
                 if next[k] == traces[k].count, rng.next() % 2 == 0 {
@@ -220,7 +314,7 @@ import Support
     /// trace keeps only the events of its last instant waiting.
     @Test func aTraceLogKeepsOnlyTheLastInstantWaiting() {
         var released: [LogEvent] = []
-        let log = TraceLog { released.append($0) }
+        let log = TraceLog { released.append($0.logEvent) }
         let start = Timestamp(seconds: 1_767_225_600)
         var peak = 0
         for k in 0..<50_000 {
@@ -246,7 +340,7 @@ import Support
     /// its time and takes its place where it was found.
     @Test func aLateFindingTakesItsPlaceWhereFound() {
         var released: [LogEvent] = []
-        let log = TraceLog { released.append($0) }
+        let log = TraceLog { released.append($0.logEvent) }
         let start = Timestamp(seconds: 1_767_225_600)
         log.append(LogEvent(time: start.adding(seconds: 10), trace: "t", type: .enter))
         log.advance(to: start.adding(seconds: 10))
