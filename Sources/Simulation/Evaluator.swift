@@ -145,9 +145,9 @@ public struct Evaluator: Sendable {
                     return .failure(error)
                 }
             }, replay: {
-                Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss) { event in
-                    read.reader.take(event)
-                    if keepsEvents { read.events.append(event) }
+                Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss) { line in
+                    read.reader.take(line)
+                    if keepsEvents { read.events.append(line.logEvent) }
                 }
             })
             DispatchQueue.concurrentPerform(iterations: 2) { k in

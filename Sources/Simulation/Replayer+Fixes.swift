@@ -86,7 +86,7 @@ extension Replayer {
     /// sees them. Fix indices in events are positions in `fixes`; the outcome has no reading
     /// statistics (the caller read the fixes).
     static func replay(fixes: [Fix], input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
-                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, release: ((LogEvent) -> Void)? = nil) -> Outcome {
+                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, release: ((LogLine) -> Void)? = nil) -> Outcome {
         replay(input, compiled, configuration, placesState: placesState, signalLoss: signalLoss, release: release) {
             (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
             for fix in fixes { try onFix(fix) }

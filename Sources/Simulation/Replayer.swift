@@ -108,11 +108,11 @@ public struct Replayer: Sendable {
     ///     the engine's events before check-ins and Places see them.
     ///   - log: where the trace's events go as they are produced (then the outcome holds none);
     ///     `nil` keeps them in the outcome.
-    ///   - release: called with each of the trace's events, in order, instead of keeping them
+    ///   - release: called with each of the trace's log lines, in order, instead of keeping them
     ///     in the outcome (when there is no `log`).
     static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
                        placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, log channel: OrderedEventLog.Channel? = nil,
-                       release: ((LogEvent) -> Void)? = nil,
+                       release: ((LogLine) -> Void)? = nil,
                        source: ((Fix) throws(FencesimError) -> Void) throws(FencesimError) -> TraceStatistics?) -> Outcome {
         var outcome = Outcome(input: input)
         /// The trace's events when they are kept in the outcome.
@@ -120,7 +120,7 @@ public struct Replayer: Sendable {
             var events: [LogEvent] = []
         }
         let kept = Kept()
-        let log = TraceLog(release: channel.map { c in { c.append($0) } } ?? release.map { r in { r($0.logEvent) } } ?? { kept.events.append($0.logEvent) })
+        let log = TraceLog(release: channel.map { c in { c.append($0) } } ?? release ?? { kept.events.append($0.logEvent) })
         let findingLine = { (finding: GeotriggerEngine.Finding) in log.appendFinding(Replayer.findingLine(finding, trace: input.label)) }
         let engine = GeotriggerEngine(fences: compiled, traceName: input.label, output: configuration.summaryOnly ? .counts : .events)
         var buffer: [GeotriggerEvent] = []

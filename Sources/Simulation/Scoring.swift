@@ -38,13 +38,60 @@ public enum Scoring {
     /// Turns logged events into what scoring reads, in order; the rest of the log is not kept.
     public struct Reader {
         let index: [String: Int]
+        /// By fence index: the first fence of the same id (whose index events are scored under),
+        /// and the id.
+        let first: [Int32]
+        let ids: [String]
         public private(set) var events: [Event] = []
 
         /// A reader of events naming the fences of `fences` (the first fence of an id).
         public init(fences: FenceSet) {
             var index: [String: Int] = [:]
-            for (j, f) in fences.fences.enumerated() where index[f.id] == nil { index[f.id] = j }
+            var first: [Int32] = []
+            first.reserveCapacity(fences.fences.count)
+            for (j, f) in fences.fences.enumerated() {
+                if index[f.id] == nil { index[f.id] = j }
+                first.append(Int32(index[f.id] ?? j))
+            }
             self.index = index
+            self.first = first
+            ids = fences.fences.map(\.id)
+        }
+
+        /// Takes a line of the log as the replay releases it: a geotrigger event read from its
+        /// own fields (no ``LogEvent`` is built), any other line as ``take(_:)-(LogEvent)``.
+        mutating func take(_ line: LogLine) {
+            guard case .engine(let engine) = line else {
+                if case .event(let e) = line { take(e) }
+                return
+            }
+            let e = engine.event
+            let kind: Event.Kind
+            switch e.kind {
+            case .enter: kind = .enter
+            case .exit: kind = .exit
+            case .passthrough: kind = .passthrough
+            case .suppressed:
+                switch e.reason {
+                case SignalLoss.entryReason?: kind = .lostEnter
+                case SignalLoss.exitReason?: kind = .lostExit
+                default: return
+                }
+            case .dwell, .cross:
+                return
+            }
+            // The engine's fence is one of the set the reader was made for when its id is.
+            guard first.indices.contains(e.fence), engine.fenceID == ids[e.fence] else {
+                return take(engine.logEvent)
+            }
+            var event = Event(kind: kind, fence: first[e.fence], time: e.time, interpolated: kind == .enter && e.interpolated,
+                              enter: e.time, exit: e.time)
+            if kind == .passthrough {
+                // As the log writes them and ``take(_:)-(LogEvent)`` reads them back: to the millisecond.
+                event.enter = e.enterTime.flatMap { LabelledVisits.time($0.description) } ?? e.time
+                event.exit = e.exitTime.flatMap { LabelledVisits.time($0.description) } ?? e.time
+            }
+            events.append(event)
         }
 
         /// Takes `e` when scoring reads it (enter, exit, passthrough of a fence of the set; an

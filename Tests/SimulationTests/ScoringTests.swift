@@ -1,4 +1,5 @@
 import Fences
+import Geotriggers
 import Spatial
 import Support
 import Testing
@@ -212,5 +213,40 @@ import Testing
         // A negative zero or a NaN takes the comparison sort (their bit order is not their order).
         let withNegativeZero = values + [-0.0] + Array(repeating: 1.5, count: 300)
         #expect(AccuracyMetrics.Percentiles.sorted(withNegativeZero).map(\.bitPattern) == withNegativeZero.sorted().map(\.bitPattern))
+    }
+}
+
+/// Scoring reads a geotrigger line of the log from its own fields: what it reads is what it
+/// reads of the same line as a ``LogEvent`` (passthrough spans to the millisecond, as logged).
+@Suite struct ScoringReaderTests {
+    @Test func anEngineLineReadsAsItsLogEvent() {
+        let fences = FenceSet(file: "f.geojson", fences: [
+            Fence(index: 0, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5, 47.39)), location: SourceLocation(file: "f.geojson", line: 1)),
+            Fence(index: 1, id: "B", kind: .circle(radiusMeters: 50), shape: .point(XY(8.51, 47.39)), location: SourceLocation(file: "f.geojson", line: 2)),
+            Fence(index: 2, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.52, 47.39)), location: SourceLocation(file: "f.geojson", line: 3)),
+        ])
+        var rng = SplitMix64(seed: 9)
+        let t0 = Timestamp(seconds: 1_767_225_600)
+        var fromLines = Scoring.Reader(fences: fences)
+        var fromEvents = Scoring.Reader(fences: fences)
+        let kinds: [GeotriggerEvent.Kind] = [.enter, .exit, .passthrough, .suppressed, .dwell, .cross]
+        let reasons: [String?] = [nil, SignalLoss.entryReason, SignalLoss.exitReason, "debounce"]
+        for k in 0..<2000 {
+            let time = t0.adding(nanoseconds: Int64(k) * 1_000_000_007 + Int64(rng.next() % 999_999))
+            let kind = kinds[Int(rng.next() % UInt64(kinds.count))]
+            let event = GeotriggerEvent(
+                kind: kind, time: time, fence: Int(rng.next() % 3), fixIndex: k, fixTime: time, feed: .point, feedRadius: 0, distance: 1,
+                accuracy: 5, interpolated: rng.next() % 2 == 0,
+                enterTime: kind == .passthrough ? time.adding(nanoseconds: -Int64(rng.next() % 2_000_000_000)) : nil,
+                exitTime: kind == .passthrough && rng.next() % 4 != 0 ? time.adding(nanoseconds: -Int64(rng.next() % 500_000)) : nil,
+                reason: kind == .suppressed ? reasons[Int(rng.next() % 4)] : nil, longitude: 8.5, latitude: 47.39)
+            let line = EngineLogLine(event, fences: fences, trace: "t")
+            fromLines.take(LogLine.engine(line))
+            fromEvents.take(line.logEvent)
+        }
+        #expect(fromLines.events.count > 500)
+        #expect(fromLines.events == fromEvents.events)
+        // Passthrough spans were read to the millisecond, as the log writes them.
+        #expect(fromLines.events.contains { $0.kind == .passthrough && $0.enter.nanoseconds % 1_000_000 == 0 && $0.enter != $0.time })
     }
 }
