@@ -116,57 +116,51 @@ public enum ReportJSON {
     /// One visit as ``visit(_:)`` prints it inside the visits list (members at indent 3), into
     /// `out` without building the value.
     static func visit(_ v: VisitScore, to out: inout [UInt8]) {
-        var line = Line(out: out)
-        out = []
-        line.open()
-        line.string("trace", v.trace)
-        line.string("fence", v.truth.fenceID)
-        line.string("zone", v.zone)
-        line.time("enter", v.truth.enter)
-        line.time("exit", v.truth.exit)
-        line.bool("startsInside", v.truth.startsInside)
-        line.number("speed", v.truth.enterSpeed.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
-        line.string("speedBand", v.speedBand)
-        line.bool("detected", v.detected)
-        line.time("detectedEnter", v.match?.enter)
-        line.time("detectedExit", v.detectedExit)
-        line.number("enterLatency", v.enterLatency.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
-        line.number("exitLatency", v.exitLatency.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
-        line.number("dwellError", v.dwellError.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
-        line.integer("flaps", v.flaps)
-        line.integer("falseExits", v.falseExits)
-        line.bool("exitMissed", v.exitMissed)
-        line.string("missReason", v.missReason?.rawValue)
-        line.close()
-        out = line.out
+        Line.object(into: &out) { line in
+            line.string("trace", v.trace)
+            line.string("fence", v.truth.fenceID)
+            line.string("zone", v.zone)
+            line.time("enter", v.truth.enter)
+            line.time("exit", v.truth.exit)
+            line.bool("startsInside", v.truth.startsInside)
+            line.number("speed", v.truth.enterSpeed.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+            line.string("speedBand", v.speedBand)
+            line.bool("detected", v.detected)
+            line.time("detectedEnter", v.match?.enter)
+            line.time("detectedExit", v.detectedExit)
+            line.number("enterLatency", v.enterLatency.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+            line.number("exitLatency", v.exitLatency.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+            line.number("dwellError", v.dwellError.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+            line.integer("flaps", v.flaps)
+            line.integer("falseExits", v.falseExits)
+            line.bool("exitMissed", v.exitMissed)
+            line.string("missReason", v.missReason?.rawValue)
+        }
     }
 
     /// One group as ``group(_:)`` prints it inside a list of groups, into `out` without building
     /// the value.
     static func group(_ g: AccuracySummary.Group, to out: inout [UInt8]) {
-        var line = Line(out: out)
-        out = []
         let m = g.metrics
-        line.open()
-        line.string("key", g.key)
-        line.integer("truthVisits", m.truthVisits)
-        line.integer("detected", m.detected)
-        line.integer("missed", m.missed)
-        line.integer("missedInGap", m.missedInGap)
-        line.integer("falseDetections", m.falseDetections)
-        line.integer("flaps", m.flaps)
-        line.integer("falseExits", m.falseExits)
-        line.integer("exitsMissed", m.exitsMissed)
-        line.number("recall", m.recall.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
-        line.number("precision", m.precision.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
-        line.number("f1", m.f1.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
-        line.percentiles("enterLatency", m.enterLatency)
-        line.percentiles("exitLatency", m.exitLatency)
-        line.percentiles("dwellError", m.dwellError)
-        line.number("hours", m.hours.map { ReportNumber.rounded($0, ReportNumber.rateDigits) })
-        line.number("falseExitsPerHour", m.falseExitsPerHour.map { ReportNumber.rounded($0, ReportNumber.rateDigits) })
-        line.close()
-        out = line.out
+        Line.object(into: &out) { line in
+            line.string("key", g.key)
+            line.integer("truthVisits", m.truthVisits)
+            line.integer("detected", m.detected)
+            line.integer("missed", m.missed)
+            line.integer("missedInGap", m.missedInGap)
+            line.integer("falseDetections", m.falseDetections)
+            line.integer("flaps", m.flaps)
+            line.integer("falseExits", m.falseExits)
+            line.integer("exitsMissed", m.exitsMissed)
+            line.number("recall", m.recall.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
+            line.number("precision", m.precision.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
+            line.number("f1", m.f1.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
+            line.percentiles("enterLatency", m.enterLatency)
+            line.percentiles("exitLatency", m.exitLatency)
+            line.percentiles("dwellError", m.dwellError)
+            line.number("hours", m.hours.map { ReportNumber.rounded($0, ReportNumber.rateDigits) })
+            line.number("falseExitsPerHour", m.falseExitsPerHour.map { ReportNumber.rounded($0, ReportNumber.rateDigits) })
+        }
     }
 
     /// The members of an object in a list of the report (indent 3), one per line.
@@ -174,12 +168,15 @@ public enum ReportJSON {
         var out: [UInt8]
         var first = true
 
-        mutating func open() {
-            out.append(UInt8(ascii: "{"))
-        }
-
-        mutating func close() {
-            JSONWriter.append("\n    }", to: &out)
+        /// Appends to `out` the object whose members `body` writes (the buffer moved in and
+        /// out, not copied).
+        static func object(into out: inout [UInt8], _ body: (inout Line) -> Void) {
+            var line = Line(out: out)
+            out = []
+            line.out.append(UInt8(ascii: "{"))
+            body(&line)
+            JSONWriter.append("\n    }", to: &line.out)
+            out = line.out
         }
 
         mutating func key(_ key: StaticString) {

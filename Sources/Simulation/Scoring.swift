@@ -22,6 +22,24 @@ public enum Scoring {
     public struct Event: Sendable, Hashable {
         public enum Kind: UInt8, Sendable {
             case enter, exit, passthrough, lostEnter, lostExit
+
+            /// What scoring reads an event of `type` as (a suppressed one by its `reason`); `nil`
+            /// for what it does not read.
+            init?(_ type: LogEvent.EventType, reason: () -> String?) {
+                switch type {
+                case .enter: self = .enter
+                case .exit: self = .exit
+                case .passthrough: self = .passthrough
+                case .suppressed:
+                    switch reason() {
+                    case SignalLoss.entryReason?: self = .lostEnter
+                    case SignalLoss.exitReason?: self = .lostExit
+                    default: return nil
+                    }
+                default:
+                    return nil
+                }
+            }
         }
 
         public var kind: Kind
@@ -66,20 +84,7 @@ public enum Scoring {
                 return
             }
             let e = engine.event
-            let kind: Event.Kind
-            switch e.kind {
-            case .enter: kind = .enter
-            case .exit: kind = .exit
-            case .passthrough: kind = .passthrough
-            case .suppressed:
-                switch e.reason {
-                case SignalLoss.entryReason?: kind = .lostEnter
-                case SignalLoss.exitReason?: kind = .lostExit
-                default: return
-                }
-            case .dwell, .cross:
-                return
-            }
+            guard let kind = Event.Kind(engine.type, reason: { e.reason }) else { return }
             // The engine's fence is one of the set the reader was made for when its id is.
             guard first.indices.contains(e.fence), engine.fenceID == ids[e.fence] else {
                 return take(engine.logEvent)
@@ -97,20 +102,7 @@ public enum Scoring {
         /// Takes `e` when scoring reads it (enter, exit, passthrough of a fence of the set; an
         /// enter or exit suppressed by signal loss).
         public mutating func take(_ e: LogEvent) {
-            let kind: Event.Kind
-            switch e.type {
-            case .enter: kind = .enter
-            case .exit: kind = .exit
-            case .passthrough: kind = .passthrough
-            case .suppressed:
-                switch Scoring.text(e.field("reason")) {
-                case SignalLoss.entryReason?: kind = .lostEnter
-                case SignalLoss.exitReason?: kind = .lostExit
-                default: return
-                }
-            default:
-                return
-            }
+            guard let kind = Event.Kind(e.type, reason: { Scoring.text(e.field("reason")) }) else { return }
             guard let id = Scoring.text(e.field("fence")), let j = index[id] else { return }
             var event = Event(kind: kind, fence: Int32(j), time: e.time, interpolated: false, enter: e.time, exit: e.time)
             switch kind {
