@@ -497,26 +497,49 @@ public final class GroundTruth {
                max(a.x, b.x) < box.minX || min(a.x, b.x) > box.maxX || max(a.y, b.y) < box.minY || min(a.y, b.y) > box.maxY { return }
             // Most segments near a boundary do not cross it: GEOS (an overlay per call) is asked
             // only when arithmetic cannot prove that.
-            if missesEveryEdge(a, b, area: k) { return }
+            switch try arithmeticCrossings(a, b, area: k) {
+            case .none:
+                return
+            case .proper(let found):
+                fractions += found
+                return
+            case .unsure:
+                break
+            }
             for crossing in try area(k).boundary.crossings(from: a, to: b) where crossing.fraction > 0 && crossing.fraction < 1 {
                 fractions.append(crossing.fraction)
             }
         }
     }
 
-    /// Whether the segment `a → b` provably meets no edge of area `k` (so that GEOS would find
-    /// no crossing and no touch): for every edge, its ends lie strictly on one side of the
-    /// segment's line, or the segment's ends strictly on one side of the edge's line, each by
-    /// an orientation determinant far above its rounding error (a bound of the kind Shewchuk
-    /// gives for `orient2d`, with ten thousand times the margin). `false` for an area without
-    /// planar arrays, and whenever a determinant is too small to trust.
-    func missesEveryEdge(_ a: XY, _ b: XY, area k: Int) -> Bool {
+    /// What arithmetic can say of where a segment meets an area's boundary.
+    enum ArithmeticCrossings {
+        /// It provably meets no edge (GEOS would find no crossing and no touch).
+        case none
+        /// It crosses edges only at points inside both (no vertex, no shared stretch), at these
+        /// fractions in `(0, 1)`, sorted: the points GEOS's overlay gives.
+        case proper([Double])
+        /// Too near a vertex, an edge's line or a collinear stretch to say: ask GEOS.
+        case unsure
+    }
+
+    /// Where the segment `a → b` meets area `k`'s edges, by arithmetic where it is sure.
+    ///
+    /// For every edge, the orientations of its ends against the segment's line and of the
+    /// segment's ends against its line are taken only when each determinant is far above its
+    /// rounding error (a bound of the kind Shewchuk gives for `orient2d`, with ten thousand
+    /// times the margin): both pairs strictly on opposite sides is a proper crossing, either
+    /// pair strictly on one side is none. A proper crossing's point is GEOS's line intersector's
+    /// (the computation its overlay makes when it nodes the segment against the ring), taken
+    /// only when it is the same to the bit with the segments given in either order; its
+    /// fraction is worked out as ``Spatial/Geometry/crossings(from:to:)`` works it out.
+    func arithmeticCrossings(_ a: XY, _ b: XY, area k: Int) throws(SpatialError) -> ArithmeticCrossings {
         let layout = self.layout
         let r = layout.rings[k]
-        guard r.ringCount > 0 else { return false }
+        guard r.ringCount > 0 else { return .unsure }
         let xs = layout.xs.baseAddress!
         let ys = layout.ys.baseAddress!
-        /// The sign of the orientation of `p` against the line `o → d` (1, -1), 0 when untrusted.
+        /// The sign of the orientation of `p` against the line `o → o + d` (1, -1), 0 when untrusted.
         @inline(__always) func orientation(_ ox: Double, _ oy: Double, _ dx: Double, _ dy: Double, _ px: Double, _ py: Double) -> Int {
             let left = dx * (py - oy)
             let right = dy * (px - ox)
@@ -526,6 +549,8 @@ public final class GroundTruth {
         }
         let sx = b.x - a.x
         let sy = b.y - a.y
+        let lengthSquared = sx * sx + sy * sy
+        var found: [(fraction: Double, point: XY)] = []
         var start = r.vertexStart
         for ring in r.ringStart..<(r.ringStart + r.ringCount) {
             let end = layout.ringEnds[ring]
@@ -534,18 +559,32 @@ public final class GroundTruth {
                 let cx = xs[i], cy = ys[i], dx = xs[i + 1], dy = ys[i + 1]
                 let c = orientation(a.x, a.y, sx, sy, cx, cy)
                 let d = orientation(a.x, a.y, sx, sy, dx, dy)
-                if c == 0 || d == 0 || c != d {
-                    // The edge's ends are not clearly on one side of the segment's line: the
-                    // segment's ends must be clearly on one side of the edge's line.
-                    let p = orientation(cx, cy, dx - cx, dy - cy, a.x, a.y)
-                    let q = orientation(cx, cy, dx - cx, dy - cy, b.x, b.y)
-                    if p == 0 || q == 0 || p != q { return false }
-                }
                 i += 1
+                if c != 0, c == d { continue }  // the edge on one side of the segment's line
+                let p = orientation(cx, cy, dx - cx, dy - cy, a.x, a.y)
+                let q = orientation(cx, cy, dx - cx, dy - cy, b.x, b.y)
+                if p != 0, p == q { continue }  // the segment on one side of the edge's line
+                guard c != 0, d != 0, p != 0, q != 0 else { return .unsure }
+                // Strictly opposite sides both ways: a crossing inside both.
+                let edgeStart = XY(cx, cy)
+                let edgeEnd = XY(dx, dy)
+                guard let point = try context.segmentIntersection(a, b, edgeStart, edgeEnd),
+                      let again = try context.segmentIntersection(edgeStart, edgeEnd, a, b),
+                      point.x.bitPattern == again.x.bitPattern, point.y.bitPattern == again.y.bitPattern
+                else { return .unsure }
+                found.append((min(1, max(0, ((point.x - a.x) * sx + (point.y - a.y) * sy) / lengthSquared)), point))
             }
             start = end
         }
-        return true
+        guard !found.isEmpty else { return .none }
+        found.sort { ($0.fraction, $0.point.x, $0.point.y) < ($1.fraction, $1.point.x, $1.point.y) }
+        var fractions: [Double] = []
+        var last: XY?
+        for f in found where last != f.point {
+            last = f.point
+            if f.fraction > 0 && f.fraction < 1 { fractions.append(f.fraction) }
+        }
+        return .proper(fractions)
     }
 
     /// The geodesic speed between two timed fixes, m/s; `nil` when no time passes.

@@ -101,3 +101,20 @@ extension Geometry {
         }
     }
 }
+
+extension GEOSContext {
+    /// The point where the segments `p0 → p1` and `q0 → q1` meet, as GEOS's line intersector
+    /// computes it (the computation the noder of an overlay makes at a crossing); `nil` when
+    /// they do not meet, or share a stretch (no single point).
+    ///
+    /// - Throws: ``SpatialError`` when GEOS fails.
+    public func segmentIntersection(_ p0: XY, _ p1: XY, _ q0: XY, _ q1: XY) throws(SpatialError) -> XY? {
+        var x = 0.0
+        var y = 0.0
+        switch GEOSSegmentIntersection_r(handle, p0.x, p0.y, p1.x, p1.y, q0.x, q0.y, q1.x, q1.y, &x, &y) {
+        case 1: return XY(x, y)
+        case -1: return nil
+        default: throw error("GEOSSegmentIntersection_r")
+        }
+    }
+}

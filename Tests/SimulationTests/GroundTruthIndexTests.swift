@@ -246,6 +246,63 @@ import Traces
         #expect(long.skippedTests > long.geometryTests, "skipped \(long.skippedTests), measured \(long.geometryTests)")
     }
 
+    /// Arithmetic answers for a segment and a polygon only where it is sure, and then with
+    /// GEOS's own answer to the bit: no crossing where GEOS finds none, the same fractions where
+    /// the segment crosses edges inside them. Segments from anywhere near star polygons (some
+    /// with holes), through their vertices and along their edges.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func arithmeticCrossingsAreGEOSs(seed: UInt64) throws {
+        let f = try MetricFrame(Self.frame)
+        var rng = SplitMix64(seed: seed &+ 300)
+        func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * rng.nextUnitDouble() }
+        var ring: [XY] = []
+        let n = 5 + Int(rng.next() % 20)
+        for k in 0..<n {
+            let angle = 2 * Double.pi * Double(k) / Double(n)
+            let radius = uniform(40, 100)
+            ring.append(XY(radius * cos(angle), radius * sin(angle)))
+        }
+        ring.append(ring[0])
+        let hole = [XY(-10, -10), XY(-10, 10), XY(10, 10), XY(10, -10), XY(-10, -10)]
+        let metric = Shape.polygon(seed % 2 == 0 ? [ring, hole] : [ring])
+        let fences = FenceSet(file: "p.geojson", fences: [
+            Fence(index: 0, id: "p", kind: .area, shape: metric.mapPositions { f.inverse($0) }, location: SourceLocation(file: "p.geojson", line: 1)),
+        ])
+        let truth = try GroundTruth(fences: fences, frame: Self.frame)
+        let geometry = try Geometry(truth.layout.shapes[0], context: truth.context)
+        let vertices = truth.layout.shapes[0]
+        guard case .polygon(let rings) = vertices else { Issue.record("not a polygon"); return }
+        let corners = rings.flatMap { $0 }
+        var proper = 0
+        var none = 0
+        for k in 0..<3000 {
+            var a = XY(uniform(-150, 150), uniform(-150, 150))
+            var b = XY(uniform(-150, 150), uniform(-150, 150))
+            switch k % 5 {
+            case 0: a = corners[Int(rng.next() % UInt64(corners.count))]  // from a vertex
+            case 1:  // along an edge
+                let e = Int(rng.next() % UInt64(corners.count - 1))
+                a = corners[e]
+                b = XY(corners[e].x + (corners[e + 1].x - corners[e].x) * 0.5, corners[e].y + (corners[e + 1].y - corners[e].y) * 0.5)
+            case 2: b = XY(a.x + uniform(-5, 5), a.y + uniform(-5, 5))  // short
+            default: break
+            }
+            guard a != b else { continue }
+            let expected = try geometry.crossings(from: a, to: b).map(\.fraction).filter { $0 > 0 && $0 < 1 }
+            switch try truth.arithmeticCrossings(a, b, area: 0) {
+            case .none:
+                none += 1
+                #expect(try geometry.crossings(from: a, to: b).isEmpty, "segment \(a) -> \(b)")
+            case .proper(let fractions):
+                proper += 1
+                #expect(fractions.map(\.bitPattern) == expected.map(\.bitPattern), "segment \(a) -> \(b): \(fractions) vs \(expected)")
+            case .unsure:
+                break
+            }
+        }
+        #expect(proper > 300 && none > 300, "proper \(proper), none \(none)")
+    }
+
     /// A path cut into stretches walked on several threads (each truth with its own GEOS
     /// context and frame) gives the visits of one walk of the whole path, and of every fence
     /// against every segment: visits open across a cut are joined, never split or lost.
