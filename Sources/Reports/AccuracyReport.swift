@@ -89,8 +89,9 @@ public struct AccuracyReport: Sendable {
         self.bands = bands
         let scores = evaluations.compactMap(\.score)
         summary = AccuracySummary(scores, fences: fences, bands: bands)
-        visits = scores.flatMap(\.visits)
-        falseDetections = scores.flatMap(\.falseDetections)
+        // One trace's lists are shared, not copied (a long drive's visits are hundreds of megabytes).
+        visits = scores.count == 1 ? scores[0].visits : scores.flatMap(\.visits)
+        falseDetections = scores.count == 1 ? scores[0].falseDetections : scores.flatMap(\.falseDetections)
         traces = evaluations.map { e in
             TraceEntry(name: e.input.label, path: e.input.path, error: e.error?.fullDescription, score: e.score,
                        cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
@@ -106,7 +107,9 @@ public struct AccuracyReport: Sendable {
         }
         let margin = box.map { max($0.width, $0.height) * 0.1 + 0.0005 } ?? 0
         let near = box?.expanded(by: margin)
-        let visited = Set(visits.map(\.truth.fenceID) + falseDetections.map(\.visit.fenceID))
+        var visited = Set<String>()
+        for v in visits { visited.insert(v.truth.fenceID) }
+        for d in falseDetections { visited.insert(d.visit.fenceID) }
         var chosen: [FenceShape] = []
         var candidates: [(visited: Bool, fence: Fence)] = []
         for fence in fences.fences {
