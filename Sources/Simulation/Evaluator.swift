@@ -60,6 +60,25 @@ public struct Evaluator: Sendable {
         let done = Atomic<Int>(0)
         let results = Mutex<[TraceEvaluation?]>(Array(repeating: nil, count: traces.count))
         let failure = Mutex<FencesimError?>(nil)
+        // The first trace is read while the fences are indexed (a long drive takes about as long
+        // to read); it is handed over once, to the worker that takes it.
+        final class Prefetch: @unchecked Sendable {
+            var trace: Result<Trace, FencesimError>?
+        }
+        let prefetch = Prefetch()
+        let prefetched = DispatchGroup()
+        prefetched.enter()
+        let first = traces[0]
+        let options = configuration.replay.readOptions
+        Thread {
+            do throws(FencesimError) {
+                prefetch.trace = .success(try Trace.load(path: first.path, options: options))
+            } catch {
+                prefetch.trace = .failure(error)
+            }
+            prefetched.leave()
+        }.start()
+        defer { prefetched.wait() }
         // One index for every worker; each worker has its own frame and GEOS context.
         let replay = configuration.replay
         let index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings)
@@ -76,7 +95,13 @@ public struct Evaluator: Sendable {
             while true {
                 let k = next.add(1, ordering: .relaxed).oldValue
                 guard k < traces.count else { break }
-                let result = Evaluator.evaluate(traces[k], compiled, truth, configuration)
+                var loaded: Result<Trace, FencesimError>?
+                if k == 0 {
+                    prefetched.wait()
+                    loaded = prefetch.trace
+                    prefetch.trace = nil
+                }
+                let result = Evaluator.evaluate(traces[k], compiled, truth, configuration, loaded: loaded)
                 results.withLock { $0[k] = result }
                 let n = done.add(1, ordering: .relaxed).newValue
                 progress?(n, traces.count)
@@ -88,15 +113,18 @@ public struct Evaluator: Sendable {
 
     /// Evaluates one trace with a worker's compiled fences and truth.
     ///
-    /// - Parameter knownTruth: the trace's truth visits when an earlier evaluation of the same
-    ///   trace (and truth source) found them: not worked out again (a sweep's combinations share
-    ///   them).
+    /// - Parameters:
+    ///   - knownTruth: the trace's truth visits when an earlier evaluation of the same trace
+    ///     (and truth source) found them: not worked out again (a sweep's combinations share
+    ///     them).
+    ///   - loaded: the trace as read already (or its reading's error); `nil` reads it.
     static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruthTeam, _ configuration: Configuration,
-                         knownTruth: [TruthVisit]? = nil) -> TraceEvaluation {
+                         knownTruth: [TruthVisit]? = nil, loaded: Result<Trace, FencesimError>? = nil) -> TraceEvaluation {
         var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
         let options = configuration.replay.readOptions
         do throws(FencesimError) {
-            let trace = try Trace.load(path: input.path, options: options)
+            let trace: Trace
+            if let loaded { trace = try loaded.get() } else { trace = try Trace.load(path: input.path, options: options) }
             let clean = trace.fixes
             result.outcome.readStatistics = trace.statistics
             let timed = clean.allSatisfy { $0.time != nil } ? clean : clean.filter { $0.time != nil }
