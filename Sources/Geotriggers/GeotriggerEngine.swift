@@ -376,7 +376,12 @@ public final class GeotriggerEngine {
                 return a.kind.rank < b.kind.rank
             }
         }
-        if !scratch.isEmpty { events.append(contentsOf: scratch) }
+        if !scratch.isEmpty {
+            // Into the caller's empty buffer (a replay empties it at every fix) the events move
+            // with the storage, swapped: no copy of each event. The caller's storage is reused
+            // as the scratch list.
+            if events.isEmpty { swap(&events, &scratch) } else { events.append(contentsOf: scratch) }
+        }
         previous = sample
         for k in 1..<previousPassing.count where filterPass[k] {
             previousPassing[k] = sample

@@ -33,7 +33,7 @@ public enum ParallelReplay {
             let label = labels[chunk.trace]
             let out = log.channel(chunk.sequence)
             let traceLog = TraceLog(release: { out.append($0) })
-            var pipeline = TracePipeline(trace: label, fences: engine.fences.fenceSet, pipeline: nil, placesState: nil, log: traceLog)
+            var pipeline = TracePipeline(trace: label, fences: engine.fences, pipeline: nil, placesState: nil, log: traceLog)
             let frame = engine.fences.frame
             var buffer: [GeotriggerEvent] = []
             buffer.reserveCapacity(64)
