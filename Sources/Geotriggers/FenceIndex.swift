@@ -139,12 +139,12 @@ public final class FenceIndex: @unchecked Sendable {
         }
     }
     private let rankCache = Mutex<[Int32]?>(nil)
-    /// Each fence's id and zone in slot order (see ``FenceLabels``): worked out the first time
+    /// Each fence's id and zone (see ``FenceLabels``): worked out the first time
     /// an event log asks for them (a count of enters and exits never does).
     public var labels: FenceLabels {
         labelCache.withLock { cached in
             if let cached { return cached }
-            let labels = FenceLabels(fenceSet.fences, slotFence: slotFence, fenceSlot: fenceSlot)
+            let labels = FenceLabels(fenceSet.fences)
             cached = labels
             return labels
         }
