@@ -51,8 +51,10 @@ public final class CompiledFences {
     final class AreaFence {
         let area: FenceIndex.AreaShape
         let context: GEOSContext
-        /// The fence, for failures, and where they are recorded.
-        let fence: Fence
+        /// The fence (its index in `fences`), for failures, and where they are recorded. Not a
+        /// copy of the fence: that retains a dozen references per polygon a worker tests.
+        let fences: [Fence]
+        let fence: Int
         let failures: Failures
         /// The polygon's arithmetic form in the index's flat vertex arrays (kept alive by the
         /// ``CompiledFences`` that owns this fence); no rings for a polygon left to GEOS.
@@ -85,10 +87,11 @@ public final class CompiledFences {
             }
         }
 
-        init(_ area: FenceIndex.AreaShape, planar: PlanarRings, context: GEOSContext, fence: Fence, failures: Failures) {
+        init(_ area: FenceIndex.AreaShape, planar: PlanarRings, context: GEOSContext, fences: [Fence], fence: Int, failures: Failures) {
             self.area = area
             self.planar = planar
             self.context = context
+            self.fences = fences
             self.fence = fence
             self.failures = failures
         }
@@ -119,7 +122,7 @@ public final class CompiledFences {
                 let parts = try parts()
                 return (try parts.prepared.intersects(p), try parts.boundary.distance(to: p))
             } catch {
-                failures.record(error, fence: fence)
+                failures.record(error, fence: fences[fence])
                 return (false, .infinity)
             }
         }
@@ -162,7 +165,7 @@ public final class CompiledFences {
             let ring = index.polygonRings[Int(index.fenceSlot[j])]
             let rings = AreaFence.PlanarRings(xs: index.polygonXs, ys: index.polygonYs, start: ring.vertexStart,
                                               ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount))
-            return AreaFence($0, planar: rings, context: context, fence: index.fenceSet.fences[j], failures: failures)
+            return AreaFence($0, planar: rings, context: context, fences: index.fenceSet.fences, fence: j, failures: failures)
         }
     }
 
@@ -178,6 +181,20 @@ public final class CompiledFences {
     /// the boundary). For lines, the unsigned distance; for beacons, relative to the check-in
     /// distance.
     public func signedDistance(fence j: Int, at p: XY) -> Double? {
+        // Discs from the index's plain arrays (the shape's centre and radius, the same
+        // arithmetic as `XY.distance(to:)`): no copy of the shape, with its references, per event.
+        switch index.kinds[j] {
+        case .circle, .beacon:
+            let dx = p.x - index.centerX[j]
+            let dy = p.y - index.centerY[j]
+            return (dx * dx + dy * dy).squareRoot() - index.radius[j]
+        case .area, .line, .empty:
+            return shapeDistance(fence: j, at: p)
+        }
+    }
+
+    /// ``signedDistance(fence:at:)`` from the fence's compiled shape.
+    func shapeDistance(fence j: Int, at p: XY) -> Double? {
         switch index.shapes[j] {
         case .circle(let c, let r):
             return p.distance(to: c) - r

@@ -139,6 +139,17 @@ public final class FenceIndex: @unchecked Sendable {
         }
     }
     private let rankCache = Mutex<[Int32]?>(nil)
+    /// Each fence's id and zone (see ``FenceLabels``): worked out the first time
+    /// an event log asks for them (a count of enters and exits never does).
+    public var labels: FenceLabels {
+        labelCache.withLock { cached in
+            if let cached { return cached }
+            let labels = FenceLabels(fenceSet.fences)
+            cached = labels
+            return labels
+        }
+    }
+    private let labelCache = Mutex<FenceLabels?>(nil)
     /// Metric envelopes, including the exit radius of beacons; `nil` for empty fences.
     let envelopes: [BoundingBox?]
     let grid: FenceGrid

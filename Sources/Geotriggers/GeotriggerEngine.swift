@@ -158,6 +158,46 @@ public final class GeotriggerEngine {
         filterID == 0 ? previous : previousPassing[filterID]
     }
     @exclusivity(unchecked) var scratch: [GeotriggerEvent] = []
+    /// The sort keys of the scratch events, and the storage they are reordered into (reused; see
+    /// ``orderScratch()``).
+    @exclusivity(unchecked) var orderKeys: [OrderKey] = []
+    @exclusivity(unchecked) var spareScratch: [GeotriggerEvent] = []
+
+    /// What orders the events of one fix: time, then fence id (its rank), then kind, then the
+    /// order made (a stable sort).
+    struct OrderKey {
+        var time: Timestamp
+        var fenceRank: Int32
+        var kindRank: Int32
+        var index: Int
+
+        @inline(__always)
+        static func < (a: OrderKey, b: OrderKey) -> Bool {
+            if a.time != b.time { return a.time < b.time }
+            if a.fenceRank != b.fenceRank { return a.fenceRank < b.fenceRank }
+            if a.kindRank != b.kindRank { return a.kindRank < b.kindRank }
+            return a.index < b.index
+        }
+    }
+
+    /// Sorts ``scratch`` by time, then fence id, then kind, stably: the small keys are sorted
+    /// and each event is moved once, instead of the large events being moved about while sorted
+    /// (sorting them was 2 % of an event-log replay in perf).
+    func orderScratch() {
+        let rank = idRank
+        orderKeys.removeAll(keepingCapacity: true)
+        var inOrder = true
+        for k in scratch.indices {
+            let key = OrderKey(time: scratch[k].time, fenceRank: rank[scratch[k].fence], kindRank: Int32(scratch[k].kind.rank), index: k)
+            if let last = orderKeys.last, !(last < key) { inOrder = false }
+            orderKeys.append(key)
+        }
+        if inOrder { return }
+        orderKeys.sort { $0 < $1 }
+        spareScratch.removeAll(keepingCapacity: true)
+        for key in orderKeys { spareScratch.append(scratch[key.index]) }
+        swap(&scratch, &spareScratch)
+    }
     /// The storage of the previous sample's active list, kept for the next one's (see `process`).
     @exclusivity(unchecked) var spareActive: [Int32] = []
     /// The movement last made into a GEOS line, with its ends (fences with filters move from
@@ -368,15 +408,13 @@ public final class GeotriggerEngine {
             swap(&spareActive, &active)
             swap(&active, &stillActive)
         }
-        if scratch.count > 1 {
-            let rank = idRank
-            scratch.sort { a, b in
-                if a.time != b.time { return a.time < b.time }
-                if a.fence != b.fence { return rank[a.fence] < rank[b.fence] }
-                return a.kind.rank < b.kind.rank
-            }
+        if scratch.count > 1 { orderScratch() }
+        if !scratch.isEmpty {
+            // Into the caller's empty buffer (a replay empties it at every fix) the events move
+            // with the storage, swapped: no copy of each event. The caller's storage is reused
+            // as the scratch list.
+            if events.isEmpty { swap(&events, &scratch) } else { events.append(contentsOf: scratch) }
         }
-        if !scratch.isEmpty { events.append(contentsOf: scratch) }
         previous = sample
         for k in 1..<previousPassing.count where filterPass[k] {
             previousPassing[k] = sample

@@ -30,10 +30,13 @@ public enum ParallelReplay {
         let labels = feed.traces.map(\.label)
         return try TraceSlices.run(feed, configuration: configuration, workers: requested, output: .events, timer: timer,
                                    stop: { log.hasFailed }) { engine, chunk, _ in
-            let label = labels[chunk.trace]
+            // The slice's own copy of the label (a string object of its own): every line of the
+            // slice holds the trace, and two workers retaining and releasing one shared string
+            // contend for its reference count's cache line at every event.
+            let label = String(decoding: Array(labels[chunk.trace].utf8), as: UTF8.self)
             let out = log.channel(chunk.sequence)
             let traceLog = TraceLog(release: { out.append($0) })
-            var pipeline = TracePipeline(trace: label, fences: engine.fences.fenceSet, pipeline: nil, placesState: nil, log: traceLog)
+            var pipeline = TracePipeline(trace: label, fences: engine.fences, pipeline: nil, placesState: nil, log: traceLog)
             let frame = engine.fences.frame
             var buffer: [GeotriggerEvent] = []
             buffer.reserveCapacity(64)

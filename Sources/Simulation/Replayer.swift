@@ -127,7 +127,7 @@ public struct Replayer: Sendable {
         buffer.reserveCapacity(64)
         var index = 0
         var summary = BenchSummary()
-        var pipeline = TracePipeline(trace: input.label, fences: compiled.fenceSet,
+        var pipeline = TracePipeline(trace: input.label, fences: compiled,
                                      pipeline: configuration.summaryOnly ? nil : configuration.pipeline, placesState: placesState, log: log)
         var untimed: [Diagnostic] = []
         var untimedCount = 0

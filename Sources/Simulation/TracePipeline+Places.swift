@@ -95,7 +95,7 @@ extension TracePipeline {
             for (_, entry) in ordered {
                 advancePlaces(to: entry.time)
                 switch entry.item {
-                case .engine(let e): emit(EngineLogLine(e, fences: fences, trace: trace))
+                case .engine(let e): emit(EngineLogLine(e, labels: labels, trace: trace))
                 case .checkIn(let c): emit(Dispatched(log: TracePipeline.logEvent(c, trace)))
                 case .signal(let s): handle(s)
                 }

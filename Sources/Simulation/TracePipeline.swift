@@ -26,6 +26,8 @@ struct TracePipeline {
 
     let trace: String
     let fences: FenceSet
+    /// The fences' ids and zones, as the engine's lines read them (``FenceLabels``).
+    let labels: FenceLabels
     /// Check-ins, when the run has a pipeline (`run`); `replay` logs engine events only.
     var checkIns: CheckInMachine?
     /// Places, when simulated.
@@ -45,10 +47,11 @@ struct TracePipeline {
     ///   - pipeline: the run's pipeline; `nil` to log engine events only.
     ///   - placesState: the state persisted by an earlier run (`--state`), else a fresh one.
     ///   - log: where the log lines go.
-    init(trace: String, fences: FenceSet, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog) {
+    init(trace: String, fences: CompiledFences, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog) {
         self.trace = trace
         self.log = log
-        self.fences = fences
+        self.fences = fences.fenceSet
+        labels = fences.index.labels
         checkIns = pipeline?.checkIns
         if let setup = pipeline?.places {
             places = PlacesRun(setup: setup, state: placesState ?? PlacesState(configuration: setup.settings.configuration))
@@ -66,7 +69,7 @@ struct TracePipeline {
     mutating func process(_ buffer: [GeotriggerEvent], sample: Sample) {
         guard checkIns != nil else {
             // By index: a loop variable would copy each event.
-            for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], fences: fences, trace: trace)) }
+            for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], labels: labels, trace: trace)) }
             return
         }
         let fix = CheckInFix(sample)
@@ -76,7 +79,7 @@ struct TracePipeline {
             // Without Places nothing depends on time between fixes; the replayer's final sort
             // puts derived events after their engine event at the same instant.
             guard rules != nil else {
-                for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], fences: fences, trace: trace)) }
+                for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], labels: labels, trace: trace)) }
                 for c in checkInBuffer { emit(Dispatched(log: TracePipeline.logEvent(c, trace))) }
                 return
             }

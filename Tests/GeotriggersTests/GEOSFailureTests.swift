@@ -14,7 +14,7 @@ import Testing
         let fence = Fence(index: 0, id: "broken", kind: .area, shape: shape, location: SourceLocation(file: "fences.geojson", line: 3, column: 5))
         let failures = CompiledFences.Failures()
         let area = CompiledFences.AreaFence(FenceIndex.AreaShape(shape), planar: .init(xs: UnsafePointer(bitPattern: 8)!, ys: UnsafePointer(bitPattern: 8)!, start: 0, ringEnds: UnsafeBufferPointer(start: nil, count: 0)),
-                                            context: context, fence: fence, failures: failures)
+                                            context: context, fences: [fence], fence: 0, failures: failures)
         _ = area.locateWithGEOS(XY(5, 5))
         let failure = try #require(failures.first)
         #expect(failure.code == .internalError)
