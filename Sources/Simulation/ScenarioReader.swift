@@ -27,6 +27,20 @@ public enum ScenarioReader {
         return try read(root, path: path)
     }
 
+    /// Bytes a scenario's name may have: with the longest suffix fencesim adds
+    /// (`.events.part-K-of-N.jsonl`), a file name stays within the 255 bytes file systems allow.
+    static let nameByteLimit = 200
+
+    /// Why `name` cannot be one component of a file name in the folder the user named (`nil`
+    /// when it can): no separator, no `.` or `..`, no control character, not too long.
+    static func fileNameProblem(_ name: String) -> String? {
+        if name.contains("/") { return "it cannot contain \"/\" (\"\(name)\" would place files outside the output folder)" }
+        if name == "." || name == ".." { return "it cannot be \"\(name)\"" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) { return "it cannot contain control characters" }
+        if name.utf8.count > nameByteLimit { return "it is \(name.utf8.count) bytes long; at most \(nameByteLimit)" }
+        return nil
+    }
+
     static func read(_ root: ConfigNode, path: String) throws(FencesimError) -> Scenario {
         guard let entries = root.entries else {
             throw root.error("a scenario must be a mapping of keys (name, traces, fences, ...), found \(root.typeDescription)")
@@ -38,6 +52,9 @@ public enum ScenarioReader {
         var name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         if let n = root["name"] {
             guard let s = n.string, !s.isEmpty else { throw n.error("name must be a non-empty string") }
+            if let problem = ScenarioReader.fileNameProblem(s) {
+                throw n.error("name becomes part of output file names (NAME.events.jsonl in --out): \(problem)")
+            }
             name = s
         }
         guard let tracesNode = root["traces"] else {

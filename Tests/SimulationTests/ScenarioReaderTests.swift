@@ -33,6 +33,18 @@ import Testing
         }
     }
 
+    /// A scenario's name becomes part of output file names: it cannot place a file outside the
+    /// folder the user named (issue 21).
+    @Test(arguments: ["../escaped", "a/b", "/abs/x", "..", ".", "tab\there", String(repeating: "n", count: 201)])
+    func namesThatWouldLeaveTheOutputFolderAreRefused(name: String) throws {
+        let quoted = name.replacingOccurrences(of: "\t", with: "\\t")
+        try expectError("""
+            traces: [traces/*.csv]
+            name: "\(quoted)"
+            fences: fences.geojson
+            """, line: 2, "name becomes part of output file names")
+    }
+
     @Test func readsEveryKey() throws {
         let (dir, path) = try scenario("""
             name: downtown

@@ -134,6 +134,9 @@ let badInputs: [BadInput] = [
     refused("scenario/wrong-types.yaml", .scenario),
     refused("scenario/deep-filter.yaml", .scenario),  // overflowed the stack before FilterExpression.maximumNesting
     refused("scenario/billion-laughs.yaml", .scenario),  // walked 10^9 values before ConfigNode.maximumYAMLValues
+    refused("scenario/name-escapes-parent.yaml", .scenario),  // wrote OUT/../escaped.events.jsonl (issue 21)
+    refused("scenario/name-with-slash.yaml", .scenario),
+    refused("scenario/name-absolute.yaml", .scenario),
     // Rules (through a scenario's `rules:`, so that `run --out` is checked too)
     refused("rules/truncated.json", .rules),
     refused("rules/deep-nesting.json", .rules),
