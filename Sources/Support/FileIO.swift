@@ -105,6 +105,33 @@ public enum FileIO {
         }
     }
 
+    /// One of several files written together by ``writeTogether(_:)``: its path and what writes
+    /// its bytes.
+    public struct Output {
+        public var path: String
+        public var write: (ByteSink) throws(FencesimError) -> Void
+
+        public init(path: String, write: @escaping (ByteSink) throws(FencesimError) -> Void) {
+            self.path = path
+            self.write = write
+        }
+    }
+
+    /// Writes files that belong together (a report's HTML and JSON): a temporary file beside
+    /// every destination is made first (an unwritable folder fails before anything is written),
+    /// each is written, then all are renamed into place one after the other. A failure before the
+    /// renames leaves every path as it was; the window that remains is between two renames.
+    ///
+    /// - Returns: the paths written, in order.
+    @discardableResult
+    public static func writeTogether(_ outputs: [Output]) throws(FencesimError) -> [String] {
+        var files: [AtomicFileWriter] = []
+        for output in outputs { files.append(try AtomicFileWriter(path: output.path)) }
+        for (output, file) in zip(outputs, files) { try output.write(file) }
+        for file in files { try file.commit() }
+        return files.map(\.path)
+    }
+
     /// Writes a string as UTF-8, atomically (see ``writeAtomically(_:to:)-([UInt8],_)``).
     public static func writeAtomically(_ text: String, to path: String) throws(FencesimError) {
         try writeAtomically(Array(text.utf8), to: path)

@@ -98,23 +98,11 @@ struct Report: ParsableCommand {
             let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
                                         generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                         degradation: setup.degradation)
-            // Both files are written to temporaries (the JSON as it is rendered), then renamed
-            // one after the other: a failure before the renames leaves both paths as they were.
-            var files: [AtomicFileWriter] = []
-            if let html {
-                let file = try AtomicFileWriter(path: html)
-                files.append(file)
-                try file.write(Array(ReportHTML.render(report).utf8))
-            }
-            if let json {
-                let file = try AtomicFileWriter(path: json)
-                files.append(file)
-                try ReportJSON.write(report, to: file)
-            }
-            for file in files {
-                try file.commit()
-                Terminal.err("wrote \(file.path)")
-            }
+            // Both files or neither (the JSON streamed as it is rendered).
+            var outputs: [FileIO.Output] = []
+            if let html { outputs.append(FileIO.Output(path: html) { sink throws(FencesimError) in try sink.write(Array(ReportHTML.render(report).utf8)) }) }
+            if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try ReportJSON.write(report, to: sink) }) }
+            for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
             if !quiet { Terminal.out(ReportTable.render(report)) }
         }
         if let failure {

@@ -104,17 +104,11 @@ struct SweepCommand: ParsableCommand {
             let report = SweepReport(title: scenario.name, generator: "fencesim \(FencesimVersion.string)", scenario: self.scenario,
                                      truth: Report.describe(truth, scenario.root["truth"]?.string ?? "trace"),
                                      degradation: runner.degradation, result: result)
-            // Render everything first, then write: a failure leaves earlier files as they were.
-            let svgText = plot.map { _ in SweepFigure.svg(report) }
-            let jsonText = json.map { _ in SweepJSON.render(report) }
-            if let plot, let svgText {
-                try FileIO.writeAtomically(svgText, to: plot)
-                Terminal.err("wrote \(plot)")
-            }
-            if let json, let jsonText {
-                try FileIO.writeAtomically(jsonText, to: json)
-                Terminal.err("wrote \(json)")
-            }
+            // Both files or neither.
+            var outputs: [FileIO.Output] = []
+            if let plot { outputs.append(FileIO.Output(path: plot) { sink throws(FencesimError) in try sink.write(Array(SweepFigure.svg(report).utf8)) }) }
+            if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try sink.write(Array(SweepJSON.render(report).utf8)) }) }
+            for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
             if !quiet {
                 Terminal.out(SweepTable.render(report))
             } else if let verdict = report.verdict {

@@ -85,6 +85,21 @@ import Testing
         #expect(try String(contentsOf: html, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
     }
 
+    /// `--html` and `--json` are written both or neither (issue 21): a JSON destination that
+    /// cannot be written (its folder is missing) leaves the old HTML in place and no temporary.
+    @Test func bothFilesOrNeither() throws {
+        let dir = try Self.folder()
+        let html = dir.appendingPathComponent("report.html")
+        try "GOOD OLD REPORT".write(to: html, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["report", "traces/a.csv", "--fences", "fences.geojson", "--html", html.path,
+                             "--json", dir.appendingPathComponent("missing/report.json").path, "--quiet"], in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("missing/report.json"), "\(r.stderr)")
+        #expect(try String(contentsOf: html, encoding: .utf8) == "GOOD OLD REPORT")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test func degradedDemoScenario() throws {
         let dir = try CLI.temporaryDirectory()
         let json = dir.appendingPathComponent("demo.json").path

@@ -57,6 +57,19 @@ import Testing
 
     /// The grid has one line per combination: the values, then recall, precision, F1, enter and
     /// exit latency p50, false exits per hour, truth visits and misses.
+    /// `--plot` and `--json` are written both or neither (issue 21).
+    @Test func bothFilesOrNeither() throws {
+        let dir = try Self.folder()
+        let plot = dir.appendingPathComponent("grid.svg")
+        try "GOOD OLD PLOT".write(to: plot, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0,5", "--plot", plot.path,
+                             "--json", dir.appendingPathComponent("missing/grid.json").path, "--quiet"], in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(try String(contentsOf: plot, encoding: .utf8) == "GOOD OLD PLOT")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test func theGridAndItsColumns() throws {
         let dir = try Self.folder()
         let r = try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0,11", "--vary", "enterAfter=0,2fixes"], in: dir)
