@@ -20,6 +20,10 @@ public enum EventLogMerge {
             guard part.scenario == first.scenario else {
                 throw FencesimError(.badData, "this part is of scenario \"\(part.scenario)\" and \(at(first).file) of \"\(first.scenario)\": merge the shards of one run", at: at(part))
             }
+            guard part.run == first.run else {
+                throw FencesimError(.badData, "this part is of another run of scenario \"\(part.scenario)\" than \(at(first).file) (run \(part.run), not \(first.run)): its settings, inputs or fencesim version differ; merge the shards of one run",
+                                    at: at(part))
+            }
             guard part.shard.count == first.shard.count, part.traceCount == first.traceCount else {
                 throw FencesimError(.badData, "this part is shard \(part.shard) of a run of \(part.traceCount) traces and \(at(first).file) is shard \(first.shard) of \(first.traceCount): merge the shards of one run", at: at(part))
             }

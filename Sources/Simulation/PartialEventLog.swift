@@ -9,9 +9,12 @@ import Support
 /// formats need. The header:
 ///
 /// ```json
-/// {"fencesim":"partial-event-log","version":1,"scenario":"demo-delivery","shard":0,"shards":3,
-///  "traceCount":6,"traces":[{"index":0,"trace":"../traces/a.gpx","events":12}, ...]}
+/// {"fencesim":"partial-event-log","version":2,"scenario":"demo-delivery","run":"5c1e…","shard":0,
+///  "shards":3,"traceCount":6,"traces":[{"index":0,"trace":"../traces/a.gpx","events":12}, ...]}
 /// ```
+///
+/// `run` is the run's ``RunDigest``: `merge` refuses parts whose digests differ (parts of runs
+/// with other settings, inputs or fencesim versions).
 ///
 /// `traces` lists the shard's traces with their position in the scenario and how many of the
 /// lines that follow are theirs, so that merging needs neither the scenario nor unique labels.
@@ -36,6 +39,8 @@ public struct PartialEventLog: Sendable {
     public var file: String
     /// The scenario's name.
     public var scenario: String
+    /// The run's ``RunDigest`` in hex: parts of one run carry the same.
+    public var run: String
     public var shard: Shard
     /// Traces in the whole scenario.
     public var traceCount: Int
@@ -46,11 +51,12 @@ public struct PartialEventLog: Sendable {
 
     /// The marker and version of the header line.
     public static let marker = "partial-event-log"
-    public static let version = 1
+    public static let version = 2
 
-    public init(file: String = "", scenario: String, shard: Shard, traceCount: Int, traces: [Trace], events: [LogEvent]) {
+    public init(file: String = "", scenario: String, run: String, shard: Shard, traceCount: Int, traces: [Trace], events: [LogEvent]) {
         self.file = file
         self.scenario = scenario
+        self.run = run
         self.shard = shard
         self.traceCount = traceCount
         self.traces = traces
@@ -62,10 +68,10 @@ public struct PartialEventLog: Sendable {
     /// - Parameters:
     ///   - outcomes: the replays of the shard's traces, in scenario order.
     ///   - positions: each outcome's 0-based position in the scenario's trace list.
-    public init(scenario: String, shard: Shard, traceCount: Int, outcomes: [Replayer.Outcome], positions: [Int]) {
+    public init(scenario: String, run: String, shard: Shard, traceCount: Int, outcomes: [Replayer.Outcome], positions: [Int]) {
         precondition(outcomes.count == positions.count, "one position per outcome")
         let traces = zip(outcomes, positions).map { Trace(index: $1, label: $0.input.label, events: $0.events.count) }
-        self.init(scenario: scenario, shard: shard, traceCount: traceCount, traces: traces, events: Replayer.merge(outcomes))
+        self.init(scenario: scenario, run: run, shard: shard, traceCount: traceCount, traces: traces, events: Replayer.merge(outcomes))
     }
 
     /// The file name of a shard's partial log: `<scenario>.events.part-<K>-of-<N>.jsonl`.
@@ -77,7 +83,7 @@ public struct PartialEventLog: Sendable {
     var header: JSONValue {
         .orderedObject([
             ("fencesim", .string(PartialEventLog.marker)), ("version", .int(Int64(PartialEventLog.version))),
-            ("scenario", .string(scenario)), ("shard", .int(Int64(shard.index))), ("shards", .int(Int64(shard.count))),
+            ("scenario", .string(scenario)), ("run", .string(run)), ("shard", .int(Int64(shard.index))), ("shards", .int(Int64(shard.count))),
             ("traceCount", .int(Int64(traceCount))),
             ("traces", .list(traces.map { t in
                 .orderedObject([("index", .int(Int64(t.index))), ("trace", .string(t.label)), ("events", .int(Int64(t.events)))])
@@ -141,9 +147,13 @@ public struct PartialEventLog: Sendable {
         }
         let version = try int("version")
         guard version == PartialEventLog.version else {
-            throw fail("partial log version \(version) is not supported (this fencesim reads version \(PartialEventLog.version))", line: headerLine)
+            let older = version < PartialEventLog.version ? "; it has no run digest to check it against the other parts: run its shard again" : ""
+            throw fail("partial log version \(version) is not supported (this fencesim reads version \(PartialEventLog.version))\(older)", line: headerLine)
         }
         guard let scenario = header.member("scenario")?.string else { throw fail("the shard header needs \"scenario\", a string", line: headerLine) }
+        guard let run = header.member("run")?.string, !run.isEmpty else {
+            throw fail("the shard header needs \"run\", the run's digest", line: headerLine, column: header.offset + 1)
+        }
         let shard: Shard
         do {
             shard = try Shard(index: try int("shard"), count: try int("shards"))
@@ -187,6 +197,6 @@ public struct PartialEventLog: Sendable {
         guard events.count == expected else {
             throw fail("the shard header accounts for \(expected) events and the file has \(events.count): it is truncated or edited", line: lines.last?.0 ?? 1)
         }
-        return PartialEventLog(file: file, scenario: scenario, shard: shard, traceCount: traceCount, traces: traces, events: events)
+        return PartialEventLog(file: file, scenario: scenario, run: run, shard: shard, traceCount: traceCount, traces: traces, events: events)
     }
 }

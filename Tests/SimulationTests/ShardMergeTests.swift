@@ -45,7 +45,8 @@ import Testing
             let shard = try Shard(index: k, count: shards)
             let positions = shard.positions(of: traces.count)
             let outcomes = try runner.run(positions.map { traces[$0] })
-            let part = PartialEventLog(scenario: runner.scenario.name, shard: shard, traceCount: traces.count, outcomes: outcomes, positions: positions)
+            let part = PartialEventLog(scenario: runner.scenario.name, run: "run-of-the-test", shard: shard, traceCount: traces.count,
+                                       outcomes: outcomes, positions: positions)
             let text = part.text
             parts.append(try PartialEventLog.parse(SourceText(file: PartialEventLog.fileName(scenario: "shards", shard: shard), bytes: Array(text.utf8))))
         }
@@ -99,6 +100,22 @@ import Testing
             try EventLogMerge.merge([parts[0], parts[1], foreign])
         } throws: { error in
             (error as? FencesimError)?.message.contains("scenario \"other\"") == true
+        }
+        // The same scenario's name, another run (other settings or inputs): refused at the part.
+        var otherRun = parts[1]
+        otherRun.run = "another-run"
+        #expect {
+            try EventLogMerge.merge([parts[0], otherRun, parts[2]])
+        } throws: { error in
+            let e = try #require(error as? FencesimError)
+            return e.code.exitStatus == 65 && e.message.contains("another run") && e.location?.file == otherRun.file
+        }
+        // A part of the version before run digests is refused, with what to do.
+        let old = parts[0].text.replacingOccurrences(of: "\"version\":2", with: "\"version\":1")
+        #expect {
+            try PartialEventLog.parse(SourceText(file: "old.jsonl", bytes: Array(old.utf8)))
+        } throws: { error in
+            (error as? FencesimError)?.message.contains("run its shard again") == true
         }
     }
 

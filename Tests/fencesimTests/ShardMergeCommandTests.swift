@@ -65,6 +65,30 @@ import Testing
         #expect(try String(contentsOf: dir.appendingPathComponent("merged/six.jsonl"), encoding: .utf8) == single.stdout)
     }
 
+    /// Parts of two runs of the same-named scenario with different settings (another
+    /// `degrade.seed`, another option) are refused (issue 21: they merged into a log of neither
+    /// run); the same options in another order, or another worker count, are the same run.
+    @Test func partsOfDifferentRunsAreRefused() throws {
+        let dir = try Self.folder()
+        let yaml = try String(contentsOf: dir.appendingPathComponent("six.yaml"), encoding: .utf8)
+        try (yaml + "\ndegrade: {noise: 2, seed: 1}\n").write(to: dir.appendingPathComponent("six.yaml"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["run", "six.yaml", "--shard", "0/2", "--out", "parts", "--lenient", "--workers", "1"], in: dir).status == 0)
+        try (yaml + "\ndegrade: {noise: 2, seed: 2}\n").write(to: dir.appendingPathComponent("six.yaml"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["run", "six.yaml", "--lenient", "--shard", "1/2", "--out", "parts"], in: dir).status == 0)
+        let merged = try CLI.run(["merge", "parts"], in: dir)
+        #expect(merged.status == 65, "\(merged.stderr)")
+        #expect(merged.stderr.contains("another run of scenario \"six\""), "\(merged.stderr)")
+        #expect(merged.stderr.contains("six.events.part-1-of-2.jsonl:1"), "\(merged.stderr)")
+        #expect(merged.stdout.isEmpty)
+        // Shard 0 again with the second settings, its options in another order: one run.
+        #expect(try CLI.run(["run", "--workers", "2", "six.yaml", "--out", "parts", "--lenient", "--shard", "0/2"], in: dir).status == 0)
+        let again = try CLI.run(["merge", "parts"], in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        // Another option that changes events is another run.
+        #expect(try CLI.run(["run", "six.yaml", "--shard", "0/2", "--out", "parts"], in: dir).status == 0)
+        #expect(try CLI.run(["merge", "parts"], in: dir).status == 65)
+    }
+
     @Test func aMissingShardIsRefusedAndBadShardsAreUsageErrors() throws {
         let dir = try Self.folder()
         for k in [0, 2] {
