@@ -123,14 +123,14 @@ public enum ReportJSON {
             line.time("enter", v.truth.enter)
             line.time("exit", v.truth.exit)
             line.bool("startsInside", v.truth.startsInside)
-            line.number("speed", v.truth.enterSpeed.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+            line.rounded("speed", v.truth.enterSpeed, ReportNumber.secondsDigits)
             line.string("speedBand", v.speedBand)
             line.bool("detected", v.detected)
             line.time("detectedEnter", v.match?.enter)
             line.time("detectedExit", v.detectedExit)
-            line.number("enterLatency", v.enterLatency.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
-            line.number("exitLatency", v.exitLatency.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
-            line.number("dwellError", v.dwellError.map { ReportNumber.rounded($0, ReportNumber.secondsDigits) })
+            line.rounded("enterLatency", v.enterLatency, ReportNumber.secondsDigits)
+            line.rounded("exitLatency", v.exitLatency, ReportNumber.secondsDigits)
+            line.rounded("dwellError", v.dwellError, ReportNumber.secondsDigits)
             line.integer("flaps", v.flaps)
             line.integer("falseExits", v.falseExits)
             line.bool("exitMissed", v.exitMissed)
@@ -152,14 +152,14 @@ public enum ReportJSON {
             line.integer("flaps", m.flaps)
             line.integer("falseExits", m.falseExits)
             line.integer("exitsMissed", m.exitsMissed)
-            line.number("recall", m.recall.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
-            line.number("precision", m.precision.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
-            line.number("f1", m.f1.map { ReportNumber.rounded($0, ReportNumber.ratioDigits) })
+            line.rounded("recall", m.recall, ReportNumber.ratioDigits)
+            line.rounded("precision", m.precision, ReportNumber.ratioDigits)
+            line.rounded("f1", m.f1, ReportNumber.ratioDigits)
             line.percentiles("enterLatency", m.enterLatency)
             line.percentiles("exitLatency", m.exitLatency)
             line.percentiles("dwellError", m.dwellError)
-            line.number("hours", m.hours.map { ReportNumber.rounded($0, ReportNumber.rateDigits) })
-            line.number("falseExitsPerHour", m.falseExitsPerHour.map { ReportNumber.rounded($0, ReportNumber.rateDigits) })
+            line.rounded("hours", m.hours, ReportNumber.rateDigits)
+            line.rounded("falseExitsPerHour", m.falseExitsPerHour, ReportNumber.rateDigits)
         }
     }
 
@@ -207,6 +207,11 @@ public enum ReportJSON {
         mutating func number(_ key: StaticString, _ value: Double?) {
             self.key(key)
             if let value { JSONWriter.appendNumber(value, to: &out) } else { JSONWriter.append("null", to: &out) }
+        }
+
+        /// `value` rounded to `digits` decimals, as ``ReportNumber`` rounds it.
+        mutating func rounded(_ key: StaticString, _ value: Double?, _ digits: Int) {
+            number(key, value.map { ReportNumber.rounded($0, digits) })
         }
 
         mutating func integer(_ key: StaticString, _ value: Int?) {
