@@ -32,14 +32,17 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     let path: String
     let role: Role
     let outcome: Outcome
+    /// Text the error output must contain (issue 21's cases name their message and location).
+    var fragment: String?
 
     var testDescription: String { path }
 
     static let folder = CLI.packageRoot.appendingPathComponent("Tests/BadInputs")
 }
 
-private func refused(_ path: String, _ role: BadInput.Role, _ exit: Int32 = 65, _ at: BadInput.Location = .lineColumn) -> BadInput {
-    BadInput(path: path, role: role, outcome: .refused(exit, at))
+private func refused(_ path: String, _ role: BadInput.Role, _ exit: Int32 = 65, _ at: BadInput.Location = .lineColumn,
+                     saying fragment: String? = nil) -> BadInput {
+    BadInput(path: path, role: role, outcome: .refused(exit, at), fragment: fragment)
 }
 
 private func accepted(_ path: String, _ role: BadInput.Role) -> BadInput {
@@ -117,7 +120,11 @@ let badInputs: [BadInput] = [
     refused("geojson/utf16.geojson", .fences),
     refused("geojson/empty.geojson", .fences),
     refused("geojson/latitude-out-of-range.geojson", .fences),
-    refused("geojson/duplicate-keys.geojson", .fences),
+    refused("geojson/duplicate-keys.geojson", .fences, saying: "duplicate-keys.geojson:1:29: error: duplicate key \"type\""),
+    // issue 21: the last of two keys won
+    refused("geojson/duplicate-property-id.geojson", .fences, saying: "duplicate-property-id.geojson:1:94: error: duplicate key \"id\""),
+    refused("geojson/duplicate-geometry-member.geojson", .fences,
+            saying: "duplicate-geometry-member.geojson:2:59: error: duplicate key \"coordinates\""),
     // Scenarios
     refused("scenario/unknown-key.yaml", .scenario),
     refused("scenario/yaml-syntax.yaml", .scenario),
@@ -179,6 +186,9 @@ struct BadInputCorpusTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let run = try Self.run(input, in: scratch)
         try Self.expect(run.result, input.outcome, named: run.named, outputs: run.outputs, path: input.path)
+        if let fragment = input.fragment {
+            #expect(run.result.stderr.contains(fragment), "\(input.path): expected '\(fragment)' in: \(run.result.stderr.prefix(400))")
+        }
     }
 
     /// Runs the command for `input`; returns the result, the name the message must locate, and the
