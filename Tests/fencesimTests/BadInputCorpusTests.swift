@@ -73,6 +73,10 @@ let badInputs: [BadInput] = [
     accepted("gpx/time-far-past.gpx", .trace),  // year 0000 is a valid proleptic time
     accepted("gpx/no-points.gpx", .trace),  // an empty trace replays to an empty log
     accepted("gpx/deep-nesting.gpx", .trace),  // 5,000 nested <extensions>: no points, no crash
+    // Altitude is checked like the other numbers (issue 21; it was rendered as nan/inf).
+    refused("gpx/elevation-nan.gpx", .trace, saying: "error: altitude is NaN, not a number"),
+    refused("gpx/elevation-overflow.gpx", .trace, saying: "error: altitude inf m is out of range [-12000, 100000] m"),
+    refused("gpx/elevation-huge.gpx", .trace, saying: "error: altitude 1e+308 m is out of range"),
     // CSV
     refused("csv/binary-garbage.csv", .trace),
     refused("csv/nan-everywhere.csv", .trace),
@@ -87,7 +91,10 @@ let badInputs: [BadInput] = [
     refused("csv/time-backwards.csv", .trace),
     refused("csv/undefined-values.csv", .trace),
     refused("csv/unterminated-quote.csv", .trace),
-    accepted("csv/header-only.csv", .trace),
+    refused("csv/header-only.csv", .trace, saying: "header-only.csv:1:1: error: no fixes"),  // issue 21: replayed to an empty log
+    refused("csv/header-newlines.csv.gz", .trace, saying: "header-newlines.csv.gz:1:1: error: no fixes"),  // 1 MiB of newlines
+    // issue 21: the first `lat` was read, the second ignored
+    refused("csv/duplicate-columns.csv", .trace, saying: "duplicate-columns.csv:1:14: error: column 4 'lat' repeats column 2 'lat'"),
     accepted("csv/time-far-past.csv", .trace),
     accepted("csv/time-epoch-far-future.csv", .trace),  // 20 digits: epoch nanoseconds, year 5138
     accepted("csv/time-epoch-negative.csv", .trace),
@@ -103,7 +110,9 @@ let badInputs: [BadInput] = [
     refused("plt/nan.plt", .trace),
     refused("plt/huge-day-number.plt", .trace),
     refused("plt/missing-fields.plt", .trace, 65, .line),
-    accepted("plt/truncated-header.plt", .trace),
+    refused("plt/truncated-header.plt", .trace, saying: "truncated-header.plt:1:1: error: no fixes"),  // issue 21: was accepted
+    refused("plt/header-only.plt", .trace, saying: "header-only.plt:1:1: error: no fixes"),
+    accepted("plt/short-header.plt", .trace),  // issue 21: a 2-line header; every fix is read (SilentAnswerTests)
     // GeoJSON fences
     refused("geojson/truncated.geojson", .fences),
     refused("geojson/deep-nesting.geojson", .fences),
