@@ -60,7 +60,7 @@ enum NMEAReader {
             throw sink.fatal(error)
         }
         if sink.holdsNoRecords {
-            throw FencesimError(.badData, "no fixes: the file holds no NMEA sentence, so there is no trace in it",
+            throw FencesimError(.badData, "no fixes: the file holds no RMC or GGA sentence, so there is no trace in it",
                                 at: SourceLocation(file: path, line: 1, column: 1))
         }
         return try sink.finish()
