@@ -365,7 +365,7 @@ struct FeatureOutcome: Sendable {
 
 /// The properties every fence reads, found in one pass over the members instead of a search by
 /// name for each (which, comparing strings, was about a twentieth of reading a large fence file).
-/// Of members with equal keys the last counts, as with ``Support/JSONNode/member(_:)``.
+/// Members with equal keys never reach it: the fence file's cursor refuses them.
 struct KnownProperties {
     /// Where each key is among the members (-1: absent), so that nothing is copied or
     /// retained until a value is used.

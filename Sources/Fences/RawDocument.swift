@@ -50,7 +50,8 @@ struct RawDocument {
     /// stream to `onFeature` in order.
     static func scan(_ source: SourceText, onCRS: (JSONNode) -> JSONCursor.Failure?, onFeature: (RawFeature) -> Void,
                      onFeatureArray: ((JSONCursor, [Range<Int>]) throws(JSONCursor.Failure) -> Bool)? = nil) throws(FencesimError) -> RawDocument {
-        try JSONParser.withCursor(source) { (c: inout JSONCursor) throws(JSONCursor.Failure) -> RawDocument in
+        // A fence file must not hold two members of one name anywhere ("id":"a","id":"b").
+        try JSONParser.withCursor(source, refusingDuplicateKeys: true) { (c: inout JSONCursor) throws(JSONCursor.Failure) -> RawDocument in
             var document = RawDocument()
             document.offset = c.position
             guard c.peek() == UInt8(ascii: "{") else {
@@ -62,7 +63,9 @@ struct RawDocument {
             document.rootFeature = RawFeature(index: 0, offset: c.position)
             try c.beginObject()
             var first = true
-            while let (key, _) = try c.nextMember(&first) {
+            var keys = JSONKeys()
+            while let (key, keyOffset) = try c.nextMember(&first) {
+                try keys.insert(key, at: keyOffset)
                 switch key {
                 case "type":
                     let node = try c.parseValue()
@@ -113,7 +116,9 @@ struct RawDocument {
         }
         try c.beginObject()
         var first = true
-        while let (key, _) = try c.nextMember(&first) {
+        var keys = JSONKeys()
+        while let (key, keyOffset) = try c.nextMember(&first) {
+            try keys.insert(key, at: keyOffset)
             if key == "type" {
                 feature.type = try c.parseValue()
             } else {

@@ -243,7 +243,9 @@ extension Shape {
         var geometries: [Result<Shape, GeoJSONCoordinates.Problem>]?
         var geometriesOffset = offset
         var problem: GeoJSONCoordinates.Problem?
-        while let (key, _) = try c.nextMember(&first) {
+        var keys = JSONKeys()
+        while let (key, keyOffset) = try c.nextMember(&first) {
+            try keys.insert(key, at: keyOffset)
             switch key {
             case "type":
                 let at = c.position

@@ -26,6 +26,10 @@ public struct JSONCursor {
     /// 0-based byte offset of the next byte to read.
     public private(set) var position: Int
     var depth = 0
+    /// Whether ``parseValue()`` refuses an object with two members of the same name (RFC 8259
+    /// leaves which one counts to the reader). Streaming readers check their own members with
+    /// ``JSONKeys``.
+    public var refusesDuplicateKeys = false
 
     init(buffer: UnsafeBufferPointer<UInt8>, end: Int, position: Int) {
         self.buffer = buffer
@@ -160,6 +164,7 @@ public struct JSONCursor {
     public func cursor(at position: Int, depth: Int) -> JSONCursor {
         var c = JSONCursor(buffer: buffer, end: end, position: position)
         c.depth = depth
+        c.refusesDuplicateKeys = refusesDuplicateKeys
         return c
     }
 
@@ -353,7 +358,18 @@ public struct JSONCursor {
         // the members (and their reference counts) three or four times per object.
         members.reserveCapacity(8)
         var first = true
+        var keys: Set<String>?
         while let (key, offset) = try nextMember(&first) {
+            if refusesDuplicateKeys {
+                // Objects are mostly a few members, compared pairwise; long ones go through a set
+                // so that a hostile object of many keys stays linear.
+                if members.count < JSONKeys.pairwiseLimit {
+                    for member in members where member.key == key { throw JSONKeys.duplicate(key, at: offset) }
+                } else {
+                    if keys == nil { keys = Set(members.map(\.key)) }
+                    guard keys?.insert(key).inserted == true else { throw JSONKeys.duplicate(key, at: offset) }
+                }
+            }
             members.append(JSONMember(key: key, keyOffset: offset, node: try parseValue()))
         }
         return .object(members)
@@ -842,4 +858,54 @@ struct HalfScanner: @unchecked Sendable {
 final class HalfScans: @unchecked Sendable {
     var first: HalfScan?
     var second: HalfScan?
+}
+
+/// The member names of one object read member by member (``JSONCursor/nextMember(_:)``), to
+/// refuse a name given twice.
+///
+/// A Feature has four members and a geometry two: the first four names are kept inline, so
+/// that checking the objects of a 100,000-feature file allocates nothing.
+public struct JSONKeys {
+    /// Objects with fewer members than this are checked pairwise, longer ones with a set.
+    static let pairwiseLimit = 16
+
+    private var inline: (String, String, String, String) = ("", "", "", "")
+    private var count = 0
+    private var more: [String] = []
+    private var set: Set<String>?
+
+    public init() {}
+
+    /// Records `key`, whose opening quote is at `offset`.
+    ///
+    /// - Throws: a failure at `offset` when the object already has a member of that name.
+    public mutating func insert(_ key: String, at offset: Int) throws(JSONCursor.Failure) {
+        if count < 4 {
+            if (count > 0 && inline.0 == key) || (count > 1 && inline.1 == key) || (count > 2 && inline.2 == key) {
+                throw Self.duplicate(key, at: offset)
+            }
+            switch count {
+            case 0: inline.0 = key
+            case 1: inline.1 = key
+            case 2: inline.2 = key
+            default: inline.3 = key
+            }
+            count += 1
+            return
+        }
+        if set == nil, count < Self.pairwiseLimit {
+            if inline.0 == key || inline.1 == key || inline.2 == key || inline.3 == key || more.contains(key) {
+                throw Self.duplicate(key, at: offset)
+            }
+            more.append(key)
+            count += 1
+            return
+        }
+        if set == nil { set = Set([inline.0, inline.1, inline.2, inline.3] + more) }
+        guard set?.insert(key).inserted == true else { throw Self.duplicate(key, at: offset) }
+    }
+
+    static func duplicate(_ key: String, at offset: Int) -> JSONCursor.Failure {
+        JSONCursor.Failure(message: "duplicate key \"\(key)\": the object already has a member of that name (which one counts would be a guess)", offset: offset)
+    }
 }

@@ -34,13 +34,17 @@ public struct JSONParser {
     /// fence reader streams the features of a FeatureCollection this way).
     ///
     /// - Throws: ``FencesimError`` `.badData` located at the failure's offset.
-    public static func withCursor<T>(_ source: SourceText, _ body: (inout JSONCursor) throws(JSONCursor.Failure) -> T) throws(FencesimError) -> T {
+    /// `refusingDuplicateKeys` makes every object read whole (``JSONCursor/parseValue()``) refuse a
+    /// member name given twice.
+    public static func withCursor<T>(_ source: SourceText, refusingDuplicateKeys: Bool = false,
+                                     _ body: (inout JSONCursor) throws(JSONCursor.Failure) -> T) throws(FencesimError) -> T {
         let bytes = source.bytes
         // Skip a UTF-8 byte order mark, which some editors write.
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         let result: Result<T, JSONCursor.Failure> = bytes.withUnsafeBufferPointer { buffer in
             var cursor = JSONCursor(buffer: buffer, end: buffer.count, position: start)
+            cursor.refusesDuplicateKeys = refusingDuplicateKeys
             do throws(JSONCursor.Failure) {
                 cursor.skipWhitespace()
                 return .success(try body(&cursor))

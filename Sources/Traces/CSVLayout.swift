@@ -223,6 +223,25 @@ struct CSVLayout {
         if let unit = mapping?.altitudeUnit { altitudeUnit = unit }
     }
 
+    /// The first header column that repeats the name of a column the layout reads (compared as
+    /// header names are matched), with what it repeats: the file does not say which of the two
+    /// holds the value. Columns the mapping names by number are not ambiguous and are left out.
+    func repeatedColumn(mapping: CSVColumnMapping?) -> (field: CSVColumnMapping.Field, original: Int, repeated: Int)? {
+        guard hasHeader else { return nil }
+        let keys = names.map { Self.key(of: $0).key.replacingOccurrences(of: "/", with: "", keepSlashPairs: true) }
+        var found: (field: CSVColumnMapping.Field, original: Int, repeated: Int)?
+        for field in CSVColumnMapping.Field.allCases {
+            guard let original = column[field], original < keys.count, !keys[original].isEmpty else { continue }
+            if case .index? = mapping?.columns[field] { continue }
+            for other in keys.indices where other != original && keys[other] == keys[original] {
+                let repeated = max(other, original)
+                if found.map({ repeated < $0.repeated }) ?? true { found = (field, min(other, original), repeated) }
+                break
+            }
+        }
+        return found
+    }
+
     private static func missingMessage(_ what: String, names: [String], hint: String) -> String {
         if names.isEmpty {
             return "no \(what) column: the file has no header, so give a column mapping (e.g. --columns lat=1,lon=2,time=3)"

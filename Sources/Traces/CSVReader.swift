@@ -24,6 +24,7 @@ enum CSVReader {
         var header: CSVRowParser?
         var lastComment: [String]?
         var pending: Fix?
+        var headerLine = 1
 
         do throws(FencesimError) {
             // The preamble: comments, then the header (or a first data row).
@@ -37,7 +38,7 @@ enum CSVReader {
                     return true
                 }
                 let delimiter = options.csv.delimiter ?? CSVLayout.detectDelimiter(bytes, s, end)
-                let fields = Self.strings(bytes, start, end, delimiter: delimiter)
+                let (fields, fieldColumns) = Self.strings(bytes, start, end, delimiter: delimiter)
                 let mapping = options.csv.mapping
                 var hasHeader = mapping?.hasHeader ?? true
                 if mapping?.hasHeader == nil, let mapping, case .index(let index)? = mapping.columns[.latitude],
@@ -48,6 +49,13 @@ enum CSVReader {
                 let layout = try CSVLayout(
                     delimiter: delimiter, header: hasHeader ? fields : nil, unitsRow: units, mapping: mapping,
                     headerLocation: SourceLocation(file: path, line: line, column: s - start + 1))
+                if let (field, original, repeated) = layout.repeatedColumn(mapping: mapping) {
+                    throw FencesimError(
+                        .badData,
+                        "column \(repeated + 1) '\(fields[repeated].trimmingSpaces())' repeats column \(original + 1) '\(fields[original].trimmingSpaces())' (read as \(field)): which one holds the value is ambiguous; rename one, or map the columns by number with --columns",
+                        at: SourceLocation(file: path, line: line, column: fieldColumns[repeated]))
+                }
+                headerLine = line
                 var dialect = "CSV " + Self.delimiterName(delimiter)
                 if !layout.dialect.isEmpty { dialect += " " + layout.dialect }
                 if compressed { dialect += " (gzip)" }
@@ -77,6 +85,10 @@ enum CSVReader {
         } catch {
             throw sink.fatal(error)
         }
+        if sink.holdsNoRecords {
+            throw FencesimError(.badData, "no fixes: the header is followed by no data rows, so there is no trace in it",
+                                at: SourceLocation(file: path, line: headerLine, column: 1))
+        }
         return try sink.finish()
     }
 
@@ -84,14 +96,16 @@ enum CSVReader {
         delimiter == 0x09 ? "tab" : "'\(Character(UnicodeScalar(delimiter)))'"
     }
 
-    private static func strings(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, delimiter: UInt8) -> [String] {
+    /// The fields of a line and the 1-based byte column where each starts.
+    private static func strings(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, delimiter: UInt8) -> ([String], [Int]) {
         let limit = 4096
         let spans = UnsafeMutablePointer<Int>.allocate(capacity: 2 * limit)
         defer { spans.deallocate() }
         let count = min(limit, FieldSplitter.split(bytes, start, end, delimiter: delimiter, into: spans, limit: limit))
-        return (0..<count).map { k in
+        let fields = (0..<count).map { k in
             String(decoding: UnsafeBufferPointer(start: bytes + spans[2 * k], count: spans[2 * k + 1] - spans[2 * k]), as: UTF8.self)
         }
+        return (fields, (0..<count).map { spans[2 * $0] - start + 1 })
     }
 
     private static func hasHemisphereNumber(_ text: String) -> Bool {

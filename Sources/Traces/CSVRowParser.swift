@@ -90,7 +90,11 @@ struct CSVRowParser {
         if hdop >= 0 { candidate.fix.hdop = number(hdop, "hdop", .plain, b, start, count, line, &sink) }
         if speed >= 0 { candidate.fix.speedMetersPerSecond = number(speed, "speed", .speed, b, start, count, line, &sink) }
         if course >= 0 { candidate.fix.courseDegrees = number(course, "course", .course, b, start, count, line, &sink) }
-        if altitude >= 0 { candidate.fix.altitudeMeters = number(altitude, "altitude", .altitude, b, start, count, line, &sink) }
+        if altitude >= 0 {
+            let meters = number(altitude, "altitude", .altitude, b, start, count, line, &sink)
+            // A value implies the field exists, so its span may be read.
+            candidate.fix.altitudeMeters = meters == nil ? nil : sink.checkedAltitude(meters, line: line, column: spans[2 * altitude] - start + 1)
+        }
         if satellites >= 0, satellites < count {
             candidate.satellites = satelliteCount(b, spans[2 * satellites], spans[2 * satellites + 1], start, line, &sink)
         }

@@ -98,10 +98,30 @@ struct FixSink {
         }
     }
 
+    /// The plausible altitudes, in metres: from below the deepest ocean trench to the edge of
+    /// space. NaN, infinities and anything outside are refused like an unreadable value.
+    static let altitudeRange = -12_000.0...100_000.0
+
+    /// `meters` when it is a plausible altitude; otherwise the problem is reported (strict →
+    /// error; lenient → warning, the value ignored) and `nil` is returned.
+    @inline(__always)
+    mutating func checkedAltitude(_ meters: Double?, line: Int, column: Int?) -> Double? {
+        guard let meters else { return nil }
+        if Self.altitudeRange.contains(meters) { return meters }
+        let range = "[\(Self.format(Self.altitudeRange.lowerBound, 0)), \(Self.format(Self.altitudeRange.upperBound, 0))] m"
+        rejectValue(kind: "bad-value", meters.isNaN ? "altitude is NaN, not a number" : "altitude \(meters) m is out of range \(range)",
+                    line: line, column: column)
+        return nil
+    }
+
     /// Counts a source record that is not a point.
     mutating func skip(_ kind: String) {
         statistics.skipped[kind, default: 0] += 1
     }
+
+    /// Whether the file held no point and no other record (a header alone): there is no trace
+    /// in it, as in an empty file.
+    var holdsNoRecords: Bool { pointsRead == 0 && statistics.skipped.isEmpty && problemCount == 0 }
 
     /// Whether strict mode has already refused something (nothing more will be delivered).
     var hasProblems: Bool { problemCount > 0 }

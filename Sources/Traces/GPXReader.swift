@@ -277,7 +277,9 @@ final class GPXHandler: NSObject, XMLParserDelegate {
                 }
             }
         }
-        c.altitude = number(raw, .elevation, "ele")
+        if let (_, line, column) = raw.values[.elevation] {
+            c.altitude = sink.checkedAltitude(number(raw, .elevation, "ele"), line: line, column: column)
+        }
         c.speed = number(raw, .speed, "speed") ?? number(raw, .extensionSpeed, "speed")
         c.course = number(raw, .course, "course") ?? number(raw, .extensionCourse, "course")
         c.hdop = number(raw, .hdop, "hdop")

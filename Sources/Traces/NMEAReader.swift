@@ -59,6 +59,10 @@ enum NMEAReader {
         } catch {
             throw sink.fatal(error)
         }
+        if sink.holdsNoRecords {
+            throw FencesimError(.badData, "no fixes: the file holds no RMC or GGA sentence, so there is no trace in it",
+                                at: SourceLocation(file: path, line: 1, column: 1))
+        }
         return try sink.finish()
     }
 
@@ -178,7 +182,8 @@ enum NMEAReader {
             var data = GGAData(timeOfDay: timeOfDay, line: line)
             data.satellites = NMEAReader.number(b, field(7), "satellites", start, line, &sink).flatMap { $0 >= 0 && $0 < 1000 ? Int($0) : nil }
             data.hdop = NMEAReader.number(b, field(8), "hdop", start, line, &sink)
-            data.altitude = NMEAReader.number(b, field(9), "altitude", start, line, &sink)
+            data.altitude = sink.checkedAltitude(NMEAReader.number(b, field(9), "altitude", start, line, &sink),
+                                                 line: line, column: field(9).0 - start + 1)
             if !rmcSeen {
                 // No date yet: a fix of its own, without time.
                 var c = FixCandidate(line: line, column: 1)

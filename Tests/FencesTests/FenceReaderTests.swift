@@ -34,6 +34,31 @@ private func expectError(_ text: String, line: Int, _ message: String, options: 
 let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]]]}"#
 
 @Suite struct FenceReaderTests {
+    @Test("a key given twice anywhere in a fence's objects is refused at the second (issue 21)", arguments: [
+        (#""id": "a", "radius": 30, "id": "b""#, #"{"type": "Point", "coordinates": [0, 0]}"#, "\"id\""),
+        (#""id": "a", "radius": 30, "metadata": {"k": 1, "k": 2}"#, #"{"type": "Point", "coordinates": [0, 0]}"#, "\"k\""),
+        (#""id": "a", "radius": 30"#, #"{"type": "Point", "coordinates": [0, 0], "type": "Polygon"}"#, "\"type\""),
+    ])
+    func duplicateKeys(_ properties: String, _ geometry: String, _ key: String) {
+        expectError(collection(feature(properties, geometry)), line: 2, "duplicate key \(key)")
+    }
+
+    @Test("a Feature's own members and the document's may not repeat either")
+    func duplicateFeatureAndDocumentMembers() {
+        let twice = #"{"type": "Feature", "properties": {"id": "a", "radius": 30}, "properties": {"id": "b", "radius": 30}, "geometry": {"type": "Point", "coordinates": [0, 0]}}"#
+        expectError(collection(twice), line: 2, "duplicate key \"properties\"")
+        expectError("{\"type\": \"FeatureCollection\", \"features\": [],\n \"features\": []}", line: 2, "duplicate key \"features\"")
+    }
+
+    @Test("properties of many keys are checked in linear time, and distinct keys pass")
+    func manyKeys() throws {
+        let keys = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        let set = try read(collection(feature(#""id": "a", "radius": 30, "# + keys, #"{"type": "Point", "coordinates": [0, 0]}"#)))
+        #expect(set.fences.count == 1)
+        expectError(collection(feature(#""id": "a", "radius": 30, "# + keys + #", "k39": 0"#, #"{"type": "Point", "coordinates": [0, 0]}"#)),
+                    line: 2, "duplicate key \"k39\"")
+    }
+
     @Test func readsEveryKindAndKeepsProperties() throws {
         let text = collection(
             feature(#""id": "a", "name": "Store", "zone": "z1", "buffer": -5, "library": "lib", "rank": 2, "metadata": {"k": 1}, "colour": "red""#,
@@ -96,27 +121,13 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
         expectError(collection(feature(#""id": "d""#, degenerate)), line: 2, "invalid geometry")
     }
 
-    /// A key given twice in one properties object counts with its last value, for every
-    /// property the reader interprets (they are found in one pass over the members).
-    @Test func aRepeatedPropertyCountsWithItsLastValue() throws {
-        let text = collection(
-            feature(#""id": "x", "id": "a", "name": "first", "zone": "z1", "name": "Store", "zone": "z2", "buffer": 9, "buffer": -5, "library": "l1", "library": "lib", "rank": 1, "rank": 2, "metadata": 1, "metadata": {"k": 1}, "radius": 5, "radius": 120.5"#,
-                    #"{"type": "Point", "coordinates": [1, 2]}"#),
-            feature(#""id": "b", "beacon": false, "beacon": true, "range": 30"#, #"{"type": "Point", "coordinates": [1, 2]}"#),
-            feature(#""id": "c", "weight": 7, "weight": 3"#, square)
-        )
-        let set = try read(text)
-        #expect(set.fences.map(\.id) == ["a", "b", "c"])
-        let a = set.fences[0]
-        #expect(a.name == "Store")
-        #expect(a.zone == "z2")
-        #expect(a.bufferMeters == -5)
-        #expect(a.library == "lib")
-        #expect(a.rank == 2)
-        #expect(a.metadata?.typeDescription == "an object")
-        #expect(a.kind == .circle(radiusMeters: 120.5))
-        #expect(set.fences[1].kind == .beacon(rangeMeters: 30, proximity: .far))
-        #expect(set.fences[2].rank == 3)
+    /// A key given twice in one properties object is refused, for every property the reader
+    /// interprets (they are found in one pass over the members); until issue 21 the last counted.
+    @Test(arguments: ["id", "name", "zone", "buffer", "library", "rank", "weight", "metadata", "radius", "beacon"])
+    func aRepeatedPropertyIsRefused(_ key: String) {
+        let properties = #""id": "a", "radius": 5, "# + "\"\(key)\": 1, \"\(key)\": 2"
+        let text = collection(feature(properties, #"{"type": "Point", "coordinates": [1, 2]}"#))
+        expectError(text, line: 2, "duplicate key \"\(key)\"")
     }
 
     @Test func duplicateIDPointsAtBothPlaces() {

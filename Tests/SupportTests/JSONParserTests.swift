@@ -2,6 +2,30 @@ import Testing
 @testable import Support
 
 @Suite struct JSONParserTests {
+    @Test func duplicateKeysAreKeptUnlessRefused() throws {
+        let text = #"{"a": 1, "b": {"c": 2, "c": 3}}"#
+        #expect(try JSONParser.parse(text).member("b")?.member("c")?.number == 3)
+        let source = SourceText(file: "t.json", bytes: Array(text.utf8))
+        do {
+            _ = try JSONParser.withCursor(source, refusingDuplicateKeys: true) { (c: inout JSONCursor) throws(JSONCursor.Failure) in
+                try c.parseValue()
+            }
+            Issue.record("a duplicate key was read")
+        } catch {
+            #expect(error.description == #"t.json:1:24: error: duplicate key "c": the object already has a member of that name (which one counts would be a guess)"#)
+        }
+    }
+
+    @Test(arguments: [1, 4, 5, 16, 17, 40])
+    func keySetsFindEveryDuplicate(count: Int) throws {
+        for repeated in 0..<count {
+            var keys = JSONKeys()
+            for k in 0..<count { try keys.insert("k\(k)", at: k) }
+            #expect(throws: JSONCursor.Failure.self) { try keys.insert("k\(repeated)", at: count) }
+            try keys.insert("new", at: count)
+        }
+    }
+
     @Test func parsesEveryValueKind() throws {
         let node = try JSONParser.parse(#"{"a": [1, -2.5, 1e3, true, false, null, "x\u00e9\n"], "b": {}}"#)
         let a = try #require(node.member("a")?.elements)

@@ -68,6 +68,28 @@ struct GPXReaderTests {
         #expect(stats.timeSpan == nil && stats.boundingBox == nil)
     }
 
+    @Test("an impossible <ele> is refused in strict mode and dropped with a warning under --lenient (issue 21)",
+          arguments: [("nan", "altitude is NaN, not a number"), ("1e999", "altitude inf m is out of range"),
+                      ("-1e308", "altitude -1e+308 m is out of range"), ("100001", "altitude 100001.0 m is out of range")])
+    func impossibleElevation(_ ele: String, _ message: String) throws {
+        let text = "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><ele>\(ele)</ele><time>2026-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"
+        let path = TestData.write(text, named: "ele.gpx")
+        let error = TestData.error(reading: path)
+        #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
+        #expect(error?.location?.line == 2)
+        let (fixes, stats) = try TestData.read(path, TraceReadOptions(lenient: true))
+        #expect(fixes.count == 1)
+        #expect(fixes.first?.altitudeMeters == nil)
+        #expect(stats.warnings.first?.message.hasSuffix("; value ignored") == true)
+    }
+
+    @Test("altitudes at the ends of the plausible range are kept")
+    func plausibleElevation() throws {
+        let text = "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><ele>-12000</ele></trkpt><trkpt lat=\"1\" lon=\"2\"><ele>100000</ele></trkpt>\n</trkseg></trk></gpx>\n"
+        let (fixes, _) = try TestData.read(TestData.write(text, named: "ele.gpx"), TraceReadOptions(lenient: true))
+        #expect(fixes.map(\.altitudeMeters) == [-12_000, 100_000])
+    }
+
     @Test("UTF-16 and byte-order marks")
     func encodings() throws {
         let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1.5\" lon=\"2\"><name>Zürich</name></trkpt></trkseg></trk></gpx>\n"

@@ -32,14 +32,17 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     let path: String
     let role: Role
     let outcome: Outcome
+    /// Text the error output must contain (issue 21's cases name their message and location).
+    var fragment: String?
 
     var testDescription: String { path }
 
     static let folder = CLI.packageRoot.appendingPathComponent("Tests/BadInputs")
 }
 
-private func refused(_ path: String, _ role: BadInput.Role, _ exit: Int32 = 65, _ at: BadInput.Location = .lineColumn) -> BadInput {
-    BadInput(path: path, role: role, outcome: .refused(exit, at))
+private func refused(_ path: String, _ role: BadInput.Role, _ exit: Int32 = 65, _ at: BadInput.Location = .lineColumn,
+                     saying fragment: String? = nil) -> BadInput {
+    BadInput(path: path, role: role, outcome: .refused(exit, at), fragment: fragment)
 }
 
 private func accepted(_ path: String, _ role: BadInput.Role) -> BadInput {
@@ -70,6 +73,10 @@ let badInputs: [BadInput] = [
     accepted("gpx/time-far-past.gpx", .trace),  // year 0000 is a valid proleptic time
     accepted("gpx/no-points.gpx", .trace),  // an empty trace replays to an empty log
     accepted("gpx/deep-nesting.gpx", .trace),  // 5,000 nested <extensions>: no points, no crash
+    // Altitude is checked like the other numbers (issue 21; it was rendered as nan/inf).
+    refused("gpx/elevation-nan.gpx", .trace, saying: "error: altitude is NaN, not a number"),
+    refused("gpx/elevation-overflow.gpx", .trace, saying: "error: altitude inf m is out of range [-12000, 100000] m"),
+    refused("gpx/elevation-huge.gpx", .trace, saying: "error: altitude 1e+308 m is out of range"),
     // CSV
     refused("csv/binary-garbage.csv", .trace),
     refused("csv/nan-everywhere.csv", .trace),
@@ -84,7 +91,10 @@ let badInputs: [BadInput] = [
     refused("csv/time-backwards.csv", .trace),
     refused("csv/undefined-values.csv", .trace),
     refused("csv/unterminated-quote.csv", .trace),
-    accepted("csv/header-only.csv", .trace),
+    refused("csv/header-only.csv", .trace, saying: "header-only.csv:1:1: error: no fixes"),  // issue 21: replayed to an empty log
+    refused("csv/header-newlines.csv.gz", .trace, saying: "header-newlines.csv.gz:1:1: error: no fixes"),  // 1 MiB of newlines
+    // issue 21: the first `lat` was read, the second ignored
+    refused("csv/duplicate-columns.csv", .trace, saying: "duplicate-columns.csv:1:14: error: column 4 'lat' repeats column 2 'lat'"),
     accepted("csv/time-far-past.csv", .trace),
     accepted("csv/time-epoch-far-future.csv", .trace),  // 20 digits: epoch nanoseconds, year 5138
     accepted("csv/time-epoch-negative.csv", .trace),
@@ -100,7 +110,9 @@ let badInputs: [BadInput] = [
     refused("plt/nan.plt", .trace),
     refused("plt/huge-day-number.plt", .trace),
     refused("plt/missing-fields.plt", .trace, 65, .line),
-    accepted("plt/truncated-header.plt", .trace),
+    refused("plt/truncated-header.plt", .trace, saying: "truncated-header.plt:1:1: error: no fixes"),  // issue 21: was accepted
+    refused("plt/header-only.plt", .trace, saying: "header-only.plt:1:1: error: no fixes"),
+    accepted("plt/short-header.plt", .trace),  // issue 21: a 2-line header; every fix is read (SilentAnswerTests)
     // GeoJSON fences
     refused("geojson/truncated.geojson", .fences),
     refused("geojson/deep-nesting.geojson", .fences),
@@ -117,7 +129,11 @@ let badInputs: [BadInput] = [
     refused("geojson/utf16.geojson", .fences),
     refused("geojson/empty.geojson", .fences),
     refused("geojson/latitude-out-of-range.geojson", .fences),
-    refused("geojson/duplicate-keys.geojson", .fences),
+    refused("geojson/duplicate-keys.geojson", .fences, saying: "duplicate-keys.geojson:1:29: error: duplicate key \"type\""),
+    // issue 21: the last of two keys won
+    refused("geojson/duplicate-property-id.geojson", .fences, saying: "duplicate-property-id.geojson:1:94: error: duplicate key \"id\""),
+    refused("geojson/duplicate-geometry-member.geojson", .fences,
+            saying: "duplicate-geometry-member.geojson:2:59: error: duplicate key \"coordinates\""),
     // Scenarios
     refused("scenario/unknown-key.yaml", .scenario),
     refused("scenario/yaml-syntax.yaml", .scenario),
@@ -182,6 +198,9 @@ struct BadInputCorpusTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let run = try Self.run(input, in: scratch)
         try Self.expect(run.result, input.outcome, named: run.named, outputs: run.outputs, path: input.path)
+        if let fragment = input.fragment {
+            #expect(run.result.stderr.contains(fragment), "\(input.path): expected '\(fragment)' in: \(run.result.stderr.prefix(400))")
+        }
     }
 
     /// Runs the command for `input`; returns the result, the name the message must locate, and the
