@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// Exit codes and messages for hostile flag values and numbers (issue 21), through the built
+/// binary: each case is the input, its exit code and a fragment of its message.
+@Suite struct FlagValueTests {
+    static let replay = ["replay", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--summary"]
+
+    /// Negative numbers after a space are values, not options: accepted where they mean something.
+    @Test func aNegativeBufferParsesWithOrWithoutEquals() throws {
+        let spaced = try CLI.run(Self.replay + ["--buffer", "-5"])
+        let joined = try CLI.run(Self.replay + ["--buffer=-5"])
+        #expect(spaced.status == 0, "\(spaced.stderr)")
+        #expect(spaced.stdout == joined.stdout && !spaced.stdout.isEmpty)
+        let lint = try CLI.run(["lint", "traces/demo-fences.geojson", "--buffer", "-5"])
+        #expect(lint.status == 0, "\(lint.stderr)")
+    }
+
+    /// ... and refused with the reason where they do not.
+    @Test(arguments: [
+        (["--workers", "-1"], "--workers must be 0 (one per core) or more"),
+        (["--dwell", "-1"], "--dwell must be 0 or more seconds"),
+        (["--radius", "-5"], "--radius must be a positive number of metres, at most 1000000"),
+        (["--max-gap", "-1"], "--max-gap must be a positive number of seconds"),
+        (["--uere", "-1"], "--uere must be a positive number of metres"),
+        (["--enter-after", "-3"], "--enter-after must be seconds or \"N fixes\", not \"-3\""),
+        // A value that cannot work is a usage error on the flag, not a GEOS or PROJ failure
+        // blamed on the fence file.
+        (["--buffer", "1e308"], "--buffer must be a number of metres from -1000000 to 1000000"),
+        (["--buffer", "-1e7"], "--buffer must be a number of metres from -1000000 to 1000000"),
+        (["--radius", "1e308"], "--radius must be a positive number of metres, at most 1000000"),
+    ])
+    func refusedValuesSayWhy(flag: [String], message: String) throws {
+        let r = try CLI.run(Self.replay + flag)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(!r.stderr.contains("Missing value") && !r.stderr.contains("demo-fences.geojson"), "\(r.stderr)")
+        #expect(r.stderr.contains("Usage: fencesim replay"), "\(r.stderr)")
+    }
+
+    @Test(arguments: [
+        (["lint", "traces/demo-fences.geojson", "--buffer", "1e308"], "--buffer must be a number of metres from -1000000 to 1000000"),
+        (["lint", "traces/demo-fences.geojson", "--speed", "-3", "--interval", "1"], "--speed must be a positive number of m/s"),
+        (["synth", "traces/demo-route.geojson", "--speed", "-5", "--interval", "1"], "--speed must be a positive number of m/s"),
+        (["run", "scenarios/demo.yaml", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
+        (["check", "scenarios/", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
+    ])
+    func otherCommandsRefuseWithTheReason(arguments: [String], message: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains(message) && !r.stderr.contains("Missing value"), "\(r.stderr)")
+    }
+}
