@@ -50,4 +50,24 @@ import Testing
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.contains(message) && !r.stderr.contains("Missing value"), "\(r.stderr)")
     }
+
+    /// A number too large to hold says so at its location (it said "must be a number, found a
+    /// number").
+    @Test(arguments: [
+        ("geotrigger: {maxGap: 1e400}\n", "s.yaml:4:22: error: maxGap is out of range: a number must be finite"),
+        ("geotrigger: {debounce: {exitAfter: 1e999}}\n", "s.yaml:4:36: error: exitAfter is out of range: a number must be finite"),
+        ("geotrigger: {buffer: 1e308}\n", "s.yaml:4:22: error: buffer must be a number of metres from -1000000 to 1000000"),
+        ("degrade: {noise: 1e400}\n", "s.yaml:4:18: error: noise is out of range: a number must be finite"),
+    ])
+    func hugeNumbersInAScenarioAreLocated(extra: String, message: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let traces = CLI.packageRoot.appendingPathComponent("traces")
+        try "name: s\ntraces: [\(traces.appendingPathComponent("demo-drive.gpx").path)]\nfences: \(traces.appendingPathComponent("demo-fences.geojson").path)\n\(extra)"
+            .write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "s.yaml"], in: dir)
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(!r.stderr.contains("found a number"), "\(r.stderr)")
+    }
 }
