@@ -51,6 +51,28 @@ import Testing
         #expect(r.stderr.contains(message) && !r.stderr.contains("Missing value"), "\(r.stderr)")
     }
 
+    /// A circle too large for any metric frame is refused at its radius, naming the fence and
+    /// the limit (it was an unlocated PROJ message).
+    @Test func aHugeRadiusIsLocatedAtTheRadius() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"id":"big","radius":1e308},"geometry":{"type":"Point","coordinates":[-122.2,37.7]}},
+            {"type":"Feature","properties":{"id":"far","beacon":true,"range":2e6},"geometry":{"type":"Point","coordinates":[-122.2,37.7]}}
+            ]}
+            """.write(to: dir.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
+        let trace = CLI.packageRoot.appendingPathComponent("traces/demo-drive.gpx").path
+        for command in [["replay", trace, "--fences", "fences.geojson"], ["lint", "fences.geojson"], ["inspect", "fences.geojson"]] {
+            let r = try CLI.run(command, in: dir)
+            #expect(r.status == 65, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("fences.geojson:2:53: error: fence \"big\": \"radius\" 1e+308 m is more than the limit of 1000000 m"), "\(r.stderr)")
+            #expect(r.stderr.contains("fences.geojson:3:66: error: fence \"far\": beacon \"range\" 2000000 m is more than the limit of 1000000 m"),
+                    "\(r.stderr)")
+            #expect(!r.stderr.contains("proj_factors"), "\(r.stderr)")
+        }
+    }
+
     /// A number too large to hold says so at its location (it said "must be a number, found a
     /// number").
     @Test(arguments: [
