@@ -92,4 +92,21 @@ import Testing
         #expect(r.stderr.contains(message), "\(r.stderr)")
         #expect(!r.stderr.contains("found a number"), "\(r.stderr)")
     }
+
+    /// A target value that is not a number is a target not shaped METRIC OP NUMBER (64, as the
+    /// help says); too many combinations are located at the `--vary` that passes the limit.
+    @Test func sweepFlagErrorsAreUsageErrorsAtTheirFlag() throws {
+        let sweep = ["sweep", "scenarios/demo-degraded.yaml"]
+        let target = try CLI.run(sweep + ["--vary", "buffer=0", "--target", "recall>=abc"])
+        #expect(target.status == 64 && target.stderr.hasPrefix("--target:1:9: error: recall is compared with \"abc\", which is not a number"),
+                "\(target.stderr)")
+        let huge = try CLI.run(sweep + ["--vary", "buffer=0", "--target", "recall>=1e400"])
+        #expect(huge.status == 64 && huge.stderr.hasPrefix("--target:1:9: error: recall is compared with 1e400, which is out of range"), "\(huge.stderr)")
+        let values = (0...100).map(String.init).joined(separator: ",")
+        let grid = try CLI.run(sweep + ["--vary", "buffer=" + values, "--vary", "dwell=" + values])
+        #expect(grid.status == 64 && grid.stderr.hasPrefix("--vary:2:1: error: the sweep has 101 × 101 combinations, more than 10000"), "\(grid.stderr)")
+        let buffer = try CLI.run(sweep + ["--vary", "buffer=0,2e6"])
+        #expect(buffer.status == 65 && buffer.stderr.hasPrefix("--vary:1:10: error: buffer must be a number of metres from -1000000 to 1000000"),
+                "\(buffer.stderr)")
+    }
 }
