@@ -109,4 +109,25 @@ import Testing
         #expect(buffer.status == 65 && buffer.stderr.hasPrefix("--vary:1:10: error: buffer must be a number of metres from -1000000 to 1000000"),
                 "\(buffer.stderr)")
     }
+
+    /// A quoted field running onto the next line is refused at its opening quote, not as a
+    /// short row at the continuation line; lenient reading skips the record and its continuation.
+    @Test func aQuotedNewlineInACSVTraceIsReportedAtTheOpeningQuote() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            time,lat,lon,note
+            2026-01-01T00:00:00Z,37.7,-122.2,"first
+            line"
+            2026-01-01T00:00:01Z,37.7,-122.2,plain
+
+            """.write(to: dir.appendingPathComponent("q.csv"), atomically: true, encoding: .utf8)
+        let strict = try CLI.run(["inspect", "q.csv"], in: dir)
+        #expect(strict.status == 65, "\(strict.stderr)")
+        #expect(strict.stderr.hasPrefix("q.csv:2:34: error: a quoted field is not closed on its line: quoted newlines are not supported"), "\(strict.stderr)")
+        #expect(!strict.stderr.contains("the row has 1 field") && !strict.stderr.contains("q.csv:3:"), "\(strict.stderr)")
+        let lenient = try CLI.run(["inspect", "q.csv", "--lenient"], in: dir)
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stdout.contains("fixes accepted: 1") && lenient.stdout.contains("quoted-newline 1"), "\(lenient.stdout)")
+    }
 }
