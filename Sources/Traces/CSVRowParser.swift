@@ -28,9 +28,9 @@ struct CSVRowParser {
     private var lastGroup: [UInt8] = []
     /// Segments met so far (1 once a row has been read, more when a segment column changes).
     private(set) var segmentsSeen = 0
-    /// Whether the line before ended inside a quoted field: the lines up to the one that closes
-    /// it belong to a record already refused at its opening quote.
-    private var continuesQuotedField = false
+    /// Where the quoted field that the line before ended inside was opened: the lines up to the
+    /// one that closes it belong to a record already refused there.
+    private var openQuotedField: (line: Int, column: Int)?
 
     init(layout: CSVLayout) {
         delimiter = layout.delimiter
@@ -67,8 +67,13 @@ struct CSVRowParser {
     mutating func parse(
         _ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int, line: Int, into candidate: inout FixCandidate, sink: inout FixSink
     ) -> Bool {
-        if continuesQuotedField {
-            continuesQuotedField = !Self.closesQuote(b, start, end)
+        if let open = openQuotedField {
+            // Each such line is refused too, so that under --lenient none vanishes unsaid (a
+            // stray quote would otherwise take the rest of the file with it).
+            if Self.closesQuote(b, start, end) { openQuotedField = nil }
+            sink.rejectRecord(kind: "quoted-newline",
+                              "the line continues the quoted field opened at line \(open.line), column \(open.column): quoted newlines are not supported",
+                              line: line, column: 1)
             return false
         }
         var s = start
@@ -80,7 +85,7 @@ struct CSVRowParser {
             // Refused at the opening quote, not as a short row at the continuation line.
             sink.rejectRecord(kind: "quoted-newline", "a quoted field is not closed on its line: quoted newlines are not supported",
                               line: line, column: openQuote - start + 1)
-            continuesQuotedField = true
+            openQuotedField = (line, openQuote - start + 1)
             return false
         }
         if segment >= 0 { updateSegment(b, count: count) }
