@@ -29,6 +29,12 @@ public struct Fence: Sendable {
         }
     }
 
+    /// The largest circle radius or beacon range, in metres, a fence file or `--radius` may
+    /// give: 1000 km. Far beyond any geofence, and no metric frame fits a larger circle; past it
+    /// PROJ fails on the circle's extent with a message that names neither the fence nor the
+    /// radius.
+    public static let radiusLimitMeters = 1_000_000.0
+
     /// 0-based index of the feature in its file (the bench's "fence number").
     public var index: Int
     /// The fence's unique id (`properties.id`).

@@ -597,6 +597,10 @@ struct FeatureConverter {
                     report("\(label): beacon \"range\" must be a positive number of metres, found \(JSONWriter.string(rangeNode.value))", rangeNode.offset)
                     return nil
                 }
+                guard range <= Fence.radiusLimitMeters else {
+                    report("\(label): beacon \"range\" \(JSONWriter.number(range)) m is more than the limit of \(JSONWriter.number(Fence.radiusLimitMeters)) m (1000 km)", rangeNode.offset)
+                    return nil
+                }
                 var proximity = BeaconProximity.far
                 if let p = props.member("proximity") {
                     switch p.value {
@@ -629,6 +633,10 @@ struct FeatureConverter {
                 if let radiusNode = known.radius {
                     guard let r = radiusNode.number, r.isFinite, r > 0 else {
                         report("\(label): \"radius\" must be a positive number of metres, found \(JSONWriter.string(radiusNode.value))", radiusNode.offset)
+                        return nil
+                    }
+                    guard r <= Fence.radiusLimitMeters else {
+                        report("\(label): \"radius\" \(JSONWriter.number(r)) m is more than the limit of \(JSONWriter.number(Fence.radiusLimitMeters)) m (1000 km)", radiusNode.offset)
                         return nil
                     }
                     radius = r

@@ -66,9 +66,15 @@ public struct GeotriggerSettings: Hashable, Sendable {
         }
     }
 
+    /// The largest buffer, either way, that a flag, a scenario or a fence may give: 1000 km.
+    /// Far beyond any geofence, and no metric frame fits a fence grown more than that; past it
+    /// GEOS computes on overflowing coordinates (NaN at 1e308) instead of refusing.
+    public static let bufferLimitMeters = 1_000_000.0
+
     public var feed: Feed = .point
     public var relationship: Relationship = .intersects
-    /// Metres added around the fence; negative shrinks polygons and circles.
+    /// Metres added around the fence; negative shrinks polygons and circles. Within
+    /// ±``bufferLimitMeters``.
     public var bufferMeters: Double = 0
     public var notify: Notify = .enterOrExit
     public var initialTrigger: InitialTrigger = .enter

@@ -52,6 +52,18 @@ public struct ConfigNode: Sendable {
         return nil
     }
 
+    /// The node's number, `nil` when it is not a number.
+    ///
+    /// - Throws: `.badData` at the node for a number written too large to hold (`1e400` reads
+    ///   as infinity), saying so: `key` is what the message calls the value.
+    public func finiteNumber(_ key: String) throws(FencesimError) -> Double? {
+        guard let v = number else { return nil }
+        guard v.isFinite else {
+            throw error("\(key) is out of range: a number must be finite, at most ±1.8e308 in size")
+        }
+        return v
+    }
+
     @inline(never)
     public var bool: Bool? {
         if case .bool(let b) = value { return b }

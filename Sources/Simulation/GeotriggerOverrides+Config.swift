@@ -19,7 +19,12 @@ extension GeotriggerOverrides {
             switch key {
             case "feed": feed = try Self.choice(value, key)
             case "relationship": relationship = try Self.choice(value, key)
-            case "buffer": bufferMeters = try Self.number(value, key)
+            case "buffer":
+                let v = try Self.number(value, key)
+                guard abs(v) <= GeotriggerSettings.bufferLimitMeters else {
+                    throw value.error("buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)")
+                }
+                bufferMeters = v
             case "notify": notify = try Self.choice(value, key)
             case "initialTrigger": initialTrigger = try Self.choice(value, key)
             case "gapPolicy": gapPolicy = try Self.choice(value, key)
@@ -67,7 +72,7 @@ extension GeotriggerOverrides {
     }
 
     static func number(_ node: ConfigNode, _ key: String) throws(FencesimError) -> Double {
-        guard let v = node.number, v.isFinite else {
+        guard let v = try node.finiteNumber(key) else {
             throw node.error("\(key) must be a number, found \(node.typeDescription)")
         }
         return v
@@ -84,8 +89,8 @@ extension GeotriggerOverrides {
 
     /// A debounce threshold: a number of seconds, or `"N fixes"` (also `"N s"`).
     public static func threshold(_ node: ConfigNode, _ key: String) throws(FencesimError) -> GeotriggerSettings.Threshold {
-        if let v = node.number {
-            guard v >= 0, v.isFinite else { throw node.error("\(key) must be 0 or more seconds") }
+        if let v = try node.finiteNumber(key) {
+            guard v >= 0 else { throw node.error("\(key) must be 0 or more seconds") }
             return .seconds(v)
         }
         guard let text = node.string else {

@@ -104,7 +104,7 @@ extension Scenario {
     }
 
     private static func number(_ node: ConfigNode, _ key: String, _ what: String) throws(FencesimError) -> Double {
-        guard let v = node.number, v.isFinite else {
+        guard let v = try node.finiteNumber(key) else {
             throw node.error("\(key) must be \(what), found \(node.string.map { "\"\($0)\"" } ?? node.typeDescription)")
         }
         return v

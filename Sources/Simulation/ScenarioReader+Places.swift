@@ -13,7 +13,7 @@ extension ScenarioReader {
             settings.signals = try choice(s, "signals")
         }
         if let t = node["membershipTTL"] {
-            guard let v = t.number, v.isFinite else {
+            guard let v = try t.finiteNumber("membershipTTL") else {
                 throw t.error("membershipTTL must be a number of seconds, found \(t.string.map { "\"\($0)\"" } ?? t.typeDescription)")
             }
             guard v >= 0 else { throw t.error("membershipTTL must not be negative (found \(JSONWriter.number(v)))") }

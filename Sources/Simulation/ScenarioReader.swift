@@ -171,7 +171,7 @@ public enum ScenarioReader {
                 zone.checkOut = b
             }
             if let m = item["minimumRetriggerTime"] {
-                guard let v = m.number, v.isFinite else {
+                guard let v = try m.finiteNumber("minimumRetriggerTime") else {
                     throw m.error("minimumRetriggerTime must be a number of seconds, found \(m.string.map { "\"\($0)\"" } ?? m.typeDescription)")
                 }
                 guard v >= 0 else { throw m.error("minimumRetriggerTime must not be negative (found \(JSONWriter.number(v)))") }
@@ -288,7 +288,7 @@ public enum ScenarioReader {
 
     static func optionalNumber(_ node: ConfigNode?, _ key: String) throws(FencesimError) -> Double? {
         guard let node, !node.isNull else { return nil }
-        guard let v = node.number, v.isFinite else { throw node.error("\(key) must be a number") }
+        guard let v = try node.finiteNumber(key) else { throw node.error("\(key) must be a number") }
         return v
     }
 }

@@ -114,7 +114,8 @@ public struct Sweep: Sendable {
     /// Checks that `axes` can be swept together.
     ///
     /// - Parameter source: the flag the axes come from; the error is located at the later of two
-    ///   conflicting axes (line = its position, from 1).
+    ///   conflicting axes, or at the axis whose values take the count past the limit (line = its
+    ///   position, from 1).
     /// - Throws: ``Support/FencesimError`` `.usage` for no axis, a parameter varied twice (or
     ///   `debounce` with `enterAfter` or `exitAfter`), or too many combinations.
     public static func check(_ axes: [SweepAxis], source: String = "--vary") throws(FencesimError) {
@@ -133,10 +134,11 @@ public struct Sweep: Sendable {
             }
         }
         var count = 1
-        for axis in axes {
+        for (k, axis) in axes.enumerated() {
             count *= axis.values.count
             guard count <= combinationLimit else {
-                throw FencesimError(.usage, "the sweep has \(axes.map { String($0.values.count) }.joined(separator: " × ")) combinations, more than \(combinationLimit)")
+                throw FencesimError(.usage, "the sweep has \(axes.map { String($0.values.count) }.joined(separator: " × ")) combinations, more than \(combinationLimit)",
+                                    at: SourceLocation(file: source, line: k + 1, column: 1))
             }
         }
     }

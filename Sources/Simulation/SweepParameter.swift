@@ -91,6 +91,7 @@ public enum SweepParameter: String, CaseIterable, Sendable {
         let node: ConfigNode
         if let number = ConfigNode.number(text) {
             node = ConfigNode(.number(number), at: location)
+            _ = try node.finiteNumber(rawValue)
         } else if text == "none" && (self == .dwell || self == .resample) {
             return .none
         } else {
@@ -98,7 +99,10 @@ public enum SweepParameter: String, CaseIterable, Sendable {
         }
         switch self {
         case .buffer:
-            return .number(try SweepParameter.number(node, "buffer must be a number of metres"))
+            let v = try SweepParameter.number(node, "buffer must be a number of metres")
+            let limit = JSONWriter.number(GeotriggerSettings.bufferLimitMeters)
+            guard abs(v) <= GeotriggerSettings.bufferLimitMeters else { throw node.error("buffer must be a number of metres from -\(limit) to \(limit) (1000 km)") }
+            return .number(v)
         case .radiusScale:
             let v = try SweepParameter.number(node, "radiusScale must be a positive factor")
             guard v > 0 else { throw node.error("radiusScale must be a positive factor") }

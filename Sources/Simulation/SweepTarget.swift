@@ -102,8 +102,8 @@ public struct SweepTarget: Sendable, Hashable, CustomStringConvertible {
     /// Errors are located at `source`, line 1, the column counting bytes of the text from 1.
     ///
     /// - Throws: ``Support/FencesimError``: `.usage` for a condition not shaped `METRIC OP NUMBER`
-    ///   (an empty condition, no comparison, an unknown comparison such as `=` or `!=`);
-    ///   `.badData` for an unknown metric or a value that is not a finite number.
+    ///   (an empty condition, no comparison, an unknown comparison such as `=` or `!=`, a value
+    ///   that is not a finite number); `.badData` for an unknown metric.
     public init(parsing text: String, source: String = "--target") throws(FencesimError) {
         let bytes = Array(text.utf8)
         func location(_ offset: Int) -> SourceLocation {
@@ -136,8 +136,12 @@ public struct SweepTarget: Sendable, Hashable, CustomStringConvertible {
             let (valueFrom, valueTo) = SweepAxis.trimmed(bytes, opEnd, to)
             guard valueFrom < valueTo else { throw FencesimError(.usage, "no number after \"\(opText)\": \(shape)", at: location(valueFrom)) }
             let valueText = String(decoding: bytes[valueFrom..<valueTo], as: UTF8.self)
-            guard let value = ConfigNode.number(valueText), value.isFinite else {
-                throw FencesimError(.badData, "\(metric.rawValue) is compared with \"\(valueText)\", which is not a number", at: location(valueFrom))
+            guard let value = ConfigNode.number(valueText) else {
+                throw FencesimError(.usage, "\(metric.rawValue) is compared with \"\(valueText)\", which is not a number: \(shape)", at: location(valueFrom))
+            }
+            guard value.isFinite else {
+                throw FencesimError(.usage, "\(metric.rawValue) is compared with \(valueText), which is out of range: a number must be finite, at most ±1.8e308 in size",
+                                    at: location(valueFrom))
             }
             conditions.append(Condition(metric, comparison, value))
             guard end < bytes.count else { break }

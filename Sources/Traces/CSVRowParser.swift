@@ -28,6 +28,9 @@ struct CSVRowParser {
     private var lastGroup: [UInt8] = []
     /// Segments met so far (1 once a row has been read, more when a segment column changes).
     private(set) var segmentsSeen = 0
+    /// Where the quoted field that the line before ended inside was opened: the lines up to the
+    /// one that closes it belong to a record already refused there.
+    private var openQuotedField: (line: Int, column: Int)?
 
     init(layout: CSVLayout) {
         delimiter = layout.delimiter
@@ -64,10 +67,27 @@ struct CSVRowParser {
     mutating func parse(
         _ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int, line: Int, into candidate: inout FixCandidate, sink: inout FixSink
     ) -> Bool {
+        if let open = openQuotedField {
+            // Each such line is refused too, so that under --lenient none vanishes unsaid (a
+            // stray quote would otherwise take the rest of the file with it).
+            if Self.closesQuote(b, start, end) { openQuotedField = nil }
+            sink.rejectRecord(kind: "quoted-newline",
+                              "the line continues the quoted field opened at line \(open.line), column \(open.column): quoted newlines are not supported",
+                              line: line, column: 1)
+            return false
+        }
         var s = start
         while s < end, ByteClass.isSpace(b[s]) { s += 1 }
         if s == end || b[s] == 0x23 { return false }
-        let count = FieldSplitter.split(b, start, end, delimiter: delimiter, into: spans, limit: fieldsNeeded)
+        var openQuote = -1
+        let count = FieldSplitter.split(b, start, end, delimiter: delimiter, into: spans, limit: fieldsNeeded, openQuote: &openQuote)
+        if openQuote >= 0 {
+            // Refused at the opening quote, not as a short row at the continuation line.
+            sink.rejectRecord(kind: "quoted-newline", "a quoted field is not closed on its line: quoted newlines are not supported",
+                              line: line, column: openQuote - start + 1)
+            openQuotedField = (line, openQuote - start + 1)
+            return false
+        }
         if segment >= 0 { updateSegment(b, count: count) }
         if segmentsSeen == 0 { segmentsSeen = 1 }
         candidate = FixCandidate(line: line, column: 1, segment: segmentIndex)
@@ -99,6 +119,23 @@ struct CSVRowParser {
             candidate.satellites = satelliteCount(b, spans[2 * satellites], spans[2 * satellites + 1], start, line, &sink)
         }
         return sink.accept(&candidate)
+    }
+
+    /// Whether `b[start..<end]` holds a quote that is not doubled: the end of a quoted field
+    /// begun on an earlier line.
+    private static func closesQuote(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var i = start
+        while i < end {
+            if b[i] == 0x22 {
+                if i + 1 < end, b[i + 1] == 0x22 {
+                    i += 2
+                    continue
+                }
+                return true
+            }
+            i += 1
+        }
+        return false
     }
 
     @inline(__always)

@@ -4,12 +4,14 @@ enum FieldSplitter {
     /// Fills `spans` with `(start, end)` pairs for up to `limit` fields of `bytes[start..<end]`.
     ///
     /// `"`-quoted fields may contain the delimiter; a doubled `""` inside stays as it is (trace
-    /// fields are numbers and times, so unescaping is never needed to read them).
+    /// fields are numbers and times, so unescaping is never needed to read them). A quoted field
+    /// not closed on the line runs to its end; its opening quote's offset is stored in
+    /// `openQuote` when given (a quoted newline, which the readers do not support).
     /// - Returns: the number of fields on the line (which may exceed `limit`).
     @inline(__always)
     static func split(
         _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, delimiter: UInt8,
-        into spans: UnsafeMutablePointer<Int>, limit: Int
+        into spans: UnsafeMutablePointer<Int>, limit: Int, openQuote: UnsafeMutablePointer<Int>? = nil
     ) -> Int {
         var count = 0
         var i = start
@@ -34,6 +36,7 @@ enum FieldSplitter {
                     }
                     k += 1
                 }
+                if k >= end { openQuote?.pointee = j }
                 fieldStart = j + 1
                 fieldEnd = min(k, end)
                 i = k < end ? k + 1 : end

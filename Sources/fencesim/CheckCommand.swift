@@ -32,7 +32,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check only the scenarios at positions K, K+N, ... of the expanded list (0-based).", valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Worker threads per scenario (default: one per core). Results do not depend on it.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads per scenario (default: one per core). Results do not depend on it.", valueName: "n"))
     var workers: Int = 0
 
     @OptionGroup var traceOptions: TraceOptions

@@ -28,10 +28,12 @@ struct LintCommand: ParsableCommand {
     @Argument(help: "Fence file (GeoJSON); optional with --scenario.")
     var fences: String?
 
-    @Option(help: ArgumentHelp("Speed the fences must be sized for, m/s (with --interval).", valueName: "m/s"))
+    // Numeric options take their value unconditionally: `--buffer -5` is a negative buffer, not
+    // a missing value followed by an option named `-5`.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Speed the fences must be sized for, m/s (with --interval).", valueName: "m/s"))
     var speed: Double?
 
-    @Option(help: ArgumentHelp("Seconds between fixes (with --speed).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between fixes (with --speed).", valueName: "seconds"))
     var interval: Double?
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Traces whose observed speeds and intervals the fences must be sized for.", valueName: "trace"))
@@ -40,13 +42,13 @@ struct LintCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Take fences, buffers, crs and traces from this scenario.", valueName: "scenario"))
     var scenario: String?
 
-    @Option(help: ArgumentHelp("Buffer in metres for fences without a buffer property (as geotrigger.buffer).", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Buffer in metres for fences without a buffer property (as geotrigger.buffer), from -1000000 to 1000000.", valueName: "metres"))
     var buffer: Double?
 
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or EPSG code (default: automatic around the fences).", valueName: "crs"))
     var crs: String?
 
-    @Option(name: .customLong("max-gap"), help: ArgumentHelp("With --traces: steps longer than this many seconds are gaps, not motion.", valueName: "seconds"))
+    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("With --traces: steps longer than this many seconds are gaps, not motion.", valueName: "seconds"))
     var maxGap: Double?
 
     @Flag(help: "Write the findings as JSON to standard output.")
@@ -62,7 +64,9 @@ struct LintCommand: ParsableCommand {
         if let speed, !(speed.isFinite && speed > 0) { throw ValidationError("--speed must be a positive number of m/s") }
         if let interval, !(interval.isFinite && interval > 0) { throw ValidationError("--interval must be a positive number of seconds") }
         if speed != nil, !traces.isEmpty { throw ValidationError("give --speed and --interval, or --traces, not both") }
-        if let buffer, !buffer.isFinite { throw ValidationError("--buffer must be a number of metres") }
+        if let buffer, !(buffer.isFinite && abs(buffer) <= GeotriggerSettings.bufferLimitMeters) {
+            throw ValidationError("--buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)")
+        }
         if let maxGap, !(maxGap.isFinite && maxGap > 0) { throw ValidationError("--max-gap must be a positive number of seconds") }
     }
 

@@ -17,12 +17,15 @@ struct FenceOptions: ParsableArguments {
     @Option(name: .customLong("id-property"), help: ArgumentHelp("Take fence ids from this property instead of \"id\"; @index numbers the features.", valueName: "name"))
     var idProperty: String?
 
-    @Option(name: .customLong("radius"), help: ArgumentHelp("Radius in metres for Point fences without a radius property.", valueName: "metres"))
+    // Numeric options take their value unconditionally, so that `--radius -5` is refused for
+    // what it says rather than read as a missing value followed by an option named `-5`.
+    @Option(name: .customLong("radius"), parsing: .unconditional,
+            help: ArgumentHelp("Radius in metres for Point fences without a radius property (at most 1000000).", valueName: "metres"))
     var defaultRadius: Double?
 
     func validate() throws {
-        if let r = defaultRadius, !(r.isFinite && r > 0) {
-            throw ValidationError("--radius must be a positive number of metres")
+        if let r = defaultRadius, !(r.isFinite && r > 0 && r <= Fence.radiusLimitMeters) {
+            throw ValidationError("--radius must be a positive number of metres, at most \(JSONWriter.number(Fence.radiusLimitMeters)) (1000 km)")
         }
     }
 
@@ -45,13 +48,13 @@ struct TraceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("CSV delimiter: a single character, or tab.", valueName: "char"))
     var delimiter: String?
 
-    @Option(help: ArgumentHelp("User equivalent range error in metres: accuracy = HDOP × UERE when a fix has HDOP but no accuracy.", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("User equivalent range error in metres: accuracy = HDOP × UERE when a fix has HDOP but no accuracy.", valueName: "metres"))
     var uere: Double = 5
 
-    @Option(name: .customLong("default-accuracy"), help: ArgumentHelp("Accuracy in metres for fixes with neither accuracy nor HDOP.", valueName: "metres"))
+    @Option(name: .customLong("default-accuracy"), parsing: .unconditional, help: ArgumentHelp("Accuracy in metres for fixes with neither accuracy nor HDOP.", valueName: "metres"))
     var defaultAccuracy: Double = 10
 
-    @Option(name: .customLong("max-speed"), help: ArgumentHelp("Implied speed (m/s) above which a jump between fixes is flagged as implausible.", valueName: "m/s"))
+    @Option(name: .customLong("max-speed"), parsing: .unconditional, help: ArgumentHelp("Implied speed (m/s) above which a jump between fixes is flagged as implausible.", valueName: "m/s"))
     var maxSpeed: Double = 100
 
     func validate() throws {
@@ -88,7 +91,9 @@ struct GeotriggerOptions: ParsableArguments {
     var feed: String?
     @Option(help: "intersects, contains or contains-intersects.")
     var relationship: String?
-    @Option(help: ArgumentHelp("Metres added around every fence (negative shrinks).", valueName: "metres"))
+    // Numeric options take their value unconditionally: `--buffer -5` is a negative buffer, not
+    // a missing value followed by an option named `-5`.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Metres added around every fence (negative shrinks), from -1000000 to 1000000.", valueName: "metres"))
     var buffer: Double?
     @Option(help: "Notifications to write: enter, exit or enter-or-exit.")
     var notify: String?
@@ -96,18 +101,23 @@ struct GeotriggerOptions: ParsableArguments {
     var initialTrigger: String?
     @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\".", valueName: "expression"))
     var filter: String?
-    @Option(help: ArgumentHelp("Seconds continuously inside before a dwell event.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds continuously inside before a dwell event.", valueName: "seconds"))
     var dwell: Double?
-    @Option(name: .customLong("enter-after"), help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
+    @Option(name: .customLong("enter-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
     var enterAfter: String?
-    @Option(name: .customLong("exit-after"), help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
+    @Option(name: .customLong("exit-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
     var exitAfter: String?
-    @Option(name: .customLong("max-gap"), help: ArgumentHelp("Seconds between fixes beyond which a new segment starts.", valueName: "seconds"))
+    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("Seconds between fixes beyond which a new segment starts.", valueName: "seconds"))
     var maxGap: Double?
     @Option(name: .customLong("gap-policy"), help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore.")
     var gapPolicy: String?
     @Option(help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\".", valueName: "template"))
     var message: String?
+
+    /// Refuses bad values while parsing, so that the usage line printed names the command.
+    func validate() throws {
+        _ = try overrides()
+    }
 
     func overrides() throws -> GeotriggerOverrides {
         var o = GeotriggerOverrides()
@@ -124,7 +134,9 @@ struct GeotriggerOptions: ParsableArguments {
         o.initialTrigger = try choice(initialTrigger, "initial-trigger")
         o.gapPolicy = try choice(gapPolicy, "gap-policy")
         if let buffer {
-            guard buffer.isFinite else { throw ValidationError("--buffer must be a number of metres") }
+            guard buffer.isFinite, abs(buffer) <= GeotriggerSettings.bufferLimitMeters else {
+                throw ValidationError("--buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)")
+            }
             o.bufferMeters = buffer
         }
         if let dwell {
@@ -171,7 +183,8 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Event log format: jsonl, csv, geojson or table.")
     var format: String = "jsonl"
 
-    @Option(help: ArgumentHelp("Worker threads for several traces (default: one per core). Output does not depend on it.", valueName: "n"))
+    // Unconditional, so that `--workers -1` is refused with the reason below.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads for several traces (default: one per core). Output does not depend on it.", valueName: "n"))
     var workers: Int = 0
 
     func validate() throws {

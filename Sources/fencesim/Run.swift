@@ -37,7 +37,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("places-platform"), help: ArgumentHelp("Override places.platform: docs, ios or android.", valueName: "platform"))
     var placesPlatform: String?
 
-    @Option(name: .customLong("region-budget"), help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs.", valueName: "n"))
+    @Option(name: .customLong("region-budget"), parsing: .unconditional, help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs.", valueName: "n"))
     var regionBudget: Int?
 
     @Option(name: .customLong("rules-platform"),

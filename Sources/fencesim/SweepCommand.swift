@@ -60,7 +60,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the grid as JSON to this file.", valueName: "file"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
     var workers: Int = 0
 
     @Flag(help: "Print only the verdict on the target on standard output, not the grid.")

@@ -18,16 +18,18 @@ struct Synth: ParsableCommand {
     @Argument(help: "Route file: GeoJSON (the first LineString) or GPX (route points, else track points).")
     var route: String
 
-    @Option(help: ArgumentHelp("Speed along the route, m/s.", valueName: "m/s"))
+    // Numeric options take their value unconditionally, so that `--speed -5` is refused for
+    // what it says rather than read as a missing value followed by an option named `-5`.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Speed along the route, m/s.", valueName: "m/s"))
     var speed: Double
 
-    @Option(help: ArgumentHelp("Seconds between fixes.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between fixes.", valueName: "seconds"))
     var interval: Double
 
-    @Option(help: ArgumentHelp("Standard deviation of position noise, metres.", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Standard deviation of position noise, metres.", valueName: "metres"))
     var noise: Double = 0
 
-    @Option(help: ArgumentHelp("Accuracy each fix reports, metres (default: 5, or twice the noise).", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Accuracy each fix reports, metres (default: 5, or twice the noise).", valueName: "metres"))
     var accuracy: Double?
 
     @Option(help: ArgumentHelp("Seed of the noise generator.", valueName: "n"))

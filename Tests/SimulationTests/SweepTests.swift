@@ -184,7 +184,9 @@ enum StraightDrive {
         ("recall", 64, 1, "no comparison in \"recall\""),
         (">=0.9", 64, 1, "no metric before \">=\""),
         ("recall>=", 64, 9, "no number after \">=\""),
-        ("recall>=high", 65, 9, "recall is compared with \"high\", which is not a number"),
+        // Issue 21: a value that is not a number is a target not shaped METRIC OP NUMBER (64).
+        ("recall>=high", 64, 9, "recall is compared with \"high\", which is not a number"),
+        ("recall>=1e400", 64, 9, "recall is compared with 1e400, which is out of range"),
         ("recall>=0.9,", 64, 13, "empty condition"),
     ])
     func badTargetsAreLocated(text: String, status: Int32, column: Int, message: String) {
