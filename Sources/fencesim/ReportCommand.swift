@@ -50,7 +50,7 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: the scenario's, or automatic).", valueName: "crs"))
     var crs: String?
 
-    @Option(help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
     var workers: Int = 0
 
     @Flag(help: "Print nothing on standard output (the table), only write the files.")

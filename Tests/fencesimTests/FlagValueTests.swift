@@ -44,6 +44,7 @@ import Testing
         (["synth", "traces/demo-route.geojson", "--speed", "-5", "--interval", "1"], "--speed must be a positive number of m/s"),
         (["run", "scenarios/demo.yaml", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
         (["check", "scenarios/", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
+        (["report", "scenarios/demo-degraded.yaml", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
     ])
     func otherCommandsRefuseWithTheReason(arguments: [String], message: String) throws {
         let r = try CLI.run(arguments)
