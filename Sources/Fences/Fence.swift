@@ -35,6 +35,12 @@ public struct Fence: Sendable {
     /// radius.
     public static let radiusLimitMeters = 1_000_000.0
 
+    /// The largest buffer, either way, that a fence's `buffer` property, a flag or a scenario
+    /// may give: 1000 km. Far beyond any geofence, and no metric frame fits a fence grown more
+    /// than that; past it GEOS computes on overflowing coordinates (NaN at 1e308) instead of
+    /// refusing.
+    public static let bufferLimitMeters = 1_000_000.0
+
     /// 0-based index of the feature in its file (the bench's "fence number").
     public var index: Int
     /// The fence's unique id (`properties.id`).

@@ -559,6 +559,11 @@ struct FeatureConverter {
                 report("\(label): \"buffer\" must be a number of metres, found \(b.value.typeDescription)", b.offset)
                 return nil
             }
+            guard abs(v) <= Fence.bufferLimitMeters else {
+                let limit = JSONWriter.number(Fence.bufferLimitMeters)
+                report("\(label): \"buffer\" \(JSONWriter.number(v)) m is beyond the limit of -\(limit) to \(limit) m (1000 km)", b.offset)
+                return nil
+            }
             buffer = v
         }
         var library: String?

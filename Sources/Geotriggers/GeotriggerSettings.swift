@@ -1,3 +1,4 @@
+import Fences
 /// The settings of SPEC §2 that decide when a fence notifies, for one fence once global, zone and
 /// fence overrides are resolved.
 public struct GeotriggerSettings: Hashable, Sendable {
@@ -66,10 +67,9 @@ public struct GeotriggerSettings: Hashable, Sendable {
         }
     }
 
-    /// The largest buffer, either way, that a flag, a scenario or a fence may give: 1000 km.
-    /// Far beyond any geofence, and no metric frame fits a fence grown more than that; past it
-    /// GEOS computes on overflowing coordinates (NaN at 1e308) instead of refusing.
-    public static let bufferLimitMeters = 1_000_000.0
+    /// The largest buffer, either way, that a flag, a scenario or a fence may give
+    /// (``Fences/Fence/bufferLimitMeters``).
+    public static let bufferLimitMeters = Fence.bufferLimitMeters
 
     public var feed: Feed = .point
     public var relationship: Relationship = .intersects

@@ -134,6 +134,8 @@ let badInputs: [BadInput] = [
     refused("geojson/duplicate-property-id.geojson", .fences, saying: "duplicate-property-id.geojson:1:94: error: duplicate key \"id\""),
     refused("geojson/duplicate-geometry-member.geojson", .fences,
             saying: "duplicate-geometry-member.geojson:2:59: error: duplicate key \"coordinates\""),
+    refused("geojson/buffer-overflowing.geojson", .fences,  // a GEOS NaN message before the buffer limit (issue 21)
+            saying: "buffer-overflowing.geojson:1:91: error: fence \"p\": \"buffer\" 1e+308 m is beyond the limit"),
     // Scenarios
     refused("scenario/unknown-key.yaml", .scenario),
     refused("scenario/yaml-syntax.yaml", .scenario),
