@@ -108,7 +108,10 @@ public struct Evaluator: Sendable {
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        return results.withLock { $0.compactMap { $0 } }
+        var all = results.withLock { $0.compactMap { $0 } }
+        // What compiling the fences found (a fence a negative buffer erases), said once.
+        if !all.isEmpty { all[0].outcome.warnings = index.warnings + all[0].outcome.warnings }
+        return all
     }
 
     /// Evaluates one trace with a worker's compiled fences and truth.

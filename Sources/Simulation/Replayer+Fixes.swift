@@ -25,7 +25,8 @@ extension Replayer {
     public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], degradation: Degradation,
                     log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
         let configuration = self.configuration
-        return try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count), configuration: configuration) { k, compiled in
+        let (outcomes, warnings) = try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count),
+                                                             configuration: configuration) { k, compiled in
             let input = traces[k]
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             let trace: Trace
@@ -46,15 +47,27 @@ extension Replayer {
                 return trace.statistics
             }
         }
+        return Replayer.sayingOnce(warnings, in: outcomes)
+    }
+
+    /// `outcomes` with `warnings` (what compiling the fences found) said once, before the first
+    /// trace's own.
+    static func sayingOnce(_ warnings: [Diagnostic], in outcomes: [Outcome]) -> [Outcome] {
+        guard !warnings.isEmpty, !outcomes.isEmpty else { return outcomes }
+        var said = outcomes
+        said[0].warnings = warnings + said[0].warnings
+        return said
     }
 
     /// Runs `body` for trace indices `0..<count` on `workers` threads sharing one fence index
-    /// (each with its own compiled view) and returns the results in index order.
+    /// (each with its own compiled view) and returns the results in index order, with what
+    /// compiling the fences found (a fence a negative buffer erases).
     ///
     /// - Throws: the first compilation error.
     static func forEachTrace<Result: Sendable>(_ count: Int, workers: Int, configuration: Configuration,
-                                               _ body: @Sendable (Int, CompiledFences) -> Result) throws(FencesimError) -> [Result] {
-        guard count > 0 else { return [] }
+                                               _ body: @Sendable (Int, CompiledFences) -> Result) throws(FencesimError)
+        -> (results: [Result], warnings: [Diagnostic]) {
+        guard count > 0 else { return ([], []) }
         let next = Atomic<Int>(0)
         let results = Mutex<[Result?]>(Array(repeating: nil, count: count))
         let failure = Mutex<FencesimError?>(nil)
@@ -76,7 +89,7 @@ extension Replayer {
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        return results.withLock { $0.compactMap { $0 } }
+        return (results.withLock { $0.compactMap { $0 } }, index.warnings)
     }
 }
 

@@ -81,10 +81,12 @@ public struct Replayer: Sendable {
     ///   fails is reported in its outcome, and a log that cannot be written in ``OrderedEventLog/failure``.
     public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
         let configuration = self.configuration
-        return try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count), configuration: configuration) { k, compiled in
+        let (outcomes, warnings) = try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count),
+                                                             configuration: configuration) { k, compiled in
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             return Replayer.replay(traces[k], compiled, configuration, placesState: state, log: log?.channel(k))
         }
+        return Replayer.sayingOnce(warnings, in: outcomes)
     }
 
     /// Replays one trace with a worker's compiled fences.

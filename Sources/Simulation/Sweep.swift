@@ -244,9 +244,12 @@ public struct Sweep: Sendable {
             let results = try Sweep.evaluate(variants, traces: traces, truthFences: base.replay.fences, frame: base.replay.frame,
                                              workers: Replayer(base.replay).workerCount(traces: jobs), progress: progress)
             var seen: Set<String> = []
+            var seenFenceWarnings: Set<String> = []
             for (k, slot) in results.enumerated() {
                 let c = k / traces.count
                 if c == 0 { warnings += slot.warnings }
+                // A fence a combination's buffer erases is said once for each such buffer.
+                for w in slot.fenceWarnings where seenFenceWarnings.insert(w.description).inserted { warnings.append(w) }
                 if let score = slot.score { scores[c].append(score) }
                 if let error = slot.error {
                     failed[c] += 1
@@ -267,6 +270,8 @@ public struct Sweep: Sendable {
         var score: TraceScore?
         var error: FencesimError?
         var warnings: [Diagnostic] = []
+        /// What compiling the combination's fences found (on its first trace's slot).
+        var fenceWarnings: [Diagnostic] = []
     }
 
     /// Evaluates every (combination, trace) pair on `workers` threads; slots in job order
@@ -311,7 +316,8 @@ public struct Sweep: Sendable {
                 let known = truths.withLock { $0[t] }
                 let e = Evaluator.evaluate(traces[t], fences, truth, variant.configuration, knownTruth: known)
                 if known == nil, e.error == nil { truths.withLock { if $0[t] == nil { $0[t] = e.truth } } }
-                results.withLock { $0[k] = Slot(score: e.score, error: e.error, warnings: e.outcome.warnings) }
+                let slot = Slot(score: e.score, error: e.error, warnings: e.outcome.warnings, fenceWarnings: t == 0 ? fences.warnings : [])
+                results.withLock { $0[k] = slot }
                 progress?(done.add(1, ordering: .relaxed).newValue, jobs)
             }
         }

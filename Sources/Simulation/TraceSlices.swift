@@ -111,7 +111,7 @@ public enum TraceSlices {
         if stopped { feed.cancel() }
         let reads = stopped ? [] : try feed.finish()
         timer?.lap("replay")
-        return feed.traces.indices.map { k in
+        let outcomes = feed.traces.indices.map { k in
             var outcome = Replayer.Outcome(input: feed.traces[k])
             var summary = BenchSummary()
             var statistics = GeotriggerEngine.Statistics()
@@ -130,6 +130,7 @@ public enum TraceSlices {
             outcome.error = outcome.error ?? slots.lazy.compactMap { $0.failures[k] }.first
             return outcome
         }
+        return Replayer.sayingOnce(index.warnings, in: outcomes)
     }
 
     /// A thread that reads traces, one after the other, into chunks of samples (in WGS84; each

@@ -84,6 +84,9 @@ struct CheckCommand: ParsableCommand {
         let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
         for d in runner.diagnostics where d.severity != .note { Terminal.err(d.description) }
         let outcomes = try runner.run()
+        // What compiling the fences found (a fence a negative buffer erases); trace warnings
+        // are the replay's business, not the check's.
+        for w in outcomes.first?.warnings ?? [] where w.kind == "fence-empty" { Terminal.err(w.description) }
         let events = try ScenarioRunner.events(of: outcomes)
         let golden = ScenarioCheck.goldenPath(for: scenario)
         if update {
