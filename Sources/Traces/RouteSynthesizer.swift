@@ -44,11 +44,15 @@ public struct RouteSynthesizer: Sendable {
         var moving: Bool
     }
 
-    /// The fixes along `route` (WGS84 positions, x = longitude).
-    ///
-    /// - Complexity: O(duration / interval + route vertices).
-    public func fixes(along route: [XY]) -> [Fix] {
-        guard !route.isEmpty else { return [] }
+    /// How many fixes ``fixes(along:)`` gives for `route`, without making them (a request of
+    /// billions is refused before it is made).
+    public func fixCount(along route: [XY]) -> Double {
+        guard !route.isEmpty else { return 0 }
+        return (timeline(along: route).end / interval).rounded(.down) + 2
+    }
+
+    /// The route as stretches of moving and pausing, and the time it takes, seconds.
+    func timeline(along route: [XY]) -> (stretches: [Stretch], end: Double) {
         let geodesic = Geodesic.wgs84
         var timeline: [Stretch] = []
         var t = 0.0
@@ -72,7 +76,16 @@ public struct RouteSynthesizer: Sendable {
                 t += duration
             }
         }
-        let end = t
+        return (timeline, t)
+    }
+
+    /// The fixes along `route` (WGS84 positions, x = longitude).
+    ///
+    /// - Complexity: O(duration / interval + route vertices).
+    public func fixes(along route: [XY]) -> [Fix] {
+        guard !route.isEmpty else { return [] }
+        let geodesic = Geodesic.wgs84
+        let (timeline, end) = self.timeline(along: route)
         var rng = SplitMix64(seed: seed)
         var out: [Fix] = []
         var stretch = 0

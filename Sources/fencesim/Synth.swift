@@ -47,12 +47,21 @@ struct Synth: ParsableCommand {
     @Option(help: ArgumentHelp("Write the trace to this file (atomically) instead of standard output.", valueName: "file"))
     var out: String?
 
+    @Option(name: .customLong("max-fixes"), parsing: .unconditional,
+            help: ArgumentHelp("Refuse to make more fixes than this (default 10000000: a trace held and written whole).", valueName: "n"))
+    var maxFixes: Int = Synth.defaultMaxFixes
+
+    /// The most fixes `synth` makes unless `--max-fixes` says otherwise: ten million, about 2 GB
+    /// of GPX, held in memory while it is written.
+    static let defaultMaxFixes = 10_000_000
+
     func validate() throws {
         guard speed.isFinite, speed > 0 else { throw ValidationError("--speed must be a positive number of m/s") }
         guard interval.isFinite, interval > 0 else { throw ValidationError("--interval must be a positive number of seconds") }
         guard noise.isFinite, noise >= 0 else { throw ValidationError("--noise must be 0 or more metres") }
         if let accuracy, !(accuracy.isFinite && accuracy > 0) { throw ValidationError("--accuracy must be a positive number of metres") }
         guard TraceWriter.Format(rawValue: format) != nil else { throw ValidationError("--format must be gpx or csv") }
+        guard maxFixes > 0 else { throw ValidationError("--max-fixes must be 1 or more") }
         guard case .success = Timestamp.parseISO8601(start) else { throw ValidationError("--start must be an ISO-8601 time, e.g. 2026-01-01T00:00:00Z") }
     }
 
@@ -77,6 +86,10 @@ struct Synth: ParsableCommand {
                                                accuracyMeters: accuracy ?? max(5, 2 * noise), seed: seed, pauses: pauseTable)
             if let bad = pauseTable.keys.first(where: { $0 >= points.count }) {
                 throw FencesimError(.usage, "--pause names vertex \(bad), but the route has \(points.count) vertices (0 to \(points.count - 1))", at: SourceLocation(file: route))
+            }
+            let count = synthesizer.fixCount(along: points)
+            guard count <= Double(maxFixes) else {
+                throw FencesimError(.usage, "this route at --speed \(speed) m/s with a fix every --interval \(interval) s would make \(JSONWriter.number(count.rounded())) fixes, more than --max-fixes \(maxFixes); raise --speed or --interval, or --max-fixes")
             }
             let fixes = synthesizer.fixes(along: points)
             let name = ((route as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -42,6 +42,9 @@ import Testing
         (["lint", "traces/demo-fences.geojson", "--buffer", "1e308"], "--buffer must be a number of metres from -1000000 to 1000000"),
         (["lint", "traces/demo-fences.geojson", "--speed", "-3", "--interval", "1"], "--speed must be a positive number of m/s"),
         (["synth", "traces/demo-route.geojson", "--speed", "-5", "--interval", "1"], "--speed must be a positive number of m/s"),
+        // Billions of fixes (it grew to 19 GB and died in the runtime): refused before any is made.
+        (["synth", "traces/demo-route.geojson", "--speed", "1e-9", "--interval", "1e-9"], "more than --max-fixes 10000000"),
+        (["synth", "traces/demo-route.geojson", "--speed", "10", "--interval", "1", "--max-fixes", "100"], "would make 438 fixes, more than --max-fixes 100"),
         (["run", "scenarios/demo.yaml", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
         (["check", "scenarios/", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
         (["report", "scenarios/demo-degraded.yaml", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
