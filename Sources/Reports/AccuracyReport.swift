@@ -166,7 +166,7 @@ public struct AccuracyReport: Sendable {
                 let key = EnterKey(fence: f, time: event.time)
                 if enters[key] == nil { enters[key] = (event.longitude, event.latitude) }
             }
-            guard let lon = event.longitude, let lat = event.latitude else { continue }
+            guard event.isDrawn, let lon = event.longitude, let lat = event.latitude else { continue }
             let fence: String
             if case .string(let s)? = event.field("fence") { fence = s } else { fence = "" }
             let kind: Marker.Kind
@@ -174,10 +174,7 @@ public struct AccuracyReport: Sendable {
             case .enter: kind = .enter
             case .exit: kind = .exit
             case .passthrough: kind = .passthrough
-            case .suppressed:
-                guard case .string(let reason)? = event.field("reason"), reason == SignalLoss.exitReason || reason == SignalLoss.entryReason else { continue }
-                kind = .lost
-            default: continue
+            default: kind = .lost
             }
             out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)"))
             // The markers below come after these: none of them would be drawn.

@@ -22,18 +22,20 @@ public struct Evaluator: Sendable {
         public var bands: [SpeedBand]
         /// Points kept per track for maps.
         public var trackPointLimit: Int
-        /// Whether an evaluation keeps its trace's events (a map draws them); without them, an
-        /// evaluation holds what scoring reads of each event (``Scoring/Event``), not its log.
-        public var keepsEvents: Bool
+        /// How much of a trace's log an evaluation keeps, for a map: its events until this many
+        /// of them are drawn (``LogEvent/isDrawn``; a map draws that many at most). 0 keeps
+        /// none: an evaluation holds what scoring reads of each event (``Scoring/Event``), not
+        /// its log.
+        public var drawnEventsKept: Int
 
         public init(replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
-                    bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500, keepsEvents: Bool = true) {
+                    bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500, drawnEventsKept: Int = .max) {
             self.replay = replay
             self.degradation = degradation
             self.truth = truth
             self.bands = bands
             self.trackPointLimit = trackPointLimit
-            self.keepsEvents = keepsEvents
+            self.drawnEventsKept = drawnEventsKept
         }
     }
 
@@ -151,10 +153,12 @@ public struct Evaluator: Sendable {
             final class Read: @unchecked Sendable {
                 var reader: Scoring.Reader
                 var events: [LogEvent] = []
+                /// Kept events a map draws.
+                var drawn = 0
                 init(_ reader: Scoring.Reader) { self.reader = reader }
             }
             let read = Read(Scoring.Reader(fences: compiled.fenceSet))
-            let keepsEvents = configuration.keepsEvents
+            let drawnEventsKept = configuration.drawnEventsKept
             struct Work: @unchecked Sendable {
                 let truth: () -> Result<[TruthVisit], FencesimError>
                 let replay: () -> Replayer.Outcome
@@ -178,7 +182,11 @@ public struct Evaluator: Sendable {
             }, replay: {
                 Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss) { line in
                     read.reader.take(line)
-                    if keepsEvents { read.events.append(line.logEvent) }
+                    if read.drawn < drawnEventsKept {
+                        let event = line.logEvent
+                        read.events.append(event)
+                        if event.isDrawn { read.drawn += 1 }
+                    }
                 }
             })
             DispatchQueue.concurrentPerform(iterations: 2) { k in

@@ -90,6 +90,19 @@ public struct LogEvent: Sendable {
     public func field(_ key: String) -> JSONValue? {
         fields.first(where: { $0.0 == key })?.1
     }
+
+    /// Whether a map draws the event: a notification (enter, exit, passthrough) or a notification
+    /// lost to signal loss, with a place.
+    public var isDrawn: Bool {
+        guard longitude != nil, latitude != nil else { return false }
+        switch type {
+        case .enter, .exit, .passthrough: return true
+        case .suppressed:
+            guard case .string(let reason)? = field("reason") else { return false }
+            return reason == SignalLoss.exitReason || reason == SignalLoss.entryReason
+        default: return false
+        }
+    }
 }
 
 extension JSONValue {

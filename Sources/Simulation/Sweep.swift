@@ -198,7 +198,7 @@ public struct Sweep: Sendable {
             let key = keys[fenceChoice] ?? keys.count
             keys[fenceChoice] = key
             out.append(Variant(configuration: Evaluator.Configuration(replay: replay, degradation: degradation, truth: base.truth,
-                                                                      bands: base.bands, trackPointLimit: 1, keepsEvents: false),
+                                                                      bands: base.bands, trackPointLimit: 1, drawnEventsKept: 0),
                                compileKey: key))
         }
         return out

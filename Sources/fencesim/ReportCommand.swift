@@ -81,9 +81,9 @@ struct Report: ParsableCommand {
             // A bad --degrade is a usage error located at its column (`--degrade:1:COL: error: ...`).
             let degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
             let setup = try prepare(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
-            // Events are kept only for the HTML map's markers.
+            // Events are kept only for the HTML map's markers, and only as many as it draws.
             let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
-                                                              keepsEvents: html != nil))
+                                                              drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0))
             let bar = ProgressBar(enabled: isatty(2) == 1, total: setup.traces.count)
             let evaluations = try evaluator.run(setup.traces) { done, total in bar.update(done, total) }
             bar.finish()

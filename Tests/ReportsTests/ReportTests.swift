@@ -49,14 +49,15 @@ import Traces
         return (set, traces, .transverseMercator(latitudeOfOrigin: 47.39, centralMeridian: 8.51))
     }
 
-    static func report(degradation: Degradation? = nil, in folder: URL? = nil, keepsEvents: Bool = true) throws -> AccuracyReport {
+    static func report(degradation: Degradation? = nil, in folder: URL? = nil, keepsEvents: Bool = true,
+                       drawnEventsKept: Int? = nil) throws -> AccuracyReport {
         let (fences, traces, frame) = try drives(in: folder)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
         let evaluator = Evaluator(Evaluator.Configuration(
             replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2), degradation: degradation,
-            keepsEvents: keepsEvents))
+            drawnEventsKept: drawnEventsKept ?? (keepsEvents ? .max : 0)))
         let evaluations = try evaluator.run(traces)
-        #expect(evaluations.allSatisfy { $0.outcome.events.isEmpty != keepsEvents })
+        #expect(evaluations.allSatisfy { $0.outcome.events.isEmpty == (drawnEventsKept == 0 || !keepsEvents) })
         return AccuracyReport(evaluations: evaluations, fences: fences, title: "row of narrow fences", generator: "fencesim test",
                               truth: "clean trace", degradation: degradation)
     }
@@ -155,6 +156,25 @@ import Traces
         #expect(scores.map(\.passthroughs).reduce(0, +) > 0)
         #expect(scores.map(\.lostEnters).reduce(0, +) > 0 && scores.map(\.lostExits).reduce(0, +) > 0)
         #expect(ReportJSON.bytes(read) == ReportJSON.bytes(kept))
+        // A map keeps a trace's events until it has as many to draw as it draws: the markers
+        // of what is kept are those of the whole log, whatever the limit.
+        let (fences, traces, frame) = try Self.drives(in: folder)
+        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
+        func evaluations(_ kept: Int) throws -> [TraceEvaluation] {
+            try Evaluator(Evaluator.Configuration(replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2),
+                                                  degradation: degradation, drawnEventsKept: kept)).run(traces)
+        }
+        let whole = try evaluations(.max)
+        #expect(whole.contains { $0.outcome.events.filter(\.isDrawn).count > 10 }, "the limits below should cut a log")
+        for limit in [1, 3, 10] {
+            let few = try evaluations(limit)
+            for (a, b) in zip(whole, few) {
+                #expect(b.outcome.events.count <= a.outcome.events.count)
+                #expect(b.outcome.events.filter(\.isDrawn).count == min(limit, a.outcome.events.filter(\.isDrawn).count))
+                #expect(AccuracyReport.markers(events: b.outcome.events, score: b.score, limit: limit)
+                    == AccuracyReport.markers(events: a.outcome.events, score: a.score, limit: limit))
+            }
+        }
     }
 
     /// A failing sink (a full disk) ends the JSON with its error.
