@@ -25,8 +25,9 @@ public enum ReportJSON {
 
     /// Writes ``render(_:)``'s text to `sink` as it is produced, a megabyte at a time: a report
     /// of a million fixes is hundreds of megabytes, never held whole. The per-fence groups and
-    /// the visits (the long lists) are written an element at a time, straight to
-    /// bytes; every other member through the pretty printer of ``value(_:)``.
+    /// the visits (the long lists) are written an element at a time, straight to bytes; every
+    /// other member as a JSON value through the pretty printer (``write(_:indent:to:)``). The
+    /// tests hold the whole report as one JSON value, printed at once, as the oracle.
     ///
     /// - Throws: the sink's ``Support/FencesimError`` (`.io`).
     public static func write(_ report: AccuracyReport, to sink: ByteSink) throws(FencesimError) {
@@ -113,8 +114,8 @@ public enum ReportJSON {
         }
     }
 
-    /// One visit as ``visit(_:)`` prints it inside the visits list (members at indent 3), into
-    /// `out` without building the value.
+    /// One visit as the pretty printer would print it inside the visits list (members at
+    /// indent 3), into `out` without building a value.
     static func visit(_ v: VisitScore, to out: inout [UInt8]) {
         Line.object(into: &out) { line in
             line.string("trace", v.trace)
@@ -237,34 +238,6 @@ public enum ReportJSON {
         }
     }
 
-    /// The report as a JSON value.
-    public static func value(_ report: AccuracyReport) -> JSONValue {
-        let s = report.summary
-        return .orderedObject([
-            ("generator", .string(report.generator)),
-            ("report", .int(Int64(version))),
-            ("title", .string(report.title)),
-            ("fences", .string(report.fencesFile)),
-            ("truth", .string(report.truth)),
-            ("degrade", report.degradation.map(degradation) ?? .null),
-            ("speedBands", .list(report.bands.map { b in
-                .orderedObject([("label", .string(b.label)), ("min", number(b.lower)), ("max", b.upper.map(number) ?? .null)])
-            })),
-            ("hours", ratioless(s.hours, ReportNumber.rateDigits)),
-            ("overall", metrics(s.overall)),
-            ("bySpeedBand", groups(s.bySpeedBand)),
-            ("byZone", groups(s.byZone)),
-            ("byFence", groups(s.byFence)),
-            ("byTrace", groups(s.byTrace)),
-            ("traces", .list(report.traces.map(trace))),
-            ("visits", .list(report.visits.map(visit))),
-            ("falseDetections", .list(report.falseDetections.map { d in
-                .orderedObject([("trace", .string(d.trace)), ("fence", .string(d.visit.fenceID)), ("zone", .string(d.zone)),
-                                ("enter", time(d.visit.enter)), ("exit", d.visit.exit.map(time) ?? .null)])
-            })),
-        ])
-    }
-
     static func degradation(_ d: Degradation) -> JSONValue {
         let pairs: [(String, JSONValue)] = [
             ("resample", d.resampleSeconds.map(number) ?? .null), ("noise", number(d.noise)), ("dropout", number(d.dropout)),
@@ -313,20 +286,6 @@ public enum ReportJSON {
             ("truthVisits", .int(Int64(t.score?.visits.count ?? 0))), ("detections", .int(Int64(t.score?.detections.count ?? 0))),
             ("passthroughs", .int(Int64(t.score?.passthroughs ?? 0))), ("lostEnters", .int(Int64(t.score?.lostEnters ?? 0))),
             ("lostExits", .int(Int64(t.score?.lostExits ?? 0))),
-        ]
-        return .orderedObject(pairs)
-    }
-
-    static func visit(_ v: VisitScore) -> JSONValue {
-        let pairs: [(String, JSONValue)] = [
-            ("trace", .string(v.trace)), ("fence", .string(v.truth.fenceID)), ("zone", .string(v.zone)),
-            ("enter", time(v.truth.enter)), ("exit", v.truth.exit.map(time) ?? .null), ("startsInside", .bool(v.truth.startsInside)),
-            ("speed", v.truth.enterSpeed.map { ratioless($0, ReportNumber.secondsDigits) } ?? .null), ("speedBand", .string(v.speedBand)),
-            ("detected", .bool(v.detected)), ("detectedEnter", v.match.map { time($0.enter) } ?? .null),
-            ("detectedExit", v.detectedExit.map(time) ?? .null), ("enterLatency", v.enterLatency.map(seconds) ?? .null),
-            ("exitLatency", v.exitLatency.map(seconds) ?? .null), ("dwellError", v.dwellError.map(seconds) ?? .null),
-            ("flaps", .int(Int64(v.flaps))), ("falseExits", .int(Int64(v.falseExits))), ("exitMissed", .bool(v.exitMissed)),
-            ("missReason", v.missReason.map { .string($0.rawValue) } ?? .null),
         ]
         return .orderedObject(pairs)
     }

@@ -110,7 +110,7 @@ import Traces
     }
 
     /// The JSON written in pieces (the visits straight to bytes) is, byte for byte, the whole
-    /// report's ``ReportJSON/value(_:)`` pretty-printed at once, and reaches the sink a bounded
+    /// report as one value (``ReportJSONOracle``) pretty-printed at once, and reaches the sink a bounded
     /// piece at a time.
     @Test func streamedJSONEqualsTheWholeValue() throws {
         let report = try Self.report(degradation: Degradation(noise: 0.5, exitLoss: 0.3, seed: 3))
@@ -118,7 +118,7 @@ import Traces
         #expect(report.visits.contains { $0.match == nil } && report.visits.contains { $0.match != nil })
         #expect(report.visits.contains { $0.missReason != nil } && report.visits.contains { $0.dwellError != nil })
         var whole: [UInt8] = []
-        ReportJSON.write(ReportJSON.value(report), indent: 0, to: &whole)
+        ReportJSON.write(ReportJSONOracle.value(report), indent: 0, to: &whole)
         whole.append(UInt8(ascii: "\n"))
         #expect(ReportJSON.bytes(report) == whole)
 
@@ -139,7 +139,7 @@ import Traces
         #expect(pieces.sizes.count > 3, "\(pieces.sizes)")
         #expect(pieces.sizes.allSatisfy { $0 < (1 << 20) + 4096 }, "\(pieces.sizes.max() ?? 0)")
         var longWhole: [UInt8] = []
-        ReportJSON.write(ReportJSON.value(long), indent: 0, to: &longWhole)
+        ReportJSON.write(ReportJSONOracle.value(long), indent: 0, to: &longWhole)
         longWhole.append(UInt8(ascii: "\n"))
         #expect(pieces.bytes == longWhole)
     }
