@@ -140,6 +140,24 @@ import Testing
         #expect(state.currentID == nil && state.lastEnteredID == nil)
     }
 
+    /// Seed 001's reading (`lastPOIExpiry: never`): strict expiry clears Current only, and the
+    /// log line says so; Last Entered stays for the rules that read it.
+    @Test func lastPOIsThatNeverExpire() throws {
+        let (_, path) = try H.folder(fences: Self.shop, traces: ["t.csv": Self.inThenOut], yaml: """
+            traces: [t.csv]
+            fences: fences.geojson
+            zones: [{id: z1, checkOut: false}]
+            places: {membershipTTL: 120, expiry: strict, lastPOIExpiry: never}
+            """)
+        let run = try H.run(path)
+        let expired = try #require(run.events.first { $0.type == .placesExpired })
+        #expect(expired.time.description == "2026-01-01T09:02:10.000Z")
+        #expect(H.text(expired, "cleared") == #"{"current":"shop","lastEntered":null,"lastExited":null}"#)
+        #expect(H.text(expired, "message").contains("Last Entered and Last Exited never expire"))
+        let state = try #require(run.outcomes[0].placesState)
+        #expect(state.currentID == nil && state.lastEnteredID == "shop")
+    }
+
     @Test func lazyExpiryHappensWhenTheAppLaunches() throws {
         let (_, path) = try H.folder(fences: Self.shop, traces: ["t.csv": Self.inThenOut], yaml: """
             traces: [t.csv]
