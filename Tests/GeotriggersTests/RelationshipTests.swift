@@ -148,6 +148,21 @@ import Testing
         #expect(events.first?.message == "Entered c at 7.25 m (enter, fix 1)")
     }
 
+    /// A fix's fields print as precisely as they were read (47.375 is not 47.38; 47.4 is not
+    /// 47.40), whole numbers without a fraction.
+    @Test func messageFieldsKeepTheirPrecision() throws {
+        var scene = try Scene()
+        scene.settings.message = try MessageTemplate("{fix.accuracy} m, fix {fix.index}")
+        scene.circle("c", x: 0, y: 0, radius: 100)
+        let events = try scene.run([(0, 300, 0, 7.5), (1, 0, 0, 47.375)])
+        #expect(events.first?.message == "47.375 m, fix 1")
+        #expect(MessageTemplate.fieldText(47.375) == "47.375")
+        #expect(MessageTemplate.fieldText(37.7726567) == "37.7726567")
+        #expect(MessageTemplate.fieldText(47.4) == "47.4")
+        #expect(MessageTemplate.fieldText(12) == "12")
+        #expect(MessageTemplate.fieldText(-0.1) == "-0.1")
+    }
+
     @Test func filterSkipsFixes() throws {
         var scene = try Scene()
         scene.settings.filter = try FilterExpression("accuracy <= 10")
