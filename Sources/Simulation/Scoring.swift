@@ -180,7 +180,9 @@ public enum Scoring {
 
         // The truth visits in report order (time, then fence id; visits of fences sharing an id
         // that begin together by fence index), and by fence: positions in that order.
-        var truths = truth.sorted(by: TruthVisit.ordered)
+        // Truth from ``GroundTruth`` comes in that order already: shared, not copied and sorted.
+        var truths = truth
+        if !zip(truths, truths.dropFirst()).allSatisfy({ !TruthVisit.ordered($1, $0) }) { truths.sort(by: TruthVisit.ordered) }
         var run = 0
         while run < truths.count {
             var end = run + 1
