@@ -16,6 +16,11 @@ extension FenceLint {
         private(set) var isEmpty = false
         /// How narrow the fence is (see ``FenceLint``); `nil` when it cannot fall in a gap.
         private(set) var width: Double?
+        /// Where the fence is that narrow (WGS84), when an area's wall (or its hull) says.
+        private(set) var narrowAt: XY?
+        /// Whether the narrowest part is a wall between two parts of the boundary (a hole, an
+        /// inward bend) rather than the outline's width.
+        private(set) var narrowIsWall = false
         /// A circle's radius with its buffer.
         private(set) var radius: Double?
         /// An area's area with its buffer, m².
@@ -32,7 +37,9 @@ extension FenceLint {
         /// Whether the fence takes part in `zone-overlap` (circles and areas that are not empty).
         var pairable: Bool { !isEmpty && (center != nil || geometry != nil) }
 
-        init(_ fence: Fence, buffer: Double, frame: MetricFrame, context: GEOSContext) throws(SpatialError) {
+        /// - Parameter wallsBelow: walls narrower than this are looked for (the largest gap of
+        ///   the lint's motions); `nil` looks for none.
+        init(_ fence: Fence, buffer: Double, frame: MetricFrame, context: GEOSContext, wallsBelow: Double? = nil) throws(SpatialError) {
             self.fence = fence
             self.buffer = buffer
             self.context = context
@@ -72,7 +79,21 @@ extension FenceLint {
                 }
                 // The hull of a polygon grown by b is its hull grown by b, whose width is exactly
                 // the hull's width + 2b; GEOS on the buffered arcs would only approximate that.
-                width = buffer > 0 ? try plain.minimumWidth() + 2 * buffer : try shape.minimumWidth()
+                let across = buffer > 0 ? try plain.minimumWidthSegment() : try shape.minimumWidthSegment()
+                width = across.width + max(0, buffer) * 2
+                narrowAt = frame.inverse(XY((across.from.x + across.to.x) / 2, (across.from.y + across.to.y) / 2))
+                // A wall narrower than the outline: a ring around a hole, the arm of a U. A positive
+                // buffer thickens a wall by twice itself, as it does the hull.
+                if let limit = wallsBelow, let hull = width {
+                    let grown = max(0, buffer)
+                    let measuredShape = buffer < 0 ? try shape.shape : projected
+                    if let wall = NarrowestWall.narrowest(Measured.polygons(measuredShape), below: min(limit, hull) - 2 * grown),
+                       FenceLint.isNarrower(wall.width + 2 * grown, than: hull) {
+                        width = wall.width + 2 * grown
+                        narrowAt = frame.inverse(wall.midpoint)
+                        narrowIsWall = true
+                    }
+                }
                 area = try shape.area()
                 envelope = shape.boundingBox
                 geometry = shape
@@ -104,6 +125,16 @@ extension FenceLint {
             if let geometry { return geometry }
             guard let center, let radius else { return nil }
             return try Geometry(point: center, context: context).buffer(radius)
+        }
+
+        /// The polygons of an area's shape, each its outer ring then its holes.
+        static func polygons(_ shape: Shape) -> [[[XY]]] {
+            switch shape {
+            case .polygon(let rings): [rings]
+            case .multiPolygon(let polygons): polygons
+            case .collection(let shapes): shapes.flatMap(polygons)
+            default: []
+            }
         }
 
         /// The area of the intersection of two discs of radii `r1`, `r2` whose centres are `d` apart.

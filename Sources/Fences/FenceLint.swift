@@ -14,8 +14,10 @@ import Support
 /// - `narrow` (error): the minimum width is less than the largest `speed × interval` of the
 ///   motions, so the fence can lie wholly between two fixes (ArcGIS evaluates geotriggers per
 ///   delivered location; its guidance: "at 30 m/s and 1 s updates a 10 m fence can fall in the
-///   gap"). Width is GEOS's minimum width (of the convex hull) for areas, plus twice a positive
-///   buffer; `2 × radius` for circles; `2 × buffer` for buffered lines (corridors). Plain lines
+///   gap"). Width is GEOS's minimum width (of the convex hull) for areas, or the narrowest wall
+///   where two parts of the boundary face each other across the inside nearer than that (a ring
+///   around a hole, the arm of a U; ``Spatial/NarrowestWall``, located in the message), plus
+///   twice a positive buffer; `2 × radius` for circles; `2 × buffer` for buffered lines (corridors). Plain lines
 ///   are crossed by segment, and beacons are radio ranges, so neither can fall in a gap.
 /// - `tiny-circle`, `tiny-polygon` (warnings): below the Bluedot minimum sizes of a zone's
 ///   geofeatures, a circle radius of 5 m and a polygon area of 70 m² (Bluedot documentation,
@@ -105,7 +107,7 @@ public enum FenceLint {
             let buffer = options.fenceBuffers?[k] ?? fence.bufferMeters ?? options.bufferMeters
             let m: Measured
             do {
-                m = try Measured(fence, buffer: buffer, frame: frame, context: context)
+                m = try Measured(fence, buffer: buffer, frame: frame, context: context, wallsBelow: options.motions.map(\.gapMeters).max())
             } catch {
                 throw FencesimError(.badData, "fence \"\(fence.id)\" cannot be measured in the metric frame \(definition): \(error.message)",
                                     at: fence.location, cause: error)
@@ -119,6 +121,18 @@ public enum FenceLint {
             throw FencesimError(.internalError, "GEOS failed while looking for overlapping fences: \(error.message)", cause: error)
         }
         return findings.sorted(by: LintFinding.precedes)
+    }
+
+    /// A WGS84 position as `longitude, latitude` with seven decimals (about a centimetre).
+    static func coordinate(_ p: XY) -> String {
+        func seven(_ v: Double) -> String {
+            let scaled = (v * 1e7).rounded()
+            let sign = scaled < 0 ? "-" : ""
+            let whole = Int64(abs(scaled))
+            let fraction = String(whole % 10_000_000)
+            return "\(sign)\(whole / 10_000_000).\(String(repeating: "0", count: 7 - fraction.count))\(fraction)"
+        }
+        return "\(seven(p.x)), \(seven(p.y))"
     }
 
     /// Whether `width` falls short of `gap` at the millimetre, the precision of every measurement
@@ -189,7 +203,13 @@ public enum FenceLint {
             switch fence.kind {
             case .circle: what = "circle fence \"\(id)\" is \(text(width)) m across (twice its radius\(bufferNote))"
             case .line: what = "line fence \"\(id)\" is a corridor \(text(width)) m wide (twice its buffer)"
-            default: what = "fence \"\(id)\" is \(text(width)) m wide at its narrowest (GEOS minimum width\(bufferNote))"
+            default:
+                if m.narrowIsWall, let at = m.narrowAt {
+                    what = "fence \"\(id)\" is \(text(width)) m wide at its narrowest, a wall between two parts of its boundary (a hole or an inward bend) at \(coordinate(at))\(bufferNote)"
+                } else {
+                    let place = m.narrowAt.map { " across its outline at \(coordinate($0))" } ?? ""
+                    what = "fence \"\(id)\" is \(text(width)) m wide at its narrowest (GEOS minimum width\(place)\(bufferNote))"
+                }
             }
             // The buffer (replacing the current one) that makes the fence as wide as the gap, to
             // the millimetre, as the comparison is.

@@ -81,9 +81,17 @@ extension Geometry {
     /// "minimum diameter" of the convex hull): how far a fix can jump across it. See
     /// `GEOSMinimumWidth_r`.
     public func minimumWidth() throws(SpatialError) -> Double {
+        try minimumWidthSegment().width
+    }
+
+    /// The minimum width (``minimumWidth()``) and the segment across the hull that measures it
+    /// (both ends the same point for a one-point input).
+    public func minimumWidthSegment() throws(SpatialError) -> (width: Double, from: XY, to: XY) {
         // A new LineString (or a Point for a one-point input) we own; NULL on exception.
         let line = try Geometry.wrap(GEOSMinimumWidth_r(context.handle, pointer), context, "GEOSMinimumWidth_r")
-        return try line.length()
+        let positions = try line.shape.positions
+        let from = positions.first ?? XY(0, 0)
+        return (try line.length(), from, positions.last ?? from)
     }
 
     /// The result of an OGC validity check.
