@@ -31,7 +31,7 @@ extension Replayer {
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             let trace: Trace
             do throws(FencesimError) {
-                trace = try Trace.load(path: input.path, options: configuration.readOptions)
+                trace = try Trace.load(path: input.path, options: input.readOptions(configuration.readOptions))
             } catch {
                 var outcome = Outcome(input: input)
                 outcome.error = error

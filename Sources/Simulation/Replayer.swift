@@ -97,7 +97,7 @@ public struct Replayer: Sendable {
     static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
                        placesState: PlacesState? = nil, log: OrderedEventLog.Channel? = nil) -> Outcome {
         replay(input, compiled, configuration, placesState: placesState, log: log) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
-            try TraceReader.read(path: input.path, options: configuration.readOptions, onFix: onFix)
+            try TraceReader.read(path: input.path, options: input.readOptions(configuration.readOptions), onFix: onFix)
         }
     }
 

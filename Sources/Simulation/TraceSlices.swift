@@ -195,7 +195,7 @@ public enum TraceSlices {
             let lenient = readOptions.lenient
             let channel = channel
             do throws(FencesimError) {
-                let statistics = try TraceReader.read(path: path, options: readOptions) { (fix: Fix) throws(FencesimError) in
+                let statistics = try TraceReader.read(path: path, options: traces[k].readOptions(readOptions)) { (fix: Fix) throws(FencesimError) in
                     let fixIndex = row
                     row += 1
                     // As a replay does: refused, or dropped with a warning when lenient.

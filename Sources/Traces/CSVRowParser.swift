@@ -17,6 +17,12 @@ struct CSVRowParser {
     private let altitude: Int
     private let satellites: Int
     private let segment: Int
+    /// The trace column (-1: none).
+    private let trace: Int
+    /// Rows whose trace column holds anything else are skipped unseen (``TraceSelection``).
+    private let selectedTrace: [UInt8]?
+    /// The column whose changes start a new segment: the segment column, else the trace column.
+    private let group: Int
     private let latitudeHemisphere: Int
     private let longitudeHemisphere: Int
     private let speedUnit: CSVColumnMapping.SpeedUnit
@@ -32,7 +38,7 @@ struct CSVRowParser {
     /// one that closes it belong to a record already refused there.
     private var openQuotedField: (line: Int, column: Int)?
 
-    init(layout: CSVLayout) {
+    init(layout: CSVLayout, selection: TraceSelection? = nil) {
         delimiter = layout.delimiter
         fieldsNeeded = max(layout.fieldsNeeded, 1)
         func index(_ field: CSVColumnMapping.Field) -> Int { layout.column[field] ?? -1 }
@@ -48,6 +54,9 @@ struct CSVRowParser {
         altitude = index(.altitude)
         satellites = index(.satellites)
         segment = index(.segment)
+        trace = index(.trace)
+        selectedTrace = trace >= 0 ? selection.map { Array($0.id.utf8) } : nil
+        group = segment >= 0 ? segment : layout.traceStartsSegments ? trace : -1
         latitudeHemisphere = index(.latitudeHemisphere)
         longitudeHemisphere = index(.longitudeHemisphere)
         speedUnit = layout.speedUnit
@@ -88,7 +97,11 @@ struct CSVRowParser {
             openQuotedField = (line, openQuote - start + 1)
             return false
         }
-        if segment >= 0 { updateSegment(b, count: count) }
+        if let selectedTrace {
+            let (fs, fe) = trace < count ? (spans[2 * trace], spans[2 * trace + 1]) : (0, 0)
+            if !UnsafeBufferPointer(start: b + fs, count: fe - fs).elementsEqual(selectedTrace) { return false }
+        }
+        if group >= 0 { updateSegment(b, count: count) }
         if segmentsSeen == 0 { segmentsSeen = 1 }
         candidate = FixCandidate(line: line, column: 1, segment: segmentIndex)
         return parseFields(b, start, end, count: count, line: line, into: &candidate, sink: &sink)
@@ -140,7 +153,7 @@ struct CSVRowParser {
 
     @inline(__always)
     private mutating func updateSegment(_ b: UnsafePointer<UInt8>, count: Int) {
-        let (fs, fe) = segment < count ? (spans[2 * segment], spans[2 * segment + 1]) : (0, 0)
+        let (fs, fe) = group < count ? (spans[2 * group], spans[2 * group + 1]) : (0, 0)
         let value = UnsafeBufferPointer(start: b + fs, count: fe - fs)
         if segmentsSeen == 0 {
             lastGroup = Array(value)
@@ -151,6 +164,20 @@ struct CSVRowParser {
             segmentIndex += 1
             segmentsSeen += 1
         }
+    }
+
+    /// The trace column's value in a data row (`nil` for blank, comment and quoted-newline lines),
+    /// for ``CSVReader``'s pass that lists a file's traces.
+    mutating func traceID(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> String? {
+        var s = start
+        while s < end, ByteClass.isSpace(b[s]) { s += 1 }
+        if s == end || b[s] == 0x23 { return nil }
+        var openQuote = -1
+        let count = FieldSplitter.split(b, start, end, delimiter: delimiter, into: spans, limit: fieldsNeeded, openQuote: &openQuote)
+        guard openQuote < 0, trace >= 0 else { return nil }
+        guard trace < count else { return "" }
+        let fs = spans[2 * trace]
+        return String(decoding: UnsafeBufferPointer(start: b + fs, count: spans[2 * trace + 1] - fs), as: UTF8.self)
     }
 
     @inline(__always)

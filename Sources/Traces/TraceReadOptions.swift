@@ -15,6 +15,9 @@ public struct TraceReadOptions: Sendable, Hashable {
     public var maximumSpeed: Double
     /// Delimiter and column mapping for CSV input.
     public var csv: CSVOptions
+    /// Read only this trace of a file that holds several (see ``TraceReader/traces(path:options:)``);
+    /// `nil` reads every row.
+    public var selection: TraceSelection?
 
     /// Creates options; the defaults are strict reading, UERE 5 m, default accuracy 10 m and a
     /// 100 m/s implausible-jump threshold.

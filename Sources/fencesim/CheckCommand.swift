@@ -80,7 +80,7 @@ struct CheckCommand: ParsableCommand {
 
     /// Checks (or updates) one scenario and prints its result.
     func check(_ path: String, readOptions: TraceReadOptions) throws(FencesimError) -> JUnitReport.Outcome {
-        let scenario = try ScenarioReader.read(path: path)
+        let scenario = try ScenarioReader.read(path: path, splitting: readOptions)
         let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
         for d in runner.diagnostics where d.severity != .note { Terminal.err(d.description) }
         let outcomes = try runner.run()

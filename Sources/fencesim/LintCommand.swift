@@ -81,10 +81,10 @@ struct LintCommand: ParsableCommand {
             var options = FenceLint.Options(bufferMeters: buffer ?? 0, frame: frameOption,
                                             invalidGeometryIsRepaired: fenceOptions.makeValid)
             let fenceSet: FenceSet
-            var traceInputs = traces.map { TraceInput(path: $0) }
+            var traceInputs = TraceInput.splittingFiles(traces.map { TraceInput(path: $0) }, options: readOptions)
             var maxGapSeconds = maxGap ?? GeotriggerSettings().maxGapSeconds
             if let scenarioPath = scenario {
-                let scenario = try ScenarioReader.read(path: scenarioPath)
+                let scenario = try ScenarioReader.read(path: scenarioPath, splitting: readOptions)
                 fenceSet = try FenceReader.read(path: scenario.fencesPath, options: fenceReadOptions)
                 var global = scenario.geotrigger
                 if let buffer { global.bufferMeters = buffer }

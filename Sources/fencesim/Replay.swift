@@ -18,7 +18,7 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz).")
+    @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz), folders, quoted globs or manifests.")
     var traces: [String]
 
     @Option(help: ArgumentHelp("GeoJSON fence file.", valueName: "file"))
@@ -55,7 +55,7 @@ struct Replay: ParsableCommand {
             // and indexed (dropped if the summary or the event log cannot use it: see
             // ParallelSummary and ParallelReplay). The workers project the fixes, so the frame
             // need not be known yet.
-            let inputs = traces.map { TraceInput(path: $0) }
+            let inputs = try TraceInputs.expand(traces, options: readOptions)
             var feed: ParallelSummary.Feed?
             if !parseOnly, !inputs.isEmpty {
                 // An event log's workers take longer over a slice than the reader, so a short
@@ -69,8 +69,8 @@ struct Replay: ParsableCommand {
             for w in fenceSet.warnings { Terminal.err(w.description) }
             if parseOnly {
                 var fixes = 0
-                for trace in traces {
-                    let statistics = try TraceReader.read(path: trace, options: readOptions) { (_: Fix) throws(FencesimError) in }
+                for input in inputs {
+                    let statistics = try TraceReader.read(path: input.path, options: input.readOptions(readOptions)) { (_: Fix) throws(FencesimError) in }
                     fixes += statistics.fixesAccepted
                 }
                 timer?.lap("read-traces")

@@ -128,7 +128,7 @@ struct Report: ParsableCommand {
     func prepare(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
                  degradeOverride: Degradation?) throws -> Setup {
         if isScenario {
-            let scenario = try ScenarioReader.read(path: inputs[0])
+            let scenario = try ScenarioReader.read(path: inputs[0], splitting: readOptions)
             if fences != nil {
                 throw FencesimError(.usage, "--fences is taken from the scenario; drop it or pass traces instead", at: SourceLocation(file: scenario.file))
             }
@@ -160,7 +160,7 @@ struct Report: ParsableCommand {
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
         }
-        let traces = try TraceInputs.expand(inputs)
+        let traces = try TraceInputs.expand(inputs, options: readOptions)
         let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
@@ -213,69 +213,5 @@ final class ProgressBar: Sendable {
     func finish() {
         guard enabled else { return }
         Terminal.write("\r\u{1B}[K", to: 2)
-    }
-}
-
-/// Trace inputs of `report`: files, folders, globs and manifests.
-enum TraceInputs {
-    /// File extensions taken from a folder.
-    static let traceExtensions: Set<String> = ["gpx", "csv", "tsv", "txt", "nmea", "log", "plt", "gz"]
-
-    /// Expands every input, in order; a folder's files and a glob's matches sorted.
-    ///
-    /// - Throws: ``Support/FencesimError`` `.missingInput` for an input that names nothing.
-    static func expand(_ inputs: [String]) throws(FencesimError) -> [TraceInput] {
-        var out: [TraceInput] = []
-        for input in inputs {
-            if input.contains(where: { "*?[".contains($0) }) {
-                let matches = glob(input)
-                guard !matches.isEmpty else { throw FencesimError(.missingInput, "\(input) matches no file") }
-                out += matches.map { TraceInput(path: $0) }
-            } else if FileIO.isDirectory(input) {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
-                let files = names.filter { !$0.hasPrefix(".") && traceExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-                guard !files.isEmpty else { throw FencesimError(.missingInput, "folder \(input) holds no trace files (\(traceExtensions.sorted().joined(separator: ", ")))") }
-                out += files.map { TraceInput(path: (input as NSString).appendingPathComponent($0)) }
-            } else if !FileIO.exists(input) {
-                throw FencesimError(.missingInput, "\(input) does not exist")
-            } else if let listed = try manifest(input) {
-                out += listed
-            } else {
-                out.append(TraceInput(path: input))
-            }
-        }
-        return out
-    }
-
-    /// The traces a manifest lists, or `nil` when `path` is not a manifest: a text file whose
-    /// first line that is neither empty nor a `#` comment names an existing file (relative to the
-    /// manifest's folder).
-    static func manifest(_ path: String) throws(FencesimError) -> [TraceInput]? {
-        let ext = (path as NSString).pathExtension.lowercased()
-        guard ["txt", "list", "lst", "manifest"].contains(ext) else { return nil }
-        let text = String(decoding: try FileIO.readAll(path), as: UTF8.self)
-        let directory = (path as NSString).deletingLastPathComponent
-        var out: [TraceInput] = []
-        for (k, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            let resolved = line.hasPrefix("/") || directory.isEmpty ? line : (directory as NSString).appendingPathComponent(line)
-            if out.isEmpty, !FileIO.exists(resolved) { return nil }
-            // A listed trace that does not exist fails on its own, located at this line.
-            out.append(TraceInput(path: resolved, label: line))
-            _ = k
-        }
-        return out.isEmpty ? nil : out
-    }
-
-    static func glob(_ pattern: String) -> [String] {
-        var g = glob_t()
-        defer { globfree(&g) }
-        guard Glibc.glob(pattern, 0, nil, &g) == 0 else { return [] }
-        var out: [String] = []
-        for k in 0..<Int(g.gl_pathc) {
-            if let p = g.gl_pathv[k] { out.append(String(cString: p)) }
-        }
-        return out.sorted()
     }
 }

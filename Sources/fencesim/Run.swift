@@ -74,7 +74,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let readOptions = try traceOptions.readOptions()
         try Terminal.run {
-            let scenario = try ScenarioReader.read(path: scenario)
+            let scenario = try ScenarioReader.read(path: scenario, splitting: readOptions)
             let shard = try self.shard.map { text throws(FencesimError) in try Shard(parsing: text) }
             let positions = shard?.positions(of: scenario.traces.count) ?? Array(scenario.traces.indices)
             let traces = positions.map { scenario.traces[$0] }

@@ -88,7 +88,7 @@ struct SweepCommand: ParsableCommand {
             try Sweep.check(axes)
             let target = try self.target.map { text throws(FencesimError) in try SweepTarget(parsing: text) }
 
-            let scenario = try ScenarioReader.read(path: self.scenario)
+            let scenario = try ScenarioReader.read(path: self.scenario, splitting: readOptions)
             let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
             for d in runner.diagnostics { Terminal.err(d.description) }
             let truth = try scenario.truthSource(fences: runner.fences)
