@@ -54,6 +54,8 @@ public struct Replayer: Sendable {
         public var warnings: [Diagnostic] = []
         /// The trace's Places state at its end, when Places is simulated (for `--state`).
         public var placesState: PlacesState?
+        /// Fixes without a time dropped under `--lenient` (only the first 100 are in ``warnings``).
+        public var untimedDropped = 0
     }
 
     public let configuration: Configuration
@@ -183,6 +185,7 @@ public struct Replayer: Sendable {
             untimed.append(Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: input.path)))
         }
         outcome.warnings += untimed
+        outcome.untimedDropped = untimedCount
         summary.insidePairs = engine.statistics.insidePairs
         outcome.summary = summary
         outcome.engineStatistics = engine.statistics

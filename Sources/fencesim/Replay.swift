@@ -96,7 +96,7 @@ struct Replay: ParsableCommand {
                     feed?.cancel()
                     outcomes = try replayer.run(inputs)
                 }
-                try Reporting.finish(outcomes)
+                try Reporting.finish(outcomes, lenient: readOptions.lenient)
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -110,7 +110,7 @@ struct Replay: ParsableCommand {
             // The event log, written as it is produced: in slices on every core where the fences
             // allow it (see ParallelReplay), else trace by trace.
             let log = try EventLogOutput(format: output.logFormat, path: out)
-            _ = try log.write(traces: inputs.count) { (ordered) throws(FencesimError) in
+            _ = try log.write(traces: inputs.count, lenient: readOptions.lenient) { (ordered) throws(FencesimError) in
                 if let ordered, let feed, ParallelReplay.applies(to: replayer.configuration) {
                     return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered,
                                                      timer: timer)
@@ -122,17 +122,15 @@ struct Replay: ParsableCommand {
     }
 }
 
-/// Reporting of per-trace outcomes shared by `replay` and `run`.
+/// Reporting of per-trace outcomes shared by `replay`, `run` and `report`.
 enum Reporting {
-    /// Prints each trace's warnings (at most 20 per trace, then a count) and failures; throws the
-    /// first failure after printing all of them, so no partial log is written.
-    static func finish(_ outcomes: [Replayer.Outcome]) throws {
+    /// Prints each trace's warnings (at most 20 per trace, then how many more there are) and
+    /// failures, and under `--lenient` what was dropped; throws the first failure after printing
+    /// all of them, so no partial log is written.
+    static func finish(_ outcomes: [Replayer.Outcome], lenient: Bool) throws {
         var first: FencesimError?
         for o in outcomes {
-            for w in o.warnings.prefix(20) { Terminal.err(w.description) }
-            if o.warnings.count > 20 {
-                Terminal.err("\(o.input.path): note: \(o.warnings.count - 20) more warnings not shown")
-            }
+            say(o, lenient: lenient)
             if let error = o.error {
                 Terminal.err(error.fullDescription)
                 if first == nil { first = error }
@@ -140,6 +138,19 @@ enum Reporting {
         }
         if let first {
             throw ExitCode(first.code.exitStatus)
+        }
+    }
+
+    /// Prints one trace's first 20 warnings, the count of the others, and under `--lenient` one
+    /// line with what was dropped and why.
+    static func say(_ o: Replayer.Outcome, lenient: Bool) {
+        for w in o.warnings.prefix(20) { Terminal.err(w.description) }
+        let hidden = o.warningTotal - min(20, o.warnings.count)
+        if hidden > 0 {
+            Terminal.err("\(o.input.label): note: \(hidden) more warning\(hidden == 1 ? "" : "s") not shown")
+        }
+        if lenient, let dropped = o.dropSummary {
+            Terminal.err("\(o.input.label): note: \(dropped)")
         }
     }
 }

@@ -88,8 +88,7 @@ struct Report: ParsableCommand {
             let evaluations = try evaluator.run(setup.traces) { done, total in bar.update(done, total) }
             bar.finish()
             for e in evaluations {
-                for w in e.outcome.warnings.prefix(20) { Terminal.err(w.description) }
-                if e.outcome.warnings.count > 20 { Terminal.err("\(e.input.path): note: \(e.outcome.warnings.count - 20) more warnings not shown") }
+                Reporting.say(e.outcome, lenient: readOptions.lenient)
                 if let error = e.error {
                     Terminal.err(error.fullDescription)
                     if failure == nil { failure = error }
