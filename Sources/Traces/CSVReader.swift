@@ -47,6 +47,7 @@ enum CSVReader {
                 return true
             }
             sink.statistics.segments = parser.segmentsSeen
+            sink.statistics.zonelessTimes = parser.zonelessTimes
         } catch {
             throw sink.fatal(error)
         }
@@ -141,7 +142,10 @@ enum CSVReader {
             dialect = "CSV " + Self.delimiterName(delimiter)
             if !layout.dialect.isEmpty { dialect += " " + layout.dialect }
             if compressed { dialect += " (gzip)" }
-            var parser = CSVRowParser(layout: layout, selection: options.selection)
+            if options.requiresTime, layout.column[.time] == nil {
+                throw FencesimError(.badData, Self.noTimeMessage(layout: layout), at: SourceLocation(file: path, line: line, column: s - start + 1))
+            }
+            var parser = CSVRowParser(layout: layout, selection: options.selection, timeZone: options.timeZone)
             if !hasHeader { try firstRow(&parser, &sink, bytes, start, end, line) }
             header = (parser, layout)
             return false
@@ -151,6 +155,15 @@ enum CSVReader {
             throw FencesimError(.badData, "no header and no data: the file holds only comments", at: SourceLocation(file: path))
         }
         return (header.0, header.1, headerLine)
+    }
+
+    /// Why a trace with no time column cannot be replayed, naming the columns it has.
+    private static func noTimeMessage(layout: CSVLayout) -> String {
+        guard layout.hasHeader else {
+            return "no time column: the file has no header and the column mapping maps none; a replay needs a time for every fix (--columns time=N)"
+        }
+        let names = layout.names.map { "'\($0.trimmingSpaces())'" }.joined(separator: ", ")
+        return "no time column in the header (looked for time, timestamp, datetime, tracked_at, utc, gps_time, ts, t, or date with time); the columns are: \(names); a replay needs a time for every fix: name the column with --columns time=NAME"
     }
 
     static func delimiterName(_ delimiter: UInt8) -> String {

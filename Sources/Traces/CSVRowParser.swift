@@ -1,3 +1,4 @@
+import Foundation
 import Support
 
 /// Parses CSV data rows into fix candidates for a given ``CSVLayout`` (the hot loop of
@@ -30,6 +31,11 @@ struct CSVRowParser {
     private let timeFormat: CSVColumnMapping.TimeFormat?
     private let spans: UnsafeMutablePointer<Int>
     private var cache = TimeParser.DayCache()
+    /// The zone of times written without one (`nil`: UTC), and its Foundation zone.
+    private let timeZone: LocalTimeZone?
+    private let resolvedZone: Foundation.TimeZone?
+    /// Times read without a zone (and without a UTC offset column).
+    private(set) var zonelessTimes = 0
     private var segmentIndex = 0
     private var lastGroup: [UInt8] = []
     /// Segments met so far (1 once a row has been read, more when a segment column changes).
@@ -38,7 +44,9 @@ struct CSVRowParser {
     /// one that closes it belong to a record already refused there.
     private var openQuotedField: (line: Int, column: Int)?
 
-    init(layout: CSVLayout, selection: TraceSelection? = nil) {
+    init(layout: CSVLayout, selection: TraceSelection? = nil, timeZone: LocalTimeZone? = nil) {
+        self.timeZone = timeZone
+        resolvedZone = timeZone?.resolved
         delimiter = layout.delimiter
         fieldsNeeded = max(layout.fieldsNeeded, 1)
         func index(_ field: CSVColumnMapping.Field) -> Int { layout.column[field] ?? -1 }
@@ -276,8 +284,9 @@ struct CSVRowParser {
         guard fs < fe else { return }
         c.timeColumn = fs - start + 1
         var parsed: Timestamp?
+        var zoned = false
         if date >= 0 {
-            parsed = dateAndTime(b, fs, fe, count)
+            parsed = dateAndTime(b, fs, fe, count, zoned: &zoned)
             if parsed == nil {
                 let dateText = date < count ? field(b, date) : ""
                 sink.reject(&c, kind: "bad-time", "date '\(dateText)' and time '\(field(b, time))' do not make a valid date-time",
@@ -286,10 +295,11 @@ struct CSVRowParser {
             }
         } else {
             if timeFormat == nil || timeFormat == .iso8601 {
-                parsed = TimeParser.parseISO8601(b, fs, fe, cache: &cache)
+                parsed = TimeParser.parseISO8601(b, fs, fe, cache: &cache, zoned: &zoned)
             }
             if parsed == nil, timeFormat != .iso8601, let value = DecimalParser.parse(b, fs, fe) {
                 parsed = TimeParser.epoch(value, digits: UnsafeBufferPointer(start: b + fs, count: fe - fs), unit: timeFormat)
+                zoned = true  // an epoch is UTC
             }
             if parsed == nil {
                 sink.reject(&c, kind: "bad-time", timeMessage(b, fs, fe), column: c.timeColumn)
@@ -305,14 +315,19 @@ struct CSVRowParser {
                     return
                 }
                 parsed = Timestamp(seconds: local.seconds - Int64(offset), nanoseconds: Int64(local.nanoseconds))
+                zoned = true
             }
+        }
+        if !zoned, let local = parsed {
+            zonelessTimes += 1
+            if let timeZone { parsed = timeZone.utc(fromLocal: local, resolved: resolvedZone) }
         }
         c.time = parsed
     }
 
-    private mutating func dateAndTime(_ b: UnsafePointer<UInt8>, _ fs: Int, _ fe: Int, _ count: Int) -> Timestamp? {
+    private mutating func dateAndTime(_ b: UnsafePointer<UInt8>, _ fs: Int, _ fe: Int, _ count: Int, zoned: inout Bool) -> Timestamp? {
         // A full date-time in the time column wins over the date column.
-        if let full = TimeParser.parseISO8601(b, fs, fe, cache: &cache) { return full }
+        if let full = TimeParser.parseISO8601(b, fs, fe, cache: &cache, zoned: &zoned) { return full }
         guard date < count else { return nil }
         let ds = spans[2 * date]
         let de = spans[2 * date + 1]

@@ -42,7 +42,7 @@ struct Inspect: ParsableCommand {
                     let set = try FenceReader.read(path: file, options: fenceOptions.readOptions)
                     Terminal.out(json ? FenceInspection(set).jsonLine : FenceInspection(set).text)
                 case .trace:
-                    let inspection = try TraceInspection(path: file, options: traceOptions.readOptions())
+                    let inspection = try TraceInspection(path: file, options: traceOptions.readOptions(replaying: false))
                     Terminal.out(json ? inspection.jsonLine : inspection.text)
                 }
             } catch let error as FencesimError {

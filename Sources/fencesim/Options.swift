@@ -48,6 +48,9 @@ struct TraceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("CSV delimiter: a single character, or tab.", valueName: "char"))
     var delimiter: String?
 
+    @Option(help: ArgumentHelp("Zone of CSV times written without one: an IANA name (Europe/Zurich) or an offset (+02:00). Default: UTC.", valueName: "zone"))
+    var timezone: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("User equivalent range error in metres: accuracy = HDOP × UERE when a fix has HDOP but no accuracy.", valueName: "metres"))
     var uere: Double = 5
 
@@ -67,10 +70,14 @@ struct TraceOptions: ParsableArguments {
         if let delimiter, delimiter != "tab", delimiter.utf8.count != 1 {
             throw ValidationError("--delimiter must be a single character or \"tab\"")
         }
+        if let timezone, LocalTimeZone(parsing: timezone) == nil {
+            throw ValidationError("--timezone must be UTC, an offset such as +02:00, or an IANA zone such as Europe/Zurich, not \"\(timezone)\"")
+        }
     }
 
-    /// The reader options; a bad `--columns` mapping is a usage error.
-    func readOptions() throws -> TraceReadOptions {
+    /// The reader options; a bad `--columns` mapping is a usage error. A replay (`replaying`)
+    /// needs a time for every fix: a CSV without a time column is refused at its header.
+    func readOptions(replaying: Bool = true) throws -> TraceReadOptions {
         var csv = CSVOptions()
         if let columns {
             do {
@@ -80,8 +87,24 @@ struct TraceOptions: ParsableArguments {
             }
         }
         if let delimiter { csv.delimiter = delimiter == "tab" ? 9 : delimiter.utf8.first }
-        return TraceReadOptions(format: traceFormat.flatMap(TraceFormat.init(rawValue:)), lenient: lenient, uere: uere,
-                                defaultAccuracy: defaultAccuracy, maximumSpeed: maxSpeed, csv: csv)
+        var options = TraceReadOptions(format: traceFormat.flatMap(TraceFormat.init(rawValue:)), lenient: lenient, uere: uere,
+                                       defaultAccuracy: defaultAccuracy, maximumSpeed: maxSpeed, csv: csv)
+        options.requiresTime = replaying
+        options.timeZone = timezone.flatMap(LocalTimeZone.init(parsing:))
+        return options
+    }
+
+    /// The note said once per command when times without a zone were read as UTC (or as local
+    /// times of `--timezone`), located at the first trace that has them.
+    static func zonelessNote(_ outcomes: [Replayer.Outcome], timeZone: LocalTimeZone?) -> String? {
+        let count = outcomes.reduce(0) { $0 + ($1.readStatistics?.zonelessTimes ?? 0) }
+        guard count > 0, let first = outcomes.first(where: { ($0.readStatistics?.zonelessTimes ?? 0) > 0 }) else { return nil }
+        let traces = outcomes.count { ($0.readStatistics?.zonelessTimes ?? 0) > 0 }
+        let times = "\(count) time\(count == 1 ? "" : "s") without a zone" + (traces > 1 ? " in \(traces) traces" : "")
+        if let timeZone {
+            return "\(first.input.path): note: \(times) read as local times of \(timeZone)"
+        }
+        return "\(first.input.path): note: \(times) read as UTC; if they are local times, say where with --timezone (e.g. --timezone Europe/Zurich or --timezone +02:00)"
     }
 }
 

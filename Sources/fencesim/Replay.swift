@@ -96,7 +96,7 @@ struct Replay: ParsableCommand {
                     feed?.cancel()
                     outcomes = try replayer.run(inputs)
                 }
-                try Reporting.finish(outcomes, lenient: readOptions.lenient)
+                try Reporting.finish(outcomes, options: readOptions)
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -110,7 +110,7 @@ struct Replay: ParsableCommand {
             // The event log, written as it is produced: in slices on every core where the fences
             // allow it (see ParallelReplay), else trace by trace.
             let log = try EventLogOutput(format: output.logFormat, path: out)
-            _ = try log.write(traces: inputs.count, lenient: readOptions.lenient) { (ordered) throws(FencesimError) in
+            _ = try log.write(traces: inputs.count, options: readOptions) { (ordered) throws(FencesimError) in
                 if let ordered, let feed, ParallelReplay.applies(to: replayer.configuration) {
                     return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered,
                                                      timer: timer)
@@ -127,10 +127,11 @@ enum Reporting {
     /// Prints each trace's warnings (at most 20 per trace, then how many more there are) and
     /// failures, and under `--lenient` what was dropped; throws the first failure after printing
     /// all of them, so no partial log is written.
-    static func finish(_ outcomes: [Replayer.Outcome], lenient: Bool) throws {
+    static func finish(_ outcomes: [Replayer.Outcome], options: TraceReadOptions) throws {
         var first: FencesimError?
+        if let note = TraceOptions.zonelessNote(outcomes, timeZone: options.timeZone) { Terminal.err(note) }
         for o in outcomes {
-            say(o, lenient: lenient)
+            say(o, lenient: options.lenient)
             if let error = o.error {
                 Terminal.err(error.fullDescription)
                 if first == nil { first = error }

@@ -87,6 +87,7 @@ struct Report: ParsableCommand {
             let bar = ProgressBar(enabled: isatty(2) == 1, total: setup.traces.count)
             let evaluations = try evaluator.run(setup.traces) { done, total in bar.update(done, total) }
             bar.finish()
+            if let note = TraceOptions.zonelessNote(evaluations.map(\.outcome), timeZone: readOptions.timeZone) { Terminal.err(note) }
             for e in evaluations {
                 Reporting.say(e.outcome, lenient: readOptions.lenient)
                 if let error = e.error {

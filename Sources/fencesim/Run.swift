@@ -115,7 +115,7 @@ struct Run: ParsableCommand {
             let outcomes: [Replayer.Outcome]
             if let shard {
                 outcomes = try runner.run(traces, placesStates: initialStates)
-                try Reporting.finish(outcomes, lenient: readOptions.lenient)
+                try Reporting.finish(outcomes, options: readOptions)
                 let text = PartialEventLog(scenario: scenario.name, run: try runDigest(scenario, shards: shard.count).hex,
                                            shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text
                 if let out {
@@ -134,7 +134,7 @@ struct Run: ParsableCommand {
                     path = (out as NSString).appendingPathComponent("\(scenario.name).events.\(output.logFormat.fileExtension)")
                 }
                 let log = try EventLogOutput(format: output.logFormat, path: path)
-                outcomes = try log.write(traces: traces.count, lenient: readOptions.lenient) { (ordered) throws(FencesimError) in
+                outcomes = try log.write(traces: traces.count, options: readOptions) { (ordered) throws(FencesimError) in
                     try runner.run(traces, placesStates: initialStates, log: ordered)
                 }
                 if let path { Terminal.err("wrote \(path)") }
