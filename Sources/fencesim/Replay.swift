@@ -97,6 +97,7 @@ struct Replay: ParsableCommand {
                     outcomes = try replayer.run(inputs)
                 }
                 try Reporting.finish(outcomes, options: readOptions)
+                Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -110,7 +111,7 @@ struct Replay: ParsableCommand {
             // The event log, written as it is produced: in slices on every core where the fences
             // allow it (see ParallelReplay), else trace by trace.
             let log = try EventLogOutput(format: output.logFormat, path: out)
-            _ = try log.write(traces: inputs.count, options: readOptions) { (ordered) throws(FencesimError) in
+            let outcomes = try log.write(traces: inputs.count, options: readOptions) { (ordered) throws(FencesimError) in
                 if let ordered, let feed, ParallelReplay.applies(to: replayer.configuration) {
                     return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered,
                                                      timer: timer)
@@ -118,6 +119,7 @@ struct Replay: ParsableCommand {
                 feed?.cancel()
                 return try replayer.run(inputs, log: ordered)
             }
+            Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
         }
     }
 }
@@ -139,6 +141,13 @@ enum Reporting {
         }
         if let first {
             throw ExitCode(first.code.exitStatus)
+        }
+    }
+
+    /// Warns when no fence lies within reach of any trace (``Simulation/FenceReach``).
+    static func sayReach(fences: FenceSet, settings: [GeotriggerSettings], outcomes: [Replayer.Outcome]) {
+        if let warning = FenceReach.warning(fences: fences, settings: settings, traces: outcomes.map { $0.readStatistics?.boundingBox }) {
+            Terminal.err(warning.description)
         }
     }
 

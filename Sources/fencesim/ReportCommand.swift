@@ -95,6 +95,7 @@ struct Report: ParsableCommand {
                     if failure == nil { failure = error }
                 }
             }
+            Reporting.sayReach(fences: setup.replay.fences, settings: setup.replay.settings, outcomes: evaluations.map(\.outcome))
             let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
                                         generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                         degradation: setup.degradation)

@@ -139,6 +139,7 @@ struct Run: ParsableCommand {
                 }
                 if let path { Terminal.err("wrote \(path)") }
             }
+            Reporting.sayReach(fences: runner.fences, settings: runner.settings, outcomes: outcomes)
             if let statePaths {
                 for (outcome, path) in zip(outcomes, statePaths) {
                     guard let final = outcome.placesState else { continue }
