@@ -18,7 +18,27 @@ struct Fencesim: ParsableCommand {
 
     static func main() {
         Terminal.prepare()
-        main(nil)
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(nil)
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            // A value refused once parsing is over (--crs, --columns, ...) is a usage error of
+            // the command at hand, said as one refused while parsing is: with its usage line,
+            // not the top-level one.
+            let usage = usageString(for: type(of: command))
+            let name = usage.split(separator: " ").prefix { !"[<-".contains($0.first ?? "[") }.joined(separator: " ")
+            Terminal.err("Error: \(error.message)")
+            Terminal.err("Usage: \(usage)")
+            Terminal.err("  See '\(name) --help' for more information.")
+            Terminal.exitNow(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
     }
 }
 
