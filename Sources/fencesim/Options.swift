@@ -222,8 +222,8 @@ struct OutputOptions: ParsableArguments {
 
 /// Chooses the metric frame: the one given, or an automatic one around the fences.
 enum FrameChoice {
-    static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?) throws -> FrameDefinition {
-        try ScenarioRunner.frame(given: given, fences: fences, location: location)
+    static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?, remedy: FrameRemedy = .option) throws -> FrameDefinition {
+        try ScenarioRunner.frame(given: given, fences: fences, location: location, remedy: remedy)
     }
 
     /// Reads a `--crs` value, checking PROJ understands it.

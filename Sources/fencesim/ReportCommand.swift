@@ -143,7 +143,8 @@ struct Report: ParsableCommand {
             for finding in pipeline.findings { Terminal.err(finding.description) }
             let settings = try SettingsResolver.resolve(fenceSet, global: scenario.geotrigger, zones: scenario.zones,
                                                         requireDeclaredZones: !scenario.zones.isEmpty)
-            let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation)
+            let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
+                                             remedy: .optionOrScenarioKey)
             let truth: TruthSource
             let description: String
             if let value = self.truth {

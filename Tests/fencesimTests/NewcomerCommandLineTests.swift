@@ -25,3 +25,42 @@ import Testing
         #expect(result.stderr.contains("See 'fencesim \(command) --help'"), "\(result.stderr)")
     }
 }
+
+/// Fences too wide for an automatic frame: the error names what works for the command at hand.
+@Suite struct WideFencesTests {
+    static func write(in folder: URL) throws -> (fences: String, scenario: String) {
+        let fences = folder.appendingPathComponent("wide.geojson")
+        try """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"id":"west","radius":50},"geometry":{"type":"Point","coordinates":[2.0,47.0]}},
+            {"type":"Feature","properties":{"id":"east","radius":50},"geometry":{"type":"Point","coordinates":[12.0,47.0]}}]}
+            """.write(to: fences, atomically: true, encoding: .utf8)
+        let scenario = folder.appendingPathComponent("wide.yaml")
+        try "name: wide\ntraces: [\(CLI.packageRoot.path)/traces/demo-drive.gpx]\nfences: wide.geojson\n".write(to: scenario, atomically: true, encoding: .utf8)
+        return (fences.path, scenario.path)
+    }
+
+    @Test func commandsWithoutCRSOptionNameTheScenarioKey() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (_, scenario) = try Self.write(in: folder)
+        for command in [["run", scenario], ["check", scenario], ["sweep", scenario, "--vary", "buffer=0,1"]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("no automatic metric frame fits the fences"), "\(result.stderr)")
+            #expect(result.stderr.contains("crs: key") && result.stderr.contains("this command has no --crs"), "\(command): \(result.stderr)")
+        }
+    }
+
+    @Test func replayAndReportNameTheirOption() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (fences, scenario) = try Self.write(in: folder)
+        let replay = try CLI.run(["replay", "traces/demo-drive.gpx", "--fences", fences, "--summary"])
+        #expect(replay.status == 65, "\(replay.stderr)")
+        #expect(replay.stderr.contains("pass --crs") && !replay.stderr.contains("crs: key"), "\(replay.stderr)")
+        let report = try CLI.run(["report", scenario, "--quiet"])
+        #expect(report.status == 65, "\(report.stderr)")
+        #expect(report.stderr.contains("crs: key, or pass --crs"), "\(report.stderr)")
+    }
+}
