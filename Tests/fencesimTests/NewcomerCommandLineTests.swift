@@ -64,3 +64,38 @@ import Testing
         #expect(report.stderr.contains("crs: key, or pass --crs"), "\(report.stderr)")
     }
 }
+
+/// The image of `deploy/Dockerfile` holds every file the bundled scenarios name.
+@Suite struct DockerImageTests {
+    @Test func everyFolderTheScenariosNameIsCopied() throws {
+        let root = CLI.packageRoot
+        let dockerfile = try String(contentsOf: root.appendingPathComponent("deploy/Dockerfile"), encoding: .utf8)
+        // The runtime stage: after the last FROM.
+        let runtime = dockerfile.components(separatedBy: "\nFROM ").last ?? ""
+        let copied = Set(runtime.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard words.count == 3, words[0] == "COPY", !words[1].hasPrefix("--") else { return nil }
+            return String(words[1])
+        })
+        let scenarios = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("scenarios").path)
+            .filter { $0.hasSuffix(".yaml") }
+        #expect(!scenarios.isEmpty)
+        var named: Set<String> = ["scenarios"]
+        for name in scenarios {
+            let text = try String(contentsOf: root.appendingPathComponent("scenarios/\(name)"), encoding: .utf8)
+            // Files next to the scenarios' folder: `../FOLDER/...` outside comments.
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+                var rest = Substring(line.split(separator: "#", maxSplits: 1).first ?? "")
+                while let range = rest.range(of: "../") {
+                    let folder = rest[range.upperBound...].prefix { $0 != "/" && $0 != "\"" && $0 != "," && $0 != "]" && $0 != " " }
+                    if !folder.isEmpty { named.insert(String(folder)) }
+                    rest = rest[range.upperBound...]
+                }
+            }
+        }
+        #expect(named.contains("rules"), "a bundled scenario names rules/")
+        for folder in named.sorted() {
+            #expect(copied.contains(folder), "deploy/Dockerfile does not copy \(folder)/ into the image: \(copied.sorted())")
+        }
+    }
+}
