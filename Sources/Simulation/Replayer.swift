@@ -79,15 +79,19 @@ public struct Replayer: Sendable {
     ///     fresh state), as persisted by an earlier run.
     ///   - log: where the events go as they are produced, in input order (then outcomes hold no
     ///     events); `nil` keeps each trace's events in its outcome.
+    ///   - timer: where `--timings` laps the phases: `index-fences`, then `replay` (reading the
+    ///     traces and replaying them, on every worker).
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome, and a log that cannot be written in ``OrderedEventLog/failure``.
-    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
+    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil,
+                    timer: PhaseTimer? = nil) throws(FencesimError) -> [Outcome] {
         let configuration = self.configuration
         let (outcomes, warnings) = try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count),
-                                                             configuration: configuration) { k, compiled in
+                                                             configuration: configuration, timer: timer) { k, compiled in
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             return Replayer.replay(traces[k], compiled, configuration, placesState: state, log: log?.channel(k))
         }
+        timer?.lap("replay")
         return Replayer.sayingOnce(warnings, in: outcomes)
     }
 

@@ -33,7 +33,7 @@ struct Replay: ParsableCommand {
     @Flag(name: .customLong("parse-only"), help: "Only read the fences and traces, print what was read, and stop (the floor of a replay's cost).")
     var parseOnly = false
 
-    @Flag(help: "Print the wall-clock time of each phase (reading fences, compiling, replaying) to standard error.")
+    @Flag(help: "Print the wall-clock time and resident memory at the end of each phase (listing traces, reading fences, resolving settings, indexing, replaying, writing the log) to standard error.")
     var timings = false
 
     @Option(help: ArgumentHelp("Write the event log to this file (atomically) instead of standard output.", valueName: "file"))
@@ -56,6 +56,7 @@ struct Replay: ParsableCommand {
             // ParallelSummary and ParallelReplay). The workers project the fixes, so the frame
             // need not be known yet.
             let inputs = try TraceInputs.expand(traces, options: readOptions)
+            timer?.lap("list-traces")
             var feed: ParallelSummary.Feed?
             if !parseOnly, !inputs.isEmpty {
                 // An event log's workers take longer over a slice than the reader, so a short
@@ -94,7 +95,7 @@ struct Replay: ParsableCommand {
                                                              keep: { compiled.append($0) })
                 } else {
                     feed?.cancel()
-                    outcomes = try replayer.run(inputs)
+                    outcomes = try replayer.run(inputs, timer: timer)
                 }
                 try Reporting.finish(outcomes, options: readOptions)
                 Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
@@ -117,8 +118,9 @@ struct Replay: ParsableCommand {
                                                      timer: timer)
                 }
                 feed?.cancel()
-                return try replayer.run(inputs, log: ordered)
+                return try replayer.run(inputs, log: ordered, timer: timer)
             }
+            timer?.lap("write-log")
             Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
         }
     }
