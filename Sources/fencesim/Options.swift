@@ -14,13 +14,13 @@ struct FenceOptions: ParsableArguments {
     @Flag(help: "Reproject fence files whose GeoJSON crs member is not WGS84, with PROJ, instead of refusing them.")
     var reproject = false
 
-    @Option(name: .customLong("id-property"), help: ArgumentHelp("Take fence ids from this property instead of \"id\"; @index numbers the features.", valueName: "name"))
+    @Option(name: .customLong("id-property"), help: ArgumentHelp("Take fence ids from this property; @index numbers the features (default: id).", valueName: "name"))
     var idProperty: String?
 
     // Numeric options take their value unconditionally, so that `--radius -5` is refused for
     // what it says rather than read as a missing value followed by an option named `-5`.
     @Option(name: .customLong("radius"), parsing: .unconditional,
-            help: ArgumentHelp("Radius in metres for Point fences without a radius property (at most 1000000).", valueName: "metres"))
+            help: ArgumentHelp("Radius in metres for Point fences without a radius property, at most 1000000 (default: none; such a fence is an error).", valueName: "metres"))
     var defaultRadius: Double?
 
     func validate() throws {
@@ -39,16 +39,16 @@ struct TraceOptions: ParsableArguments {
     @Flag(help: "Drop bad fixes (invalid coordinates, bad times, time going backwards, duplicate times) with counted warnings instead of refusing the trace.")
     var lenient = false
 
-    @Option(name: .customLong("trace-format"), help: ArgumentHelp("Read traces as this format instead of detecting it: gpx, csv, nmea or plt.", valueName: "format"))
+    @Option(name: .customLong("trace-format"), help: ArgumentHelp("Read traces as this format: gpx, csv, nmea or plt (default: detected from the content, then the extension).", valueName: "format"))
     var traceFormat: String?
 
-    @Option(help: ArgumentHelp("CSV column mapping, e.g. lat=Y,lon=X,time=t,speed=SPEED:kmh (overrides header detection).", valueName: "mapping"))
+    @Option(help: ArgumentHelp("CSV column mapping, e.g. lat=Y,lon=X,time=t,speed=SPEED:kmh,trace=uid (default: detected from the header).", valueName: "mapping"))
     var columns: String?
 
-    @Option(help: ArgumentHelp("CSV delimiter: a single character, or tab.", valueName: "char"))
+    @Option(help: ArgumentHelp("CSV delimiter: a single character, or tab (default: the most frequent of , ; tab | in the header).", valueName: "char"))
     var delimiter: String?
 
-    @Option(help: ArgumentHelp("Zone of CSV times written without one: an IANA name (Europe/Zurich) or an offset (+02:00). Default: UTC.", valueName: "zone"))
+    @Option(help: ArgumentHelp("Zone of CSV times written without one: an IANA name (Europe/Zurich) or an offset (+02:00) (default: UTC).", valueName: "zone"))
     var timezone: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("User equivalent range error in metres: accuracy = HDOP × UERE when a fix has HDOP but no accuracy.", valueName: "metres"))
@@ -110,31 +110,31 @@ struct TraceOptions: ParsableArguments {
 
 /// The geotrigger settings of SPEC §2 as command-line options (`replay`).
 struct GeotriggerOptions: ParsableArguments {
-    @Option(help: "Feed geometry: point or accuracy (a disc of the fix's accuracy).")
+    @Option(help: "Feed geometry: point or accuracy, a disc of the fix's accuracy (default: point, or the scenario's).")
     var feed: String?
-    @Option(help: "intersects, contains or contains-intersects.")
+    @Option(help: "intersects, contains or contains-intersects (default: intersects).")
     var relationship: String?
     // Numeric options take their value unconditionally: `--buffer -5` is a negative buffer, not
     // a missing value followed by an option named `-5`.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Metres added around every fence (negative shrinks), from -1000000 to 1000000.", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Metres added around every fence (negative shrinks), from -1000000 to 1000000 (default: 0, or the fence's buffer).", valueName: "metres"))
     var buffer: Double?
-    @Option(help: "Notifications to write: enter, exit or enter-or-exit.")
+    @Option(help: "Notifications to write: enter, exit or enter-or-exit (default: enter-or-exit).")
     var notify: String?
-    @Option(name: .customLong("initial-trigger"), help: "enter (a first fix inside notifies) or none.")
+    @Option(name: .customLong("initial-trigger"), help: "enter (a first fix inside notifies) or none (default: enter).")
     var initialTrigger: String?
-    @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\".", valueName: "expression"))
+    @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\" (default: none).", valueName: "expression"))
     var filter: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds continuously inside before a dwell event.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds continuously inside before a dwell event (default: no dwell events).", valueName: "seconds"))
     var dwell: Double?
-    @Option(name: .customLong("enter-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
+    @Option(name: .customLong("enter-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
     var enterAfter: String?
-    @Option(name: .customLong("exit-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
+    @Option(name: .customLong("exit-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
     var exitAfter: String?
-    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("Seconds between fixes beyond which a new segment starts.", valueName: "seconds"))
+    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("Seconds between fixes beyond which a new segment starts (default: 120).", valueName: "seconds"))
     var maxGap: Double?
-    @Option(name: .customLong("gap-policy"), help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore.")
+    @Option(name: .customLong("gap-policy"), help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore (default: report).")
     var gapPolicy: String?
-    @Option(help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\".", valueName: "template"))
+    @Option(help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\" (default: none).", valueName: "template"))
     var message: String?
 
     /// Refuses bad values while parsing, so that the usage line printed names the command.

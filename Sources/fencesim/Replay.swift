@@ -15,7 +15,7 @@ struct Replay: ParsableCommand {
             "buffer" override them. With --summary, prints the benchmark line \
             (mode=... inside_pairs=... enter=... exit=... enter_checksum=... exit_checksum=...) \
             and writes no event log.
-            """
+            """ + HelpExamples.text("fencesim replay traces/demo-drive.gpx --fences traces/demo-fences.geojson --format table", "fencesim replay drives/ --fences stores.geojson --feed accuracy --dwell 120 --out events.csv --format csv", "fencesim replay fleet.csv --fences stores.geojson --columns trace=vehicle --summary")
     )
 
     @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz), folders, quoted globs or manifests.")
@@ -36,7 +36,7 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print the wall-clock time and resident memory at the end of each phase (listing traces, reading fences, resolving settings, indexing, replaying, writing the log) to standard error.")
     var timings = false
 
-    @Option(help: ArgumentHelp("Write the event log to this file (atomically) instead of standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the event log to this file, atomically (default: standard output).", valueName: "file"))
     var out: String?
 
     @OptionGroup var geotrigger: GeotriggerOptions

@@ -26,25 +26,25 @@ struct Report: ParsableCommand {
             itself; # starts a comment). Traces run on all cores with a progress bar on a terminal. \
             A trace that fails is reported and the others complete; the exit code is then 65 (or \
             the failure's own code). Report files are written atomically, only at the end.
-            """
+            """ + HelpExamples.text("fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json", "fencesim report drives/ --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html r.html", "fencesim report drives.list --fences stores.geojson --truth labelled-visits.csv")
     )
 
     @Argument(help: "A scenario file, or trace files, folders, globs or manifests.")
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("GeoJSON fence file (required without a scenario).", valueName: "file"))
+    @Option(help: ArgumentHelp("GeoJSON fence file, required without a scenario (default: the scenario's).", valueName: "file"))
     var fences: String?
 
-    @Option(help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the HTML report to this file (default: none).", valueName: "file"))
     var html: String?
 
-    @Option(help: ArgumentHelp("Write the JSON report to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the JSON report to this file (default: none).", valueName: "file"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Truth: trace (the clean trace), a reference trace, or a visits CSV (fence,enter,exit). Overrides the scenario's.", valueName: "source"))
+    @Option(help: ArgumentHelp("Truth: trace (the clean trace), a reference trace, or a visits CSV (fence,enter,exit) (default: the scenario's, else trace).", valueName: "source"))
     var truth: String?
 
-    @Option(help: ArgumentHelp("Degrade the feed, e.g. resample=10,noise=1,dropout=0.05,exitLoss=0.2,seed=42. Overrides the scenario's.", valueName: "pairs"))
+    @Option(help: ArgumentHelp("Degrade the feed, e.g. resample=10,noise=1,dropout=0.05,exitLoss=0.2,seed=42 (default: the scenario's, else none).", valueName: "pairs"))
     var degrade: String?
 
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: the scenario's, or automatic).", valueName: "crs"))

@@ -22,30 +22,30 @@ struct Run: ParsableCommand {
             per trace. With rules, the client-side profile and the event history are kept beside \
             it, in <trace file name>.rules-state.json (state.rules-state.json for --state state.json). \
             A missing state file starts fresh; a corrupt one is an error and is left as it is.
-            """
+            """ + HelpExamples.text("fencesim run scenarios/demo.yaml --format table", "fencesim run scenarios/demo.yaml --out out --format geojson", "fencesim run scenarios/demo.yaml --shard 0/2 --out parts")
     )
 
     @Argument(help: "Scenario file (YAML or JSON).")
     var scenario: String
 
-    @Option(help: ArgumentHelp("Write <name>.events.<ext> into this folder (atomically) instead of standard output.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write <name>.events.<ext> into this folder, atomically (default: standard output).", valueName: "dir"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Read the Places state from, and write it back to (atomically), this file or directory.", valueName: "path"))
+    @Option(help: ArgumentHelp("Read the Places state from, and write it back to (atomically), this file or directory (default: every trace starts fresh).", valueName: "path"))
     var state: String?
 
-    @Option(name: .customLong("places-platform"), help: ArgumentHelp("Override places.platform: docs, ios or android.", valueName: "platform"))
+    @Option(name: .customLong("places-platform"), help: ArgumentHelp("Override places.platform: docs, ios or android (default: the scenario's).", valueName: "platform"))
     var placesPlatform: String?
 
-    @Option(name: .customLong("region-budget"), parsing: .unconditional, help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs.", valueName: "n"))
+    @Option(name: .customLong("region-budget"), parsing: .unconditional, help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs (default: the scenario's).", valueName: "n"))
     var regionBudget: Int?
 
     @Option(name: .customLong("rules-platform"),
-            help: ArgumentHelp("Override rulesPlatform: docs (the documented behaviour), ios or android (each SDK's tolerance and coercions).",
+            help: ArgumentHelp("Override rulesPlatform: docs (the documented behaviour), ios or android, each SDK's tolerance and coercions (default: the scenario's).",
                                valueName: "platform"))
     var rulesPlatform: String?
 
-    @Option(help: ArgumentHelp("Replay only shard K of N (the traces at positions K, K+N, ... of the scenario, 0-based) and write its partial log for fencesim merge.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Replay only shard K of N (the traces at positions K, K+N, ... of the scenario, 0-based) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
     var shard: String?
 
     @OptionGroup var output: OutputOptions

@@ -99,3 +99,60 @@ import Testing
         }
     }
 }
+
+/// Every subcommand's `--help` gives each option's default and complete example commands.
+@Suite struct HelpTests {
+    static let commands: [[String]] = [
+        ["inspect"], ["run"], ["replay"], ["synth"], ["rules", "check"], ["rules", "eval"], ["lint"], ["check"], ["merge"],
+        ["report"], ["sweep"],
+    ]
+
+    /// Option entries of a help screen: the option's names and its whole help text.
+    static func options(_ help: String) -> [(names: String, text: String)] {
+        guard let start = help.range(of: "\nOPTIONS:\n") else { return [] }
+        var entries: [(names: String, text: String)] = []
+        for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty { break }
+            let trimmed = line.drop { $0 == " " }
+            let indent = line.count - trimmed.count
+            if indent == 2, trimmed.hasPrefix("-") {
+                // Help text starts at column 26, or on the next line after long names.
+                let characters = Array(line)
+                if characters.count > 26, characters[25] == " " {
+                    entries.append((String(characters[..<26]).trimmingCharacters(in: .whitespaces), String(characters[26...])))
+                } else {
+                    entries.append((String(trimmed), ""))
+                }
+            } else if var last = entries.popLast() {
+                last.text += " " + trimmed
+                entries.append(last)
+            }
+        }
+        return entries
+    }
+
+    @Test(arguments: commands)
+    func eachOptionSaysItsDefault(_ command: [String]) throws {
+        let result = try CLI.run(command + ["--help"])
+        #expect(result.status == 0)
+        let usage = result.stdout.components(separatedBy: "USAGE:").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+        for (names, text) in Self.options(result.stdout) {
+            // Flags are off unless given; --help and --version have nothing to default.
+            guard names.contains("<"), !names.contains("--help"), !names.contains("--version") else { continue }
+            let long = names.split(separator: " ").first { $0.hasPrefix("--") }.map(String.init) ?? names
+            // Required options (outside brackets in the usage line) have no default.
+            if let range = usage.range(of: long + " <"), usage[..<range.lowerBound].last != "[" { continue }
+            #expect(text.lowercased().contains("default"), "fencesim \(command.joined(separator: " ")) \(long): \(text)")
+        }
+    }
+
+    @Test(arguments: commands)
+    func helpEndsWithCompleteExamples(_ command: [String]) throws {
+        let result = try CLI.run(command + ["--help"])
+        #expect(result.status == 0)
+        let prefix = "fencesim " + command.joined(separator: " ") + " "
+        let examples = result.stdout.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) }
+        #expect(result.stdout.contains("EXAMPLES:") || result.stdout.contains("Examples:"), "\(result.stdout)")
+        #expect(!examples.isEmpty, "no example of \(prefix): \(result.stdout)")
+    }
+}
