@@ -62,7 +62,9 @@ enum CSVReader {
     /// more than one value: one pass that reads that column alone.
     ///
     /// A column found by its header name (not mapped) whose every value holds a single row is a
-    /// row number, not a device: the file is then one trace (`nil`).
+    /// row number, not a device: the file is then one trace (`nil`). So is one whose first
+    /// ``rowNumberEvidence`` rows all differ, where the pass stops, so that a long file numbered
+    /// row by row costs neither a whole pass nor memory for every row.
     ///
     /// - Complexity: O(n) time in the file's size; memory O(number of ids).
     static func traces(path: String, scanner: LineScanner, options: TraceReadOptions, compressed: Bool) throws(FencesimError) -> TraceSplit? {
@@ -90,16 +92,20 @@ enum CSVReader {
         }
         defer { parser.deallocate() }
         guard let column = layout.column[.trace] else { return nil }
+        let mapped = options.csv.mapping?.columns[.trace] != nil
         try scanner.forEachLine { bytes, start, end, line throws(FencesimError) -> Bool in
             if let id = parser.traceID(bytes, start, end) { note(id, line: line) }
-            return true
+            return mapped || rows != Self.rowNumberEvidence || order.count != rows
         }
         guard order.count > 1 else { return nil }
-        let mapped = options.csv.mapping?.columns[.trace] != nil
         if !mapped, order.count == rows { return nil }
         let name = layout.hasHeader && column < layout.names.count ? layout.names[column].trimmingSpaces() : "#\(column + 1)"
         return TraceSplit(column: name, traces: order.compactMap { found[$0] })
     }
+
+    /// Rows all holding different values after which a trace column found by name is taken for
+    /// row numbers.
+    static let rowNumberEvidence = 10_000
 
     /// Reads the comments and the header (or a first data row, handed to `firstRow`) and returns
     /// the row parser for the rest (the caller deallocates it), the layout and the header's line.

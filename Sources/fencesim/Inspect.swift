@@ -42,8 +42,16 @@ struct Inspect: ParsableCommand {
                     let set = try FenceReader.read(path: file, options: fenceOptions.readOptions)
                     Terminal.out(json ? FenceInspection(set).jsonLine : FenceInspection(set).text)
                 case .trace:
-                    let inspection = try TraceInspection(path: file, options: traceOptions.readOptions(replaying: false))
-                    Terminal.out(json ? inspection.jsonLine : inspection.text)
+                    // A file holding several traces is inspected trace by trace, as commands
+                    // that replay read it.
+                    let options = try traceOptions.readOptions(replaying: false)
+                    let split = try TraceReader.traces(path: file, options: options)
+                    for selection in split.map({ $0.traces.map(Optional.some) }) ?? [nil] {
+                        var one = options
+                        one.selection = selection
+                        let inspection = try TraceInspection(path: file, options: one, split: split)
+                        Terminal.out(json ? inspection.jsonLine : inspection.text)
+                    }
                 }
             } catch let error as FencesimError {
                 Terminal.err(error.fullDescription)

@@ -66,3 +66,17 @@ struct TraceSplitTests {
         #expect(split.traces.map(\.rows) == [2, 1])
     }
 }
+
+@Suite("Row numbers in a long CSV")
+struct RowNumberColumnTests {
+    @Test("a column whose first 10,000 rows all differ numbers rows, even if a later value repeats")
+    func longRowNumberColumn() throws {
+        var rows = ["id,lat,lon,time"]
+        for k in 0..<10_050 { rows.append("\(k % 10_040),1,2,\(k)") }
+        let path = TestData.write(rows.joined(separator: "\n") + "\n", named: "numbered.csv")
+        #expect(try TraceReader.traces(path: path) == nil)
+        var options = TraceReadOptions()
+        options.csv.mapping = try CSVColumnMapping(parsing: "trace=id")
+        #expect(try TraceReader.traces(path: path, options: options)?.traces.count == 10_040)
+    }
+}

@@ -46,6 +46,18 @@ import Testing
         #expect(text.contains("\"\(trace)#b\""))
     }
 
+    @Test func inspectDescribesEachDevice() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (trace, _) = try Self.write(in: folder)
+        let result = try CLI.run(["inspect", trace])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\(trace)#a: trace (CSV ',')"), "\(result.stdout)")
+        #expect(result.stdout.contains("\(trace)#b: trace (CSV ',')"), "\(result.stdout)")
+        #expect(result.stdout.contains("one of 2 traces by column 'device'"), "\(result.stdout)")
+        #expect(result.stdout.contains("points: 30 (30 with time)"), "\(result.stdout)")
+    }
+
     @Test func theColumnCanBeNamed() throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
