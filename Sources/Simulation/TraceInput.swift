@@ -16,6 +16,11 @@ public struct TraceInput: Hashable, Sendable {
         self.selection = selection
     }
 
+    /// The file as messages name it: its path, and `#ID` for one trace of a file holding several.
+    public var file: String {
+        selection.map { path + "#" + $0.id } ?? path
+    }
+
     /// `base` reading only this input's trace of its file.
     public func readOptions(_ base: TraceReadOptions) -> TraceReadOptions {
         guard let selection else { return base }

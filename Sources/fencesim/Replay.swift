@@ -159,10 +159,10 @@ enum Reporting {
         for w in o.warnings.prefix(20) { Terminal.err(w.description) }
         let hidden = o.warningTotal - min(20, o.warnings.count)
         if hidden > 0 {
-            Terminal.err("\(o.input.label): note: \(hidden) more warning\(hidden == 1 ? "" : "s") not shown")
+            Terminal.err("\(o.input.file): note: \(hidden) more warning\(hidden == 1 ? "" : "s") not shown")
         }
         if lenient, let dropped = o.dropSummary {
-            Terminal.err("\(o.input.label): note: \(dropped)")
+            Terminal.err("\(o.input.file): note: \(dropped)")
         }
     }
 }
