@@ -95,6 +95,25 @@ import Testing
     }
 }
 
+extension MultiDeviceCommandTests {
+    @Test(.enabled(if: CLI.sharedData != nil, "needs ../shared/data (scikit-mobility geolife_sample.txt.gz); skipped when absent"))
+    func aGzipWithAUidColumnSplits() throws {
+        guard let data = CLI.sharedData else { return }
+        let path = data.appendingPathComponent("scikit-mobility/examples/geolife_sample.txt.gz").path
+        guard FileManager.default.fileExists(atPath: path) else {
+            Issue.record("skipped: \(path) is absent")
+            return
+        }
+        let result = try CLI.run(["inspect", "--json", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(result.stdout.prefix(300))")
+        #expect(lines.first?.contains("\"trace\":\"\(path)#001\"") == true, "\(result.stdout.prefix(300))")
+        #expect(lines.last?.contains("\"trace\":\"\(path)#005\"") == true)
+        #expect(lines.first?.contains("\"points\":108607") == true)
+    }
+}
+
 /// `replay` takes folders, quoted globs and manifests, as `report` does.
 @Suite struct ReplayInputsTests {
     @Test(arguments: [["traces"], ["traces/demo-drive.*"]])
