@@ -30,15 +30,24 @@ struct Fencesim: ParsableCommand {
             // A value refused once parsing is over (--crs, --columns, ...) is a usage error of
             // the command at hand, said as one refused while parsing is: with its usage line,
             // not the top-level one.
-            let usage = usageString(for: type(of: command))
-            let name = usage.split(separator: " ").prefix { !"[<-".contains($0.first ?? "[") }.joined(separator: " ")
             Terminal.err("Error: \(error.message)")
-            Terminal.err("Usage: \(usage)")
-            Terminal.err("  See '\(name) --help' for more information.")
+            sayUsage(of: type(of: command))
             Terminal.exitNow(ExitCode.validationFailure.rawValue)
+        } catch let code as ExitCode where code == .validationFailure {
+            // A located usage error (`--vary:1:1: error: ...`), already said: its usage line.
+            sayUsage(of: type(of: command))
+            Terminal.exitNow(code.rawValue)
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The usage line of `command` and where its help is, on standard error.
+    static func sayUsage(of command: ParsableCommand.Type) {
+        let usage = usageString(for: command)
+        let name = usage.split(separator: " ").prefix { !"[<-".contains($0.first ?? "[") }.joined(separator: " ")
+        Terminal.err("Usage: \(usage)")
+        Terminal.err("  See '\(name) --help' for more information.")
     }
 }
 

@@ -16,6 +16,8 @@ import Testing
         (["check", "scenarios/demo.yaml", "--columns", "x"], "check"),
         (["lint", "traces/demo-fences.geojson", "--crs", "bogus"], "lint"),
         (["inspect", "traces/demo-drive.gpx", "--columns", "x"], "inspect"),
+        (["report", "traces/demo-drive.gpx"], "report"),
+        (["run", "scenarios/demo.yaml", "--shard", "3/2"], "run"),
     ])
     func anOptionErrorPrintsTheSubcommandsUsage(_ arguments: [String], _ command: String) throws {
         let result = try CLI.run(arguments)
