@@ -276,12 +276,12 @@ struct FixSink {
     private mutating func sampleSpeed(_ reported: Double, latitude: Double, longitude: Double, time: Timestamp, since last: Timestamp) {
         guard reported.isFinite, reported >= 0, speedPairs < 10_000 || pointsRead & 15 == 0 else { return }
         let dt = time.seconds(since: last)
-        guard dt > 0, dt <= 60 else { return }
+        guard dt > 0, dt <= 600 else { return }
         if reportedSpeeds.isEmpty {
             reportedSpeeds = Array(repeating: 0, count: Self.speedBins)
             impliedSpeeds = Array(repeating: 0, count: Self.speedBins)
         }
-        // Equirectangular: within a minute's travel, far closer than the 3.6 it tells apart.
+        // Equirectangular: within ten minutes' travel, far closer than the 3.6 it tells apart.
         var dLon = abs(longitude - lastTimedLongitude)
         if dLon > 180 { dLon = 360 - dLon }
         let metersPerDegree = 111_195.0

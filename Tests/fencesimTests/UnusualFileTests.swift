@@ -51,6 +51,20 @@ import Testing
         #expect(!declared.stderr.contains("look like km/h"), "\(declared.stderr)")
     }
 
+    @Test(.enabled(if: CLI.sharedData != nil, "needs ../shared/data (transbigdata traj2.csv); skipped when absent"))
+    func shenzhenTaxiSpeedsAreKilometresPerHour() throws {
+        guard let data = CLI.sharedData else { return }
+        let path = data.appendingPathComponent("transbigdata/src/transbigdata/tests/data/traj2.csv").path
+        guard FileManager.default.fileExists(atPath: path) else {
+            Issue.record("skipped: \(path) is absent")
+            return
+        }
+        let result = try CLI.run(["inspect", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("speed-unit 1"), "\(result.stdout)")
+        #expect(result.stdout.contains("reported speeds look like km/h"), "\(result.stdout)")
+    }
+
     @Test func timesWithoutAZoneAreSaidOnceAndTakeATimezone() throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
