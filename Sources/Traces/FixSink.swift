@@ -34,7 +34,7 @@ struct FixSink {
     private var duplicateTimes = 0
 
     /// Reported and implied speeds of consecutive timed fixes, in 0.25 m/s bins up to 200 m/s
-    /// (allocated at the first fix reporting a speed); see ``TraceStatistics/medianSpeeds``.
+    /// (allocated at the first fix reporting a speed); see ``TraceStatistics/medianReportedSpeed``.
     private var reportedSpeeds: [Int32] = []
     private var impliedSpeeds: [Int32] = []
     private var speedPairs = 0
@@ -313,7 +313,8 @@ struct FixSink {
         guard speedPairs >= 10 else { return }
         let reported = Self.median(reportedSpeeds, count: speedPairs)
         let implied = Self.median(impliedSpeeds, count: speedPairs)
-        statistics.medianSpeeds = (reported, implied)
+        statistics.medianReportedSpeed = reported
+        statistics.medianImpliedSpeed = implied
         guard statistics.speedsLookLikeKilometersPerHour else { return }
         let hint = statistics.format == .csv ? "give the unit with --columns speed=NAME:kmh" : "filters and messages using the speed read it that many times too high"
         warn(kind: "speed-unit",

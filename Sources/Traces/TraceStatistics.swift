@@ -85,17 +85,15 @@ public struct TraceStatistics: Sendable, Hashable {
     /// CSV times read without a zone (no `Z` or offset, no UTC offset column): UTC, or the zone
     /// of ``TraceReadOptions/timeZone``.
     public var zonelessTimes = 0
-    /// The median reported speed and the median speed implied by consecutive fixes, in m/s,
-    /// when the fixes report speeds (sampled; see ``speedsLookLikeKilometersPerHour``).
-    public var medianSpeeds: (reported: Double, implied: Double)? {
-        get { speedMedians.count == 2 ? (speedMedians[0], speedMedians[1]) : nil }
-        set { speedMedians = newValue.map { [$0.reported, $0.implied] } ?? [] }
-    }
-    private var speedMedians: [Double] = []
+    /// The median reported speed, in m/s, over the pairs of consecutive timed fixes sampled for
+    /// ``speedsLookLikeKilometersPerHour`` (`nil` when fewer than 10 pairs report a speed).
+    public var medianReportedSpeed: Double?
+    /// The median speed the same pairs imply by their positions and times, in m/s.
+    public var medianImpliedSpeed: Double?
     /// Whether the reported speeds look like km/h read as m/s: a median above 15 m/s that is
     /// 2.5 to 5 times the median implied by the fixes' positions and times (km/h ÷ 3.6).
     public var speedsLookLikeKilometersPerHour: Bool {
-        guard let (reported, implied) = medianSpeeds, reported > 15, implied > 0 else { return false }
+        guard let reported = medianReportedSpeed, let implied = medianImpliedSpeed, reported > 15, implied > 0 else { return false }
         let ratio = reported / implied
         return ratio >= 2.5 && ratio <= 5
     }
