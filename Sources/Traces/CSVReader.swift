@@ -33,8 +33,12 @@ enum CSVReader {
             }
             defer { parser.deallocate() }
             if let pending { try onFix(pending) }
-            // The rows: the hot path. One trace of several is read from its first row to its
-            // last; the parser skips the rows of the others in between.
+            // The rows: the hot path. One trace of several is read from its first row (straight
+            // there in a plain file) to its last; the parser skips the rows of the others in
+            // between.
+            if let selection, let offset = selection.firstOffset, selection.firstLine > headerLine {
+                _ = scanner.seek(toOffset: offset, line: selection.firstLine)
+            }
             var candidate = FixCandidate(line: 0)
             try scanner.forEachLine { bytes, start, end, line throws(FencesimError) -> Bool in
                 if let selection {
@@ -73,7 +77,7 @@ enum CSVReader {
         var found: [String: TraceSelection] = [:]
         var last: String?
         var rows = 0
-        func note(_ id: String, line: Int) {
+        func note(_ id: String, line: Int, offset: Int) {
             rows += 1
             if var selection = found[id] {
                 if last != id { selection.interleaved = true }
@@ -82,19 +86,19 @@ enum CSVReader {
                 found[id] = selection
             } else {
                 order.append(id)
-                found[id] = TraceSelection(id: id, firstLine: line, lastLine: line, rows: 1)
+                found[id] = TraceSelection(id: id, firstLine: line, lastLine: line, rows: 1, firstOffset: offset)
             }
             last = id
         }
         var (parser, layout, _) = try preamble(path: path, scanner: scanner, options: options, compressed: compressed, sink: &sink) {
             parser, _, bytes, start, end, line throws(FencesimError) in
-            if let id = parser.traceID(bytes, start, end) { note(id, line: line) }
+            if let id = parser.traceID(bytes, start, end) { note(id, line: line, offset: scanner.lineOffset) }
         }
         defer { parser.deallocate() }
         guard let column = layout.column[.trace] else { return nil }
         let mapped = options.csv.mapping?.columns[.trace] != nil
         try scanner.forEachLine { bytes, start, end, line throws(FencesimError) -> Bool in
-            if let id = parser.traceID(bytes, start, end) { note(id, line: line) }
+            if let id = parser.traceID(bytes, start, end) { note(id, line: line, offset: scanner.lineOffset) }
             return mapped || rows != Self.rowNumberEvidence || order.count != rows
         }
         guard order.count > 1 else { return nil }

@@ -80,3 +80,45 @@ struct RowNumberColumnTests {
         #expect(try TraceReader.traces(path: path, options: options)?.traces.count == 10_040)
     }
 }
+
+@Suite("Reading one trace of a long multi-device CSV")
+struct TraceSeekTests {
+    /// Three devices of 40,000 rows each, grouped: the second and third start megabytes in,
+    /// past several 1 MiB chunks, and rows straddle chunk ends.
+    static func text(lineEnd: String, byteOrderMark: Bool) -> String {
+        var rows = [(byteOrderMark ? "\u{FEFF}" : "") + "vehicle,lat,lon,time"]
+        for (d, device) in ["north", "centre", "south"].enumerated() {
+            for k in 0..<40_000 {
+                rows.append("\(device),\(10 + d).\(String(format: "%07d", k)),20.5,\(1_000_000 + k)")
+            }
+        }
+        return rows.joined(separator: lineEnd) + lineEnd
+    }
+
+    @Test("a plain file read from each id's first row gives what reading from the start gives", arguments: [("\n", false), ("\r\n", true)])
+    func seekMatchesAScan(lineEnd: String, byteOrderMark: Bool) throws {
+        let text = Self.text(lineEnd: lineEnd, byteOrderMark: byteOrderMark)
+        let plain = TestData.write(text, named: "fleet.csv")
+        let gzipped = TestData.write(Gzip.compress(Array(text.utf8)), named: "fleet.csv.gz")
+        let split = try #require(try TraceReader.traces(path: plain))
+        #expect(split.traces.map(\.id) == ["north", "centre", "south"])
+        #expect(split.traces.allSatisfy { !$0.interleaved })
+        let zipped = try #require(try TraceReader.traces(path: gzipped))
+        #expect(zipped.traces.map(\.firstOffset) == split.traces.map(\.firstOffset))
+        for (d, selection) in split.traces.enumerated() {
+            var options = TraceReadOptions()
+            options.selection = selection
+            let (fixes, statistics) = try TestData.read(plain, options)
+            #expect(fixes.count == 40_000)
+            #expect(statistics.pointsRead == 40_000)
+            #expect(fixes.first?.latitude == Double(10 + d))
+            #expect(fixes.last?.latitude == Double("\(10 + d).0039999"))
+            #expect(fixes.first?.line == selection.firstLine)
+            #expect(fixes.last?.line == selection.lastLine)
+            // gzip cannot seek: it is inflated from the start, to the same fixes.
+            options.selection = zipped.traces[d]
+            let (inflated, _) = try TestData.read(gzipped, options)
+            #expect(inflated == fixes)
+        }
+    }
+}
