@@ -18,7 +18,9 @@ let package = Package(
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
         .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        .target(name: "Support"),
+        // Linux calls the Glibc module leaves out (header only; nothing to link).
+        .systemLibrary(name: "CLinux"),
+        .target(name: "Support", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support"]),
         .target(name: "Traces", dependencies: ["Spatial", "Support", "CGzip"]),
         .target(name: "Fences", dependencies: ["Spatial", "Support"]),

@@ -29,7 +29,8 @@ import Support
 ///   other fences are `suppressed` with reason `checkedIn`. The check-out comes when the device
 ///   exits the fence it checked in at, even while it is still inside another fence of the zone,
 ///   and even if the zone has been disabled since (seed 002, "Interaction with the Enable /
-///   Disable zones feature").
+///   Disable zones feature"). A fence without a zone is a zone of its own (see
+///   ``init(fences:zones:)``), so this never couples it with another fence.
 /// - **`willCheckOut`** is true for check-ins in zones with `checkOut`, except check-ins made by a
 ///   line `cross`: a GEOLINE has no area, so it never checks out (seed 002). A line with a
 ///   positive buffer is a corridor with an area; its enters check in and out like any fence.
@@ -71,9 +72,10 @@ import Support
 ///   proximity and exits it only beyond its full range (SPEC §3; seed 002), so check-in and
 ///   check-out follow.
 public struct CheckInMachine: Sendable {
-    /// The zones: the declared ones in the order given, then the default zone
-    /// (``Fences/Zone/defaultZone``) when a fence without a zone uses it and no zone with id
-    /// ``Fences/Zone/defaultZoneID`` was declared.
+    /// The zones: the declared ones in the order given, then, in fence order, one default zone
+    /// (``Fences/Zone/defaultZone``) for each fence without a zone and one shared by the fences
+    /// naming ``Fences/Zone/defaultZoneID``, unless a zone with that id was declared. Several
+    /// zones may therefore have the id `default`.
     public let zones: [Zone]
 
     /// What the machine needs to know of a fence.
@@ -96,9 +98,13 @@ public struct CheckInMachine: Sendable {
 
     /// Builds the machine for `fences` and the scenario's `zones`, checking that they fit.
     ///
-    /// A fence joins the zone its `zone` property names; a fence without one (or naming
-    /// ``Fences/Zone/defaultZoneID`` when no such zone is declared) joins the default zone:
-    /// check-out on, no re-trigger time (SPEC §3).
+    /// A fence joins the zone its `zone` property names. A fence without one checks in on its
+    /// own: it is the only fence of a zone with the default rules (check-out on, no re-trigger
+    /// time; SPEC §3), so a check-in elsewhere never suppresses it. This is what makes a scenario
+    /// of Places POIs alone reproduce seed 001's tables, where POI B is entered while the device
+    /// is inside POI A. Fences naming ``Fences/Zone/defaultZoneID`` share one such zone; when a
+    /// zone with that id is declared, the fences without a zone join it too (the way to have
+    /// them check in as one zone).
     ///
     /// - Parameters:
     ///   - fences: the fence set whose indices the geotrigger events use.
@@ -143,10 +149,17 @@ public struct CheckInMachine: Sendable {
         var entries: [FenceEntry] = []
         var members: [[Int]] = zones.map { _ in [] }
         entries.reserveCapacity(fences.fences.count)
+        let defaultIsDeclared = slotByID[Zone.defaultZoneID] != nil
         for (j, fence) in fences.fences.enumerated() {
             let id = fence.zone ?? Zone.defaultZoneID
             var slot = slotByID[id]
-            if slot == nil, id == Zone.defaultZoneID {
+            if fence.zone == nil && !defaultIsDeclared {
+                // A fence of its own: the default rules, and a check-in at it never holds back
+                // another fence's (seed 001's tables enter POI B while inside POI A).
+                slot = zones.count
+                zones.append(Zone.defaultZone)
+                members.append([])
+            } else if slot == nil, id == Zone.defaultZoneID {
                 slot = zones.count
                 slotByID[id] = zones.count
                 zones.append(Zone.defaultZone)
@@ -218,10 +231,10 @@ public struct CheckInMachine: Sendable {
         states.compactMap(\.open)
     }
 
-    /// Whether zone `id` has a check-in awaiting its check-out.
+    /// Whether a zone with id `id` (any of them, for `default`) has a check-in awaiting its
+    /// check-out.
     public func isCheckedIn(zone id: String) -> Bool {
-        guard let z = zones.firstIndex(where: { $0.id == id }) else { return false }
-        return states[z].open != nil
+        zones.indices.contains { zones[$0].id == id && states[$0].open != nil }
     }
 
     /// An enter or an exit as the machine takes it.

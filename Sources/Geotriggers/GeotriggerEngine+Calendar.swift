@@ -321,7 +321,7 @@ extension GeotriggerEngine {
         } else if !inside, output == .events {
             let profile = profiles[j]
             let sample = current!.pointee
-            if profile.hiddenVisits, let previous, sample.time.seconds(since: previous.time) <= profile.maxGap {
+            if profile.hiddenVisits, let previous, sample.continues(previous, maxGap: profile.maxGap) {
                 hiddenVisits(j, previous, sample, fences.settings[j])
             }
         }

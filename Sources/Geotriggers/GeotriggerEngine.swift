@@ -274,16 +274,17 @@ public final class GeotriggerEngine {
             }
             self.filters = filters
             self.profiles = profiles
-            globalMaxGap = Setup.smallestMaxGap(settings)
+            globalMaxGap = GeotriggerEngine.smallestMaxGap(settings)
         }
+    }
 
-        /// The smallest `maxGap`, as `Sequence.min()` finds it (the first value, then any smaller
-        /// one), read in place; 120 s when there are no fences.
-        static func smallestMaxGap(_ settings: [GeotriggerSettings]) -> Double {
-            var maxGap = Double.infinity
-            for j in settings.indices where j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
-            return settings.isEmpty ? 120 : maxGap
-        }
+    /// The `maxGap` beyond which two fixes are of different segments: the smallest of the
+    /// fences' (as `Sequence.min()` finds it: the first value, then any smaller one), read in
+    /// place; 120 s when there are no fences.
+    public static func smallestMaxGap(_ settings: [GeotriggerSettings]) -> Double {
+        var maxGap = Double.infinity
+        for j in settings.indices where j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
+        return settings.isEmpty ? 120 : maxGap
     }
 
     deinit {
@@ -520,7 +521,7 @@ public final class GeotriggerEngine {
         }
         // Line fences: crossings of the movement segment.
         if profile.isLine {
-            if let previousSample = lastPassing(profile.filterID), sample.time.seconds(since: previousSample.time) <= profile.maxGap,
+            if let previousSample = lastPassing(profile.filterID), sample.continues(previousSample, maxGap: profile.maxGap),
                case .line(let points) = fences.shapes[j] {
                 lineCrossings(j, points, previousSample, sample, fences.settings[j])
             }
@@ -542,7 +543,7 @@ public final class GeotriggerEngine {
         }
 
         if !wasInside, !state.inside, !startedPending, state.pending == nil, profile.hiddenVisits, output == .events,
-           let previousSample = lastPassing(profile.filterID), sample.time.seconds(since: previousSample.time) <= profile.maxGap {
+           let previousSample = lastPassing(profile.filterID), sample.continues(previousSample, maxGap: profile.maxGap) {
             hiddenVisits(j, previousSample, sample, fences.settings[j])
         }
 

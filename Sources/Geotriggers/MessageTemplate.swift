@@ -111,7 +111,7 @@ public struct MessageTemplate: Hashable, Sendable, CustomStringConvertible {
             switch part {
             case .literal(let s): out += s
             case .fenceProperty(let key): out += context.fenceProperty(key) ?? ""
-            case .fixField(let f): out += context.fixField(f).map(MessageTemplate.format) ?? ""
+            case .fixField(let f): out += context.fixField(f).map(MessageTemplate.fieldText) ?? ""
             case .fixTime: out += context.fixTime
             case .fixIndex: out += String(context.fixIndex)
             case .eventType: out += context.eventType
@@ -121,7 +121,15 @@ public struct MessageTemplate: Hashable, Sendable, CustomStringConvertible {
         return out
     }
 
-    /// Numbers in messages: up to two decimals, trailing zeros dropped.
+    /// A fix's field in a message as precise as it was read: the shortest text that reads back
+    /// as the same number (47.375 stays 47.375), whole numbers without a fraction.
+    static func fieldText(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// Numbers in the engine's own messages (distances, durations): up to two decimals,
+    /// trailing zeros dropped.
     static func format(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }

@@ -21,9 +21,13 @@ public struct Sample: Sendable {
     public var altitude: Double?
     public var hdop: Double?
     public var satellites: Int?
+    /// The source segment holding the fix (GPX `trkseg`): no movement joins two fixes of
+    /// different segments, as none joins two fixes further apart than `maxGap`.
+    public var segment: Int
 
     public init(index: Int, time: Timestamp, position: XY, longitude: Double, latitude: Double, accuracy: Double,
-                speed: Double? = nil, course: Double? = nil, altitude: Double? = nil, hdop: Double? = nil, satellites: Int? = nil) {
+                speed: Double? = nil, course: Double? = nil, altitude: Double? = nil, hdop: Double? = nil, satellites: Int? = nil,
+                segment: Int = 0) {
         self.index = index
         self.time = time
         self.position = position
@@ -35,5 +39,13 @@ public struct Sample: Sendable {
         self.altitude = altitude
         self.hdop = hdop
         self.satellites = satellites
+        self.segment = segment
+    }
+
+    /// Whether the device is taken to have moved in a straight line from `previous` to this
+    /// sample: both of one segment, no more than `maxGap` seconds apart.
+    @inline(__always)
+    public func continues(_ previous: Sample, maxGap: Double) -> Bool {
+        segment == previous.segment && time.seconds(since: previous.time) <= maxGap
     }
 }

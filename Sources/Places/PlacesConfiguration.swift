@@ -6,11 +6,15 @@ public struct PlacesConfiguration: Hashable, Sendable {
     public static let defaultMembershipTTL: Double = 3600
 
     /// `places.membershipttl` in seconds: how long Current, Last Entered and Last Exited stay
-    /// valid after the last processed entry, exit or nearby lookup. Android reads it as a whole
+    /// valid after the last processed entry, exit or nearby lookup (Current alone with
+    /// ``lastPOIExpiry`` `never`). Android reads it as a whole
     /// number of seconds (truncated); iOS and `docs` use it as given.
     public var membershipTTL: Double
     /// When an expired membership is cleared.
     public var expiry: PlacesExpiryMode
+    /// Whether expiry also clears Last Entered and Last Exited (seed 000, the default) or only
+    /// Current (seed 001).
+    public var lastPOIExpiry: PlacesLastPOIExpiry
     /// Whose behaviour to reproduce where the docs and the SDKs differ.
     public var platform: PlacesPlatform
     /// When set, emulate an operating system that monitors only the nearest `regionBudget` POIs
@@ -32,15 +36,16 @@ public struct PlacesConfiguration: Hashable, Sendable {
     /// with any real process.
     public var dictionarySeed: UInt64
 
-    /// Settings with the SDK defaults: one-hour TTL, lazy expiry, the documented behaviour, no
-    /// region budget.
+    /// Settings with the SDK defaults: one-hour TTL, lazy expiry that clears all three POIs, the
+    /// documented behaviour, no region budget.
     public init(
         membershipTTL: Double = PlacesConfiguration.defaultMembershipTTL, expiry: PlacesExpiryMode = .lazy,
-        platform: PlacesPlatform = .docs, regionBudget: Int? = nil, authorizationStatus: String = "always",
-        dictionarySeed: UInt64 = 0
+        lastPOIExpiry: PlacesLastPOIExpiry = .ttl, platform: PlacesPlatform = .docs, regionBudget: Int? = nil,
+        authorizationStatus: String = "always", dictionarySeed: UInt64 = 0
     ) {
         self.membershipTTL = membershipTTL
         self.expiry = expiry
+        self.lastPOIExpiry = lastPOIExpiry
         self.platform = platform
         self.regionBudget = regionBudget
         self.authorizationStatus = authorizationStatus

@@ -2,8 +2,8 @@ import Support
 
 /// Membership data that expired: what `clearMembershipData()` removed (research §1.5).
 ///
-/// Only Current, Last Entered, Last Exited and `validUntil` are cleared; the entered set and the
-/// nearby list survive.
+/// Only Current, Last Entered, Last Exited and `validUntil` are cleared (Current and `validUntil`
+/// alone with `lastPOIExpiry: never`); the entered set and the nearby list survive.
 public struct PlacesExpiry: Hashable, Sendable {
     /// The instant membership ended (`validUntil`, exclusive: valid strictly before it).
     public var validUntil: Timestamp

@@ -31,8 +31,10 @@ extension PlacesState {
     }
 
     /// Applies membership expiry at `time`: when `time >= validUntil`, clears Current, Last
-    /// Entered, Last Exited and `validUntil` (the SDKs' `clearMembershipData()`) and reports
-    /// what was cleared; otherwise changes nothing and returns nil.
+    /// Entered, Last Exited and `validUntil` (the SDKs' `clearMembershipData()`; seed 000) and
+    /// reports what was cleared; otherwise changes nothing and returns nil. With
+    /// ``PlacesConfiguration/lastPOIExpiry`` `never` (seed 001's reading), Last Entered and Last
+    /// Exited are kept and only Current and `validUntil` are cleared.
     ///
     /// The entered set and the nearby list are kept, as in both SDKs: a later region event can
     /// make a stale entered POI current again (research §1.5). In strict mode call it at
@@ -41,11 +43,15 @@ extension PlacesState {
     @discardableResult
     public mutating func applyExpiry(at time: Timestamp) -> PlacesExpiry? {
         guard let until = validUntil, time >= until else { return nil }
+        let clearsLast = configuration.lastPOIExpiry == .ttl
         let expiry = PlacesExpiry(
-            validUntil: until, appliedAt: time, current: current?.id, lastEntered: lastEntered?.id, lastExited: lastExited?.id)
+            validUntil: until, appliedAt: time, current: current?.id, lastEntered: clearsLast ? lastEntered?.id : nil,
+            lastExited: clearsLast ? lastExited?.id : nil)
         current = nil
-        lastEntered = nil
-        lastExited = nil
+        if clearsLast {
+            lastEntered = nil
+            lastExited = nil
+        }
         validUntil = nil
         return expiry
     }

@@ -10,7 +10,8 @@ public indirect enum Condition: Sendable {
     /// conditions is true and an `or` over none is false: on Android a group whose every operand
     /// was dropped evaluates so (research §2.1, `LogicalExpression`).
     case group(logic: GroupLogic, conditions: [Condition], location: SourceLocation?)
-    /// The value of `key` compared with each of `values` (OR-ed, AND-ed for `ne`/`nc`).
+    /// The value of `key` compared with each of `values` (OR-ed; AND-ed for `ne`/`nc` on the SDK
+    /// platforms, ``Matcher/combinesValuesWithAnd(on:)``).
     case matcher(key: String, matcher: Matcher, values: [JSONValue], location: SourceLocation?)
     /// A count (or position) of past events compared with an integer.
     case historical(HistoricalCondition, location: SourceLocation?)

@@ -36,6 +36,11 @@ public struct FiredConsequence: Sendable {
     /// {id, type, detail}}`) for ``Effect/ruleEvent``, and the recorded `Dispatch Consequence
     /// Result` for ``Effect/recordedHistory``; `nil` otherwise.
     public var consequenceEvent: RuleEvent?
+    /// For an applied in-app message (`iam`): whether the app shows it. In-app messages are
+    /// first-one-wins (seed 004, "Consequence object definition"): of the messages one event
+    /// fires, only the first in rule order is displayed, the others are not, while every other
+    /// consequence still runs. `nil` for every other consequence. Set by ``RulesEngine``.
+    public var isShownMessage: Bool?
 
     /// A fired consequence (built by ``RulesEngine``; public for callers' tests).
     public init(ruleIndex: Int, id: String, type: String, detail: JSONValue, effect: Effect,
@@ -55,8 +60,17 @@ public struct FiredConsequence: Sendable {
         return true
     }
 
-    /// `{"id":…,"type":…,"detail":{…}}`, the line `fencesim rules eval` prints.
+    /// `{"id":…,"type":…,"detail":{…}}`, the line `fencesim rules eval` prints, with
+    /// `"shown":true|false` after the detail for an in-app message (``isShownMessage``).
     public var jsonLine: String {
-        JSONWriter.string(.orderedObject([("id", .string(id)), ("type", .string(type)), ("detail", detail)]))
+        JSONWriter.string(jsonObject())
+    }
+
+    /// The consequence as the outputs show it: `id`, `type`, `detail`, `shown` for an in-app
+    /// message, then `extra`.
+    public func jsonObject(appending extra: [(String, JSONValue)] = []) -> JSONValue {
+        var members: [(String, JSONValue)] = [("id", .string(id)), ("type", .string(type)), ("detail", detail)]
+        if let isShownMessage { members.append(("shown", .bool(isShownMessage))) }
+        return .orderedObject(members + extra)
     }
 }

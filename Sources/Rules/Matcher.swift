@@ -5,10 +5,19 @@ public enum Matcher: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The matcher's name in rules.json.
     public var description: String { rawValue }
 
-    /// Whether several values are AND-ed instead of OR-ed: `ne` and `nc` since June 2025
-    /// (adobe/aepsdk-core-ios PR #1147, core-android f2b5ee1c; research §2.3, §4 item 1).
-    public var combinesValuesWithAnd: Bool {
-        self == .ne || self == .nc
+    /// Whether several values are AND-ed instead of OR-ed on `platform`.
+    ///
+    /// The documentation compares a key with its values "using OR", whatever the matcher (seed
+    /// 004, "Matcher definition"), so with `docs` every matcher ORs, and a multi-valued `ne` or
+    /// `nc` holds when the key differs from any one value. The SDKs AND `ne` and `nc` since June
+    /// 2025 (adobe/aepsdk-core-ios PR #1147 "Fix logical operation for negative matchers with
+    /// multiple values", in 5.5.1; adobe/aepsdk-core-android commit f2b5ee1c, `MatcherCondition.kt`,
+    /// v3.5.0 and later; research §2.3, §4 item 1): `ios` and `android` reproduce that.
+    public func combinesValuesWithAnd(on platform: RulesPlatform) -> Bool {
+        switch platform {
+        case .docs: false
+        case .ios, .android: self == .ne || self == .nc
+        }
     }
 
     /// `ex` and `nx` test presence and take no value.

@@ -6,7 +6,8 @@ import Support
 /// Each rule value becomes one comparison; the JSON type of the value chooses the transform
 /// applied to the data side (string → `string()`, integer → `int()`, double → `double()`,
 /// boolean → `bool()`), and the transformed value must have that type or the comparison fails.
-/// Several values are OR-ed, except for `ne` and `nc`, which are AND-ed. String comparisons
+/// Several values are OR-ed, except for `ne` and `nc` on the SDK platforms, which AND them
+/// (``Matcher/combinesValuesWithAnd(on:)``). String comparisons
 /// ignore case on every platform (`ConditionEvaluator(options: .caseInsensitive)`,
 /// `Option.CASE_INSENSITIVE`).
 enum MatcherEvaluator {
@@ -35,7 +36,7 @@ enum MatcherEvaluator {
                 effectiveValues = [.string("")]
             }
         }
-        let and = matcher.combinesValuesWithAnd
+        let and = matcher.combinesValuesWithAnd(on: platform)
         var reasons: [String] = []
         for value in effectiveValues {
             let (matched, reason) = compare(lhs, matcher, value, platform: platform)

@@ -336,6 +336,10 @@ struct RuleSetDecoder {
             error("\(matcher) on \"\(key)\" has no values (iOS compares with \"\", Android never matches; --rules-platform reproduces either)",
                   definition.member("values")?.offset ?? definition.offset)
         }
+        if (matcher == .ne || matcher == .nc) && values.count > 1 {
+            warning("\(matcher) on \"\(key)\" with \(values.count) values: OR-ed as the documentation says, so it holds when the key differs from any one of them; the iOS and Android SDKs AND them (--rules-platform ios or android)",
+                    definition.member("matcher")?.offset ?? definition.offset)
+        }
         for node in valueNodes where TokenValue(leaf: node.value) != nil {
             let isString = node.string != nil
             let isNumber = node.number != nil

@@ -31,7 +31,9 @@ public struct RulesEngine: Sendable {
     /// later consequences (and downstream listeners) see, `dispatch` creates events (one level of
     /// chaining), `schema` event-history operations record events, and every other type becomes
     /// a rule consequence event. Tokens are rendered against the event as it arrived
-    /// (`LaunchRulesEngine.evaluateRules`, `LaunchRulesConsequence.process`).
+    /// (`LaunchRulesEngine.evaluateRules`, `LaunchRulesConsequence.process`). Of the in-app
+    /// messages the event fires, the first is marked shown and the others not
+    /// (``FiredConsequence/isShownMessage``; seed 004, first-one-wins).
     ///
     /// - Parameters:
     ///   - event: the triggering event.
@@ -55,6 +57,7 @@ public struct RulesEngine: Sendable {
                 evaluation.process(consequence, of: rule, into: &outcome, rng: &rng)
             }
         }
+        outcome.markShownMessages()
         return outcome
     }
 

@@ -18,6 +18,7 @@
 /// | `co`/`nc`/`sw`/`ew` on numbers | false | `nc` true, others false | §2.3, `MatcherEvaluator` |
 /// | `sw`/`ew` case folding | Unicode | ASCII only | §2.3, `MatcherEvaluator` |
 /// | `values: []` | compared with `""` | only `ex`/`nx` | §2.3, `MatcherEvaluator` |
+/// | several values of `ne`/`nc` | AND-ed (docs: OR-ed, seed 004) | AND-ed (docs: OR-ed) | §2.3, `Matcher` |
 /// | integers | 64-bit | 32-bit (`int()` wraps or fails) | §2.3, `Coercion` |
 /// | `string()` of a double | `1e+20` | `1.0E20` | §2.3, `NumberText` |
 /// | `~timestampu` | Int | String (so `int()` fails after 2038) | §2.2, §4, `TokenFinder` |
@@ -33,7 +34,8 @@ public enum RulesPlatform: String, Sendable, CaseIterable, CustomStringConvertib
     /// The documented behaviour (AdobeDocs rules.json reference, seed 004). Loading is strict:
     /// anything either SDK would drop or refuse, and anything the documentation leaves undefined
     /// (a numeric matcher with a string value, a missing `values` list), is a located error.
-    /// Evaluation follows the iOS coercions, except that a missing key satisfies only `nx`.
+    /// Evaluation follows the iOS coercions, except that a missing key satisfies only `nx` and
+    /// that several values are OR-ed for every matcher, `ne` and `nc` included, as seed 004 says.
     case docs
     /// AEPCore for iOS 5.x (`LaunchRulesEngine` over `AEPRulesEngine`): drops malformed pieces,
     /// 64-bit integers, Unicode case folding, a missing key reads as `""` inside coercions.

@@ -1,3 +1,4 @@
+import Dispatch
 import Fences
 
 /// The aggregates of SPEC §6.3 over many scored traces: overall, per fence, zone, trace and
@@ -49,24 +50,38 @@ public struct AccuracySummary: Sendable {
             if byIndex.indices.contains(j), byIndex[j] >= 0, rows.keys[byIndex[j]] == key { return byIndex[j] }
             return rows.row(key)
         }
+        // Two passes over the visits side by side: the rows by fence (most of the work), and
+        // every other group. Counts add up and percentiles sort their values, so nothing
+        // depends on which pass ran first.
         var traces: [Group] = []
-        for s in scores {
-            var t = AccuracyMetrics(hours: s.durationSeconds / 3600)
-            for v in s.visits {
-                overall.add(v)
-                t.add(v)
-                fence.metrics[row(&fence, fenceRow, v.truth.fence, v.truth.fenceID)].add(v)
-                zone.metrics[row(&zone, zoneRow, v.truth.fence, v.zone)].add(v)
-                band[bandRow(v.speedBand)].metrics.add(v)
-            }
-            for d in s.falseDetections {
-                overall.addFalseDetection()
-                t.addFalseDetection()
-                fence.metrics[row(&fence, fenceRow, d.visit.fence, d.visit.fenceID)].addFalseDetection()
-                zone.metrics[row(&zone, zoneRow, d.visit.fence, d.zone)].addFalseDetection()
-            }
-            traces.append(Group(key: s.trace, metrics: t))
+        struct Shared: @unchecked Sendable {
+            let body: (Int) -> Void
         }
+        let passes = Shared { pass in
+            if pass == 0 {
+                for s in scores {
+                    for v in s.visits { fence.metrics[row(&fence, fenceRow, v.truth.fence, v.truth.fenceID)].add(v) }
+                    for d in s.falseDetections { fence.metrics[row(&fence, fenceRow, d.visit.fence, d.visit.fenceID)].addFalseDetection() }
+                }
+                return
+            }
+            for s in scores {
+                var t = AccuracyMetrics(hours: s.durationSeconds / 3600)
+                for v in s.visits {
+                    overall.add(v)
+                    t.add(v)
+                    zone.metrics[row(&zone, zoneRow, v.truth.fence, v.zone)].add(v)
+                    band[bandRow(v.speedBand)].metrics.add(v)
+                }
+                for d in s.falseDetections {
+                    overall.addFalseDetection()
+                    t.addFalseDetection()
+                    zone.metrics[row(&zone, zoneRow, d.visit.fence, d.zone)].addFalseDetection()
+                }
+                traces.append(Group(key: s.trace, metrics: t))
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { passes.body($0) }
         self.overall = overall
         byTrace = traces
         byFence = fence.groups()

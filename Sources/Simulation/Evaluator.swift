@@ -89,7 +89,8 @@ public struct Evaluator: Sendable {
             let truth: GroundTruthTeam
             do throws(FencesimError) {
                 compiled = try CompiledFences(index: index)
-                truth = GroundTruthTeam(try GroundTruth(fences: configuration.replay.fences, frame: configuration.replay.frame), size: stretches)
+                truth = GroundTruthTeam(try GroundTruth(fences: configuration.replay.fences, frame: configuration.replay.frame,
+                                                         maxGapSeconds: configuration.replay.maxGapSeconds), size: stretches)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
                 return
@@ -137,7 +138,7 @@ public struct Evaluator: Sendable {
                 throw FencesimError(.badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
                                     at: SourceLocation(file: input.path, line: bad.line))
             }
-            let feed = configuration.degradation?.apply(to: timed) ?? timed
+            let feed = configuration.degradation?.apply(to: timed, maxGapSeconds: configuration.replay.maxGapSeconds) ?? timed
             let loss = configuration.degradation.flatMap { SignalLoss($0, trace: input.label) }
             // The truth (from the clean trace) and the replay (of the feed) do not depend on each
             // other: they run side by side, each with GEOS objects of its own (the worker's

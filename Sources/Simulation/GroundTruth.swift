@@ -99,6 +99,11 @@ public final class GroundTruth {
 
     let layout: Layout
     public var fences: FenceSet { layout.fences }
+    /// Two fixes further apart in time than this, or of two source segments, are not joined by
+    /// path: nothing is known of where the device went between them (the engine's `maxGap`,
+    /// SPEC §2). A fence's side changes, if it does, at the later fix, and a visit the straight
+    /// line would have made between them is not a truth visit: no fix saw it.
+    public let maxGapSeconds: Double
     let frame: MetricFrame
     let context: GEOSContext
     /// The areas' GEOS objects in this truth's context, by the index in ``Region/area(_:)``:
@@ -121,7 +126,10 @@ public final class GroundTruth {
     ///
     /// - Throws: ``Support/FencesimError`` `.badData` when the frame cannot be built or GEOS
     ///   refuses a fence.
-    public init(fences: FenceSet, frame definition: FrameDefinition) throws(FencesimError) {
+    /// - Parameter maxGapSeconds: fixes further apart in time than this (like fixes of two
+    ///   segments) are not joined by path: see ``maxGapSeconds``.
+    public init(fences: FenceSet, frame definition: FrameDefinition, maxGapSeconds: Double = .infinity) throws(FencesimError) {
+        self.maxGapSeconds = maxGapSeconds
         do {
             frame = try MetricFrame(definition)
             context = try GEOSContext()
@@ -187,6 +195,7 @@ public final class GroundTruth {
     /// - Throws: ``Support/FencesimError`` `.badData` when the frame or the context cannot be made.
     public init(sharing other: GroundTruth) throws(FencesimError) {
         layout = other.layout
+        maxGapSeconds = other.maxGapSeconds
         do {
             frame = try MetricFrame(layout.definition)
             context = try GEOSContext()
@@ -326,6 +335,8 @@ public final class GroundTruth {
                     swap(&near, &nextNear)
                 }
                 guard !near.isEmpty else { continue }
+                // Across a gap or between two segments the path is not known.
+                let joined = path[c0 + i].segment == path[c0 + i + 1].segment && tb.seconds(since: ta) <= maxGapSeconds
                 // The segment's geodesic speed, worked out at its first entry or exit (a
                 // geodesic is costly, and most segments have neither).
                 var segmentSpeed: Double??
@@ -341,6 +352,17 @@ public final class GroundTruth {
                     let j = near[n].fence
                     let region = near[n].region
                     var state = isOpen[j]
+                    guard joined else {
+                        // The side of `b`, taken at `b`'s time.
+                        let sideOfB = side(region, b)
+                        let now: Bool
+                        if let sideOfB { now = sideOfB.inside } else { now = try inside(region, b) }
+                        if now != state { try transition(j, inside: now, fraction: 1) }
+                        if let sideOfB {
+                            near[n].clearUntil = odometer &+ GroundTruth.nanometres(roundingDown: sideOfB.distance) &- GroundTruth.clearanceNanometres
+                        }
+                        continue
+                    }
                     let sideOfA = side(region, a)
                     if let side = sideOfA, side.distance > length + GroundTruth.clearance {
                         // The whole segment lies on `a`'s side: no crossing, and `a`'s side

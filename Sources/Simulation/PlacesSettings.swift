@@ -17,7 +17,7 @@ public struct PlacesSettings: Sendable {
 
     /// `signals`, default `checkins`.
     public var signals: Signals
-    /// `membershipTTL`, `expiry`, `platform` and `regionBudget`.
+    /// `membershipTTL`, `expiry`, `lastPOIExpiry`, `platform` and `regionBudget`.
     public var configuration: PlacesConfiguration
     /// Where the section is (the scenario itself when Places is active only through `sessions`).
     public var location: SourceLocation
@@ -34,15 +34,21 @@ public struct PlacesSettings: Sendable {
     /// The values `platform` (and `--places-platform`) accepts.
     public static let platformNames = PlacesPlatform.allCases.map(\.rawValue)
 
-    /// These settings with the command line's `--places-platform` and `--region-budget` applied.
+    /// The values `lastPOIExpiry` (and `--last-poi-expiry`) accepts.
+    public static let lastPOIExpiryNames = PlacesLastPOIExpiry.allCases.map(\.rawValue)
+
+    /// These settings with the command line's `--places-platform`, `--region-budget` and
+    /// `--last-poi-expiry` applied.
     ///
     /// - Parameters:
     ///   - platform: one of ``platformNames``; others are ignored (the caller validates).
     ///   - regionBudget: a positive number of POIs.
-    public func overridden(platform: String?, regionBudget: Int?) -> PlacesSettings {
+    ///   - lastPOIExpiry: one of ``lastPOIExpiryNames``; others are ignored (the caller validates).
+    public func overridden(platform: String?, regionBudget: Int?, lastPOIExpiry: String? = nil) -> PlacesSettings {
         var copy = self
         if let platform, let p = PlacesPlatform(rawValue: platform) { copy.configuration.platform = p }
         if let regionBudget { copy.configuration.regionBudget = regionBudget }
+        if let lastPOIExpiry, let e = PlacesLastPOIExpiry(rawValue: lastPOIExpiry) { copy.configuration.lastPOIExpiry = e }
         return copy
     }
 }

@@ -39,7 +39,7 @@ extension Replayer {
                 return outcome
             }
             // Fix indices in events are positions in the degraded trace.
-            let fixes = degradation.apply(to: trace.fixes)
+            let fixes = degradation.apply(to: trace.fixes, maxGapSeconds: configuration.maxGapSeconds)
             return Replayer.replay(input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label),
                                    log: log?.channel(k)) {
                 (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in

@@ -39,6 +39,12 @@ public struct Replayer: Sendable {
             self.summaryOnly = summaryOnly
             self.pipeline = pipeline
         }
+
+        /// Two fixes further apart than this are of different segments (the engine's smallest
+        /// `maxGap`): no path joins them, in the engine, the truth or a resampled feed.
+        public var maxGapSeconds: Double {
+            GeotriggerEngine.smallestMaxGap(settings)
+        }
     }
 
     /// What replaying one trace produced.
@@ -160,7 +166,7 @@ public struct Replayer: Sendable {
                 let position = frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude))
                 let sample = Sample(index: row, time: time, position: position, longitude: fix.longitude, latitude: fix.latitude,
                                     accuracy: fix.accuracyMeters, speed: fix.speedMetersPerSecond, course: fix.courseDegrees,
-                                    altitude: fix.altitudeMeters, hdop: fix.hdop, satellites: fix.satellites)
+                                    altitude: fix.altitudeMeters, hdop: fix.hdop, satellites: fix.satellites, segment: fix.segment)
                 buffer.removeAll(keepingCapacity: true)
                 engine.process(sample, into: &buffer)
                 loss?.apply(&buffer, fences: fenceIDs)

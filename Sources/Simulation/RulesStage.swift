@@ -66,7 +66,7 @@ struct RulesStage {
             for fired in outcome.consequences {
                 switch fired.effect {
                 case .ruleEvent, .recordedHistory:
-                    lines.append(ruleLine(fired, on: on, dispatched: number, trigger: trigger))
+                    lines.append(ruleLine(fired, note: outcome.displayNote(for: fired), on: on, dispatched: number, trigger: trigger))
                 case .ignored(let reason):
                     let warning = Diagnostic(.warning, "consequence \"\(fired.id)\" (\(fired.type)) of rule \(fired.ruleIndex + 1) did nothing: \(reason)",
                                              at: fired.location, kind: "rules-consequence-ignored")
@@ -104,13 +104,14 @@ struct RulesStage {
         return fields
     }
 
-    private func ruleLine(_ fired: FiredConsequence, on event: RuleEvent, dispatched number: Int, trigger: LogEvent) -> LogEvent {
+    private func ruleLine(_ fired: FiredConsequence, note: String?, on event: RuleEvent, dispatched number: Int, trigger: LogEvent) -> LogEvent {
         var fields = context(of: trigger, on: event)
-        fields.append(("consequence", .orderedObject([("id", .string(fired.id)), ("type", .string(fired.type)), ("detail", fired.detail)])))
+        fields.append(("consequence", fired.jsonObject()))
         var message = "rule \(fired.ruleIndex + 1)"
         if let location = setup.stable(fired.location) { message += " (consequence at \(location))" }
         message += " fired on \(event.name) (\(event.type), \(event.source))"
         if number > 0 { message += ", an event a dispatch consequence created" }
+        if let note { message += "; " + note }
         fields.append(("message", .string(message)))
         return LogEvent(time: trigger.time, trace: trace, type: .rule, fields: fields, longitude: trigger.longitude, latitude: trigger.latitude)
     }

@@ -22,6 +22,9 @@ extension ScenarioReader {
         if let e = node["expiry"] {
             settings.configuration.expiry = try choice(e, "expiry")
         }
+        if let e = node["lastPOIExpiry"] {
+            settings.configuration.lastPOIExpiry = try choice(e, "lastPOIExpiry")
+        }
         if let p = node["platform"] {
             settings.configuration.platform = try choice(p, "platform")
         }

@@ -12,7 +12,7 @@ public enum ScenarioReader {
                                       "rulesPlatform", "degrade", "truth", "expected"]
     static let zoneKeys = ["id", "name", "checkOut", "minimumRetriggerTime", "customData", "schedule", "conditions", "geotrigger"]
     static let conditionKeys = ["timeWindows", "speed", "bearing", "travelDirection", "percentageCrossed", "travelPath"]
-    static let placesKeys = ["signals", "membershipTTL", "expiry", "platform", "regionBudget"]
+    static let placesKeys = ["signals", "membershipTTL", "expiry", "lastPOIExpiry", "platform", "regionBudget"]
     static let degradeKeys = ["resample", "noise", "dropout", "spikes", "jitter", "exitLoss", "entryLoss", "seed"]
 
     /// Reads the scenario at `path`.

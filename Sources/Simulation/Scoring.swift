@@ -141,23 +141,24 @@ public enum Scoring {
         func zone(_ j: Int) -> String { fences.fences.indices.contains(j) ? fences.fences[j].zone ?? "default" : "default" }
 
         var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
-        var open: [Int: DetectedVisit] = [:]
+        // Detected visits in the order they began; the open one of each fence by its position.
         var detections: [DetectedVisit] = []
+        var open: [Int: Int] = [:]
         var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
         var lostEnters: [Int: [Timestamp]] = [:]
         for e in events {
             let j = Int(e.fence)
             switch e.kind {
             case .enter:
-                if open[j] != nil {
-                    open[j]?.duplicateEnters += 1
+                if let n = open[j] {
+                    detections[n].duplicateEnters += 1
                 } else {
-                    open[j] = DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated)
+                    open[j] = detections.count
+                    detections.append(DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated))
                 }
             case .exit:
-                if var visit = open.removeValue(forKey: j) {
-                    visit.exit = e.time
-                    detections.append(visit)
+                if let n = open.removeValue(forKey: j) {
+                    detections[n].exit = e.time
                 } else {
                     result.orphanExits += 1
                 }
@@ -171,78 +172,115 @@ public enum Scoring {
                 result.lostExits += 1
             }
         }
-        detections += open.values
+        // Stable: visits of one fence that begin at one instant stay in the order they began.
         detections.sort { a, b in a.enter != b.enter ? a.enter < b.enter : a.fenceID < b.fenceID }
         result.detections = detections
 
-        var truthByFence: [Int: [TruthVisit]] = [:]
-        for t in truth.sorted(by: TruthVisit.ordered) { truthByFence[t.fence, default: []].append(t) }
-        var detectedByFence: [Int: [DetectedVisit]] = [:]
-        for d in detections { detectedByFence[d.fence, default: []].append(d) }
-
-        var scores: [VisitScore] = []
-        for j in Set(truthByFence.keys).union(detectedByFence.keys).sorted() {
-            let truths = truthByFence[j] ?? []
-            let detected = detectedByFence[j] ?? []
-            var timeline = TruthTimeline(truths)
-            var match: [DetectedVisit?] = Array(repeating: nil, count: truths.count)
-            var last: [DetectedVisit?] = Array(repeating: nil, count: truths.count)
-            var flaps = Array(repeating: 0, count: truths.count)
-            var falseExits = Array(repeating: 0, count: truths.count)
-            for (n, d) in detected.enumerated() {
-                // The truth visits `d` overlaps: begun by its exit, not ended before its enter.
-                let begun = timeline.entered(by: d.exit)
-                if let u = timeline.firstUnmatched(endingAtOrAfter: d.enter, among: begun) {
-                    match[u] = d
-                    last[u] = d
-                    timeline.markMatched(u)
-                } else if let c = timeline.first(endingAtOrAfter: d.enter, among: begun) {
-                    flaps[c] += 1
-                    if let l = last[c], d.enter >= l.enter { last[c] = d }
-                } else {
-                    result.falseDetections.append(TraceScore.FalseDetection(trace: trace, zone: zone(j), visit: d))
-                }
-                // A false exit: out while truly inside, and back in (or the trace over) before the true exit.
-                guard let exit = d.exit,
-                      let t = timeline.first(endingAfter: exit, among: timeline.entered(by: exit))
-                else { continue }
-                if n + 1 < detected.count {
-                    let next = detected[n + 1].enter
-                    if truths[t].exit.map({ next <= $0 }) ?? true { falseExits[t] += 1 }
-                } else if truths[t].exit == nil {
-                    falseExits[t] += 1
-                }
-            }
-            var gaps: MissEvidence?
-            var losses: MissEvidence?
-            for (k, t) in truths.enumerated() {
-                var s = VisitScore(trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
-                                   falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
-                if let m = match[k] {
-                    s.enterLatency = m.enter.seconds(since: t.enter)
-                    if let x = s.detectedExit, let tx = t.exit {
-                        s.exitLatency = x.seconds(since: tx)
-                        s.dwellError = x.seconds(since: m.enter) - tx.seconds(since: t.enter)
-                    }
-                } else {
-                    if gaps == nil { gaps = MissEvidence(intervals: passthroughs[j] ?? []) }
-                    if losses == nil { losses = MissEvidence(instants: lostEnters[j] ?? []) }
-                    if gaps?.meets(enter: t.enter, exit: t.exit) == true {
-                        s.missReason = .gap
-                    } else if losses?.meets(enter: t.enter, exit: t.exit) == true {
-                        s.missReason = .entryLoss
-                    } else {
-                        s.missReason = .undetected
-                    }
-                }
-                scores.append(s)
-            }
+        // The truth visits in report order (time, then fence id; visits of fences sharing an id
+        // that begin together by fence index), and by fence: positions in that order.
+        var truths = truth.sorted(by: TruthVisit.ordered)
+        var run = 0
+        while run < truths.count {
+            var end = run + 1
+            while end < truths.count, truths[end].enter == truths[run].enter, truths[end].fenceID == truths[run].fenceID { end += 1 }
+            if end - run > 1 { truths[run..<end].sort { $0.fence < $1.fence } }
+            run = end
         }
-        // Sorted by index (a visit's score is hundreds of bytes to move), stably, as before.
-        let order = scores.indices.sorted { i, k in TruthVisit.ordered(scores[i].truth, scores[k].truth) }
-        result.visits = order.map { scores[$0] }
+        let truthByFence = Scoring.positionsByFence(truths.indices.map { truths[$0].fence })
+        let detectedByFence = Scoring.positionsByFence(detections.indices.map { detections[$0].fence })
+
+        // Each truth visit's score is made once, in its place.
+        let scored = [VisitScore](unsafeUninitializedCapacity: truths.count) { place, made in
+            var t = 0
+            var d = 0
+            while t < truthByFence.count || d < detectedByFence.count {
+                let j = min(t < truthByFence.count ? truthByFence[t].fence : .max, d < detectedByFence.count ? detectedByFence[d].fence : .max)
+                var mine: ArraySlice<Int> = []
+                var detected: [DetectedVisit] = []
+                if t < truthByFence.count, truthByFence[t].fence == j {
+                    mine = truthByFence[t].positions
+                    t += 1
+                }
+                if d < detectedByFence.count, detectedByFence[d].fence == j {
+                    detected = detectedByFence[d].positions.map { detections[$0] }
+                    d += 1
+                }
+                var timeline = TruthTimeline(mine.lazy.map { truths[$0] })
+                var match: [DetectedVisit?] = Array(repeating: nil, count: mine.count)
+                var last: [DetectedVisit?] = Array(repeating: nil, count: mine.count)
+                var flaps = Array(repeating: 0, count: mine.count)
+                var falseExits = Array(repeating: 0, count: mine.count)
+                for (n, d) in detected.enumerated() {
+                    // The truth visits `d` overlaps: begun by its exit, not ended before its enter.
+                    let begun = timeline.entered(by: d.exit)
+                    if let u = timeline.firstUnmatched(endingAtOrAfter: d.enter, among: begun) {
+                        match[u] = d
+                        last[u] = d
+                        timeline.markMatched(u)
+                    } else if let c = timeline.first(endingAtOrAfter: d.enter, among: begun) {
+                        flaps[c] += 1
+                        if let l = last[c], d.enter >= l.enter { last[c] = d }
+                    } else {
+                        result.falseDetections.append(TraceScore.FalseDetection(trace: trace, zone: zone(j), visit: d))
+                    }
+                    // A false exit: out while truly inside, and back in (or the trace over) before the true exit.
+                    guard let exit = d.exit,
+                          let u = timeline.first(endingAfter: exit, among: timeline.entered(by: exit))
+                    else { continue }
+                    if n + 1 < detected.count {
+                        let next = detected[n + 1].enter
+                        if truths[mine[mine.startIndex + u]].exit.map({ next <= $0 }) ?? true { falseExits[u] += 1 }
+                    } else if truths[mine[mine.startIndex + u]].exit == nil {
+                        falseExits[u] += 1
+                    }
+                }
+                var gaps: MissEvidence?
+                var losses: MissEvidence?
+                for (k, p) in mine.enumerated() {
+                    let t = truths[p]
+                    var s = VisitScore(trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
+                                       falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
+                    if let m = match[k] {
+                        s.enterLatency = m.enter.seconds(since: t.enter)
+                        if let x = s.detectedExit, let tx = t.exit {
+                            s.exitLatency = x.seconds(since: tx)
+                            s.dwellError = x.seconds(since: m.enter) - tx.seconds(since: t.enter)
+                        }
+                    } else {
+                        if gaps == nil { gaps = MissEvidence(intervals: passthroughs[j] ?? []) }
+                        if losses == nil { losses = MissEvidence(instants: lostEnters[j] ?? []) }
+                        if gaps?.meets(enter: t.enter, exit: t.exit) == true {
+                            s.missReason = .gap
+                        } else if losses?.meets(enter: t.enter, exit: t.exit) == true {
+                            s.missReason = .entryLoss
+                        } else {
+                            s.missReason = .undetected
+                        }
+                    }
+                    (place.baseAddress! + p).initialize(to: s)
+                    made += 1
+                }
+            }
+            precondition(made == truths.count, "a truth visit was scored \(made < truths.count ? "never" : "twice")")
+        }
+        result.visits = scored
         result.falseDetections.sort { a, b in a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID }
         return result
+    }
+
+    /// Positions `0..<fences.count` grouped by `fences[position]`, fences ascending, positions
+    /// ascending within each.
+    static func positionsByFence(_ fences: [Int]) -> [(fence: Int, positions: ArraySlice<Int>)] {
+        let order = fences.indices.sorted { a, b in fences[a] != fences[b] ? fences[a] < fences[b] : a < b }
+        var groups: [(fence: Int, positions: ArraySlice<Int>)] = []
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count, fences[order[end]] == fences[order[start]] { end += 1 }
+            groups.append((fences[order[start]], order[start..<end]))
+            start = end
+        }
+        return groups
     }
 
     static func text(_ value: JSONValue?) -> String? {

@@ -241,7 +241,7 @@ public struct Sweep: Sendable {
         var failures: [FencesimError] = []
         var warnings: [Diagnostic] = []
         if jobs > 0 {
-            let results = try Sweep.evaluate(variants, traces: traces, truthFences: base.replay.fences, frame: base.replay.frame,
+            let results = try Sweep.evaluate(variants, traces: traces, truthFences: base.replay.fences, frame: base.replay.frame, maxGapSeconds: base.replay.maxGapSeconds,
                                              workers: Replayer(base.replay).workerCount(traces: jobs), progress: progress)
             var seen: Set<String> = []
             var seenFenceWarnings: Set<String> = []
@@ -279,7 +279,7 @@ public struct Sweep: Sendable {
     /// combination it works on, recompiled only when the fences or their settings change. A
     /// trace's truth visits depend on the trace and the truth source alone, which every
     /// combination shares: found once (by the first evaluation of the trace to end) and reused.
-    static func evaluate(_ variants: [Variant], traces: [TraceInput], truthFences: FenceSet, frame: FrameDefinition, workers: Int,
+    static func evaluate(_ variants: [Variant], traces: [TraceInput], truthFences: FenceSet, frame: FrameDefinition, maxGapSeconds: Double, workers: Int,
                          progress: (@Sendable (Int, Int) -> Void)?) throws(FencesimError) -> [Slot] {
         let jobs = variants.count * traces.count
         let next = Atomic<Int>(0)
@@ -291,7 +291,7 @@ public struct Sweep: Sendable {
             // Combinations fill every core: each worker walks a path in one stretch.
             let truth: GroundTruthTeam
             do throws(FencesimError) {
-                truth = GroundTruthTeam(try GroundTruth(fences: truthFences, frame: frame), size: 1)
+                truth = GroundTruthTeam(try GroundTruth(fences: truthFences, frame: frame, maxGapSeconds: maxGapSeconds), size: 1)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
                 return

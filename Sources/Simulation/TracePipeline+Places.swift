@@ -268,7 +268,11 @@ extension TracePipeline {
         ])
         var message = "membership valid until \(expiry.validUntil) expired"
         if !strict { message += " (found at \(expiry.appliedAt), when the extension rebuilt its shared state)" }
-        if expiry.current == nil, expiry.lastEntered == nil, expiry.lastExited == nil {
+        if run.configuration.lastPOIExpiry == .never {
+            message += expiry.current == nil
+                ? "; there was no Current POI to clear (Last Entered and Last Exited never expire: lastPOIExpiry never)"
+                : "; Current is cleared, Last Entered and Last Exited never expire (lastPOIExpiry never), the entered set is kept"
+        } else if expiry.current == nil, expiry.lastEntered == nil, expiry.lastExited == nil {
             message += "; there was no Current, Last Entered or Last Exited POI to clear"
         } else {
             message += "; Current, Last Entered and Last Exited are cleared, the entered set is kept"

@@ -211,7 +211,7 @@ public enum TraceSlices {
                         return
                     }
                     chunk.append(FeedSample(index: fixIndex, time: time, longitude: fix.longitude, latitude: fix.latitude,
-                                            accuracy: fix.accuracyMeters))
+                                            accuracy: fix.accuracyMeters, segment: Int32(truncatingIfNeeded: fix.segment)))
                     if chunk.count == chunkSize {
                         let last = chunk[chunk.count - 1]
                         guard channel.send(Chunk(trace: k, sequence: sent, predecessor: predecessor, samples: chunk)) else {
@@ -281,7 +281,7 @@ struct Chunk {
     let samples: [FeedSample]
 }
 
-/// What a summary needs of a fix, in 48 bytes instead of a ``Geotriggers/Sample``'s 144 (the
+/// What a summary needs of a fix, in 56 bytes instead of a ``Geotriggers/Sample``'s 152 (the
 /// fields that only filters and message templates read are left out: a summary runs only
 /// without filters, and counts events without their messages; the position is projected by
 /// the worker that takes it), so the read-ahead holds more fixes in the same memory.
@@ -291,12 +291,13 @@ struct FeedSample {
     let longitude: Double
     let latitude: Double
     let accuracy: Double
+    let segment: Int32
 
     /// The sample, its position projected into `frame`.
     @inline(__always)
     func sample(in frame: MetricFrame) -> Sample {
         Sample(index: index, time: time, position: frame.forward(XY(longitude: longitude, latitude: latitude)),
-               longitude: longitude, latitude: latitude, accuracy: accuracy)
+               longitude: longitude, latitude: latitude, accuracy: accuracy, segment: Int(segment))
     }
 }
 

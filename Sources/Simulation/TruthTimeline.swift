@@ -30,7 +30,7 @@ struct TruthTimeline {
     private let leafBase: Int
 
     /// - Parameter visits: one fence's truth visits, ordered by entry.
-    init(_ visits: [TruthVisit]) {
+    init<Visits: Collection<TruthVisit>>(_ visits: Visits) {
         enters = visits.map(\.enter)
         ends = visits.map { $0.exit.map(End.at) ?? .open }
         var reach: [End] = []

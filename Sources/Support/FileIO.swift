@@ -1,5 +1,6 @@
 import Dispatch
 #if canImport(Glibc)
+import CLinux
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -159,6 +160,21 @@ public enum FileIO {
         for name in abandoned { unlink("\(directory)/\(name)") }
     }
 
+    /// Writes every byte of `bytes` to `fd`, retrying interrupted writes; the errno of a failed
+    /// write, or `nil`.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+
     static func errnoText() -> String {
         String(cString: strerror(errno))
     }
@@ -199,13 +215,31 @@ public final class MemorySink: ByteSink {
 /// ``commit()`` flushes to disk and renames over the path; ``discard()`` (or a failed write or
 /// commit) removes it, and a previous file at the path stays untouched until the commit.
 ///
+/// Bytes are gathered in chunks of ``chunkBytes``. A file that outgrows one chunk is written
+/// behind: a thread of its own writes full chunks (at most ``chunksInFlight`` of them wait) and
+/// asks the kernel to start writing them to disk, while the producer renders the next ones; the
+/// flush at ``commit()`` then finds little left to do. A write error on that thread is thrown by
+/// the next ``write(_:)`` or by ``commit()``. Memory stays at a few chunks whatever the size.
+///
 /// A process killed while writing (SIGKILL, power loss) leaves the temporary file behind; the
 /// next writer of the same path removes such leftovers whose process no longer exists, so they
-/// never accumulate. Not thread-safe.
+/// never accumulate. Not thread-safe: one producer at a time.
 public final class AtomicFileWriter: ByteSink {
+    /// The size of the chunks bytes are gathered in.
+    public static let chunkBytes = 1 << 22
+    /// Full chunks that may wait for the writing thread before the producer waits for it.
+    public static let chunksInFlight = 3
+    /// Bytes written between two requests to start writing them to disk.
+    static let writebackBytes = 1 << 25
+
     public let path: String
     private var fd: Int32
     private let temporaryPath: String
+    /// The chunk being filled, and how much of it is.
+    private var chunk: UnsafeMutableRawBufferPointer
+    private var filled = 0
+    /// The thread writing full chunks, once a file outgrows one.
+    private var behind: WriteBehind?
 
     /// Creates the temporary file next to `path`.
     ///
@@ -225,26 +259,57 @@ public final class AtomicFileWriter: ByteSink {
         }
         self.fd = fd
         temporaryPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
+        chunk = .allocate(byteCount: AtomicFileWriter.chunkBytes, alignment: 16)
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(FencesimError) {
         precondition(fd >= 0, "a write after commit or discard")
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = FileIO.errnoText()
-                discard()
-                throw FencesimError(.io, "cannot write \(path): \(reason)", at: SourceLocation(file: path))
-            }
-            offset += n
+        guard var from = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let n = min(left, chunk.count - filled)
+            (chunk.baseAddress! + filled).copyMemory(from: from, byteCount: n)
+            filled += n
+            from += n
+            left -= n
+            if filled == chunk.count { try handOver() }
         }
+    }
+
+    /// Gives the full chunk to the writing thread (started now when there is none) and takes an
+    /// empty one.
+    private func handOver() throws(FencesimError) {
+        let behind = self.behind ?? WriteBehind(fd: fd)
+        self.behind = behind
+        try pass(to: behind)
+    }
+
+    /// Queues the chunk on `behind`, which owns it from then on, and takes an empty one.
+    private func pass(to behind: WriteBehind) throws(FencesimError) {
+        let next = behind.take(chunk, count: filled)
+        chunk = next ?? .allocate(byteCount: AtomicFileWriter.chunkBytes, alignment: 16)
+        filled = 0
+        if next == nil { try fail(behind.failure ?? EIO) }
+    }
+
+    /// Discards the file and throws the error of a write that failed with `code`.
+    private func fail(_ code: Int32) throws(FencesimError) -> Never {
+        let reason = String(cString: strerror(code))
+        discard()
+        throw FencesimError(.io, "cannot write \(path): \(reason)", at: SourceLocation(file: path))
     }
 
     /// Flushes the file to disk and renames it over ``path``.
     public func commit() throws(FencesimError) {
         precondition(fd >= 0, "a commit after commit or discard")
+        if let behind {
+            if filled > 0 { try pass(to: behind) }
+            if let code = behind.finish() { try fail(code) }
+            self.behind = nil
+        } else if filled > 0, let code = FileIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: chunk[..<filled])) {
+            try fail(code)
+        }
+        filled = 0
         var ok = fsync(fd) == 0
         var reason = ok ? "" : FileIO.errnoText()
         // mkstemp creates 0600; give the file the usual permissions for a user-written output.
@@ -267,12 +332,150 @@ public final class AtomicFileWriter: ByteSink {
     /// Removes the temporary file; the path is left as it was.
     public func discard() {
         guard fd >= 0 else { return }
+        _ = behind?.finish()
+        behind = nil
         Glibc.close(fd)
         fd = -1
         unlink(temporaryPath)
     }
 
-    deinit { discard() }
+    deinit {
+        discard()
+        chunk.deallocate()
+    }
+}
+
+/// The thread of an ``AtomicFileWriter`` that writes full chunks in order, with a ring of
+/// ``AtomicFileWriter/chunksInFlight`` + 1 chunks between it and the producer (semaphores order
+/// every hand-over both ways).
+private final class WriteBehind: @unchecked Sendable {
+    private let fd: Int32
+    /// Chunks the producer has handed over and the thread has not written yet, as a ring.
+    private var ring: [(chunk: UnsafeMutableRawBufferPointer, count: Int)?]
+    /// Empty chunks the producer may take.
+    private var spare: [UnsafeMutableRawBufferPointer] = []
+    private var put = 0
+    private var get = 0
+    private let lock = PthreadLock()
+    private let ready = DispatchSemaphore(value: 0)
+    private let room: DispatchSemaphore
+    private let done = DispatchSemaphore(value: 0)
+    /// The errno of the first failed write; then nothing more is written.
+    private(set) var failure: Int32?
+    private var finished = false
+    /// Set when no thread could be started: chunks are written by ``take(_:count:)`` itself.
+    private var inline = false
+
+    init(fd: Int32) {
+        self.fd = fd
+        ring = Array(repeating: nil, count: AtomicFileWriter.chunksInFlight + 1)
+        room = DispatchSemaphore(value: AtomicFileWriter.chunksInFlight)
+        // The thread holds the writer until it ends (``finish()`` waits for that).
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            let writer = Unmanaged<WriteBehind>.fromOpaque(context!).takeRetainedValue()
+            writer.run()
+            return nil
+        }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            // No thread: the chunks are written as they are handed over.
+            Unmanaged<WriteBehind>.fromOpaque(context).release()
+            inline = true
+        }
+    }
+
+    /// Queues `count` bytes of `chunk` (which the thread owns from now on) and returns an empty
+    /// chunk, waiting while ``AtomicFileWriter/chunksInFlight`` chunks are queued; `nil` when a
+    /// write has failed.
+    func take(_ chunk: UnsafeMutableRawBufferPointer, count: Int) -> UnsafeMutableRawBufferPointer? {
+        if inline {
+            if failure == nil { failure = FileIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: chunk[..<count])) }
+            return failure == nil ? chunk : nil
+        }
+        room.wait()
+        let failed = lock.withLock { () -> Bool in
+            ring[put] = (chunk, count)
+            put = (put + 1) % ring.count
+            return failure != nil
+        }
+        ready.signal()
+        if failed { return nil }
+        return lock.withLock { spare.popLast() } ?? .allocate(byteCount: AtomicFileWriter.chunkBytes, alignment: 16)
+    }
+
+    /// Waits until every queued chunk is written and the thread has ended; the errno of a failed
+    /// write, or `nil`.
+    func finish() -> Int32? {
+        guard !finished, !inline else { return failure }
+        finished = true
+        lock.withLock { ring[put] = nil; put = (put + 1) % ring.count }
+        room.wait()
+        ready.signal()
+        done.wait()
+        lock.withLock {
+            for chunk in spare { chunk.deallocate() }
+            spare = []
+        }
+        return failure
+    }
+
+    private func run() {
+        var written: Int64 = 0
+        var synced: Int64 = 0
+        while true {
+            ready.wait()
+            let item = lock.withLock { () -> (chunk: UnsafeMutableRawBufferPointer, count: Int)? in
+                let item = ring[get]
+                get = (get + 1) % ring.count
+                return item
+            }
+            guard let (chunk, count) = item else {
+                room.signal()
+                done.signal()
+                return
+            }
+            if lock.withLock({ failure }) == nil {
+                if let code = FileIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: chunk[..<count])) {
+                    lock.withLock { failure = code }
+                } else {
+                    written += Int64(count)
+                    if written - synced >= AtomicFileWriter.writebackBytes {
+                        // Start writing these pages to disk now; the flush at commit waits for them.
+                        #if os(Linux)
+                        _ = fencesim_start_writeback(fd, synced, written - synced)
+                        #endif
+                        synced = written
+                    }
+                }
+            }
+            lock.withLock { spare.append(chunk) }
+            room.signal()
+        }
+    }
+}
+
+/// A pthread mutex (which ThreadSanitizer models; see ``TurnLock`` in OrderedBlocks.swift).
+private final class PthreadLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
 }
 
 /// A file read in chunks, for inputs too large to hold (long traces). Not thread-safe.

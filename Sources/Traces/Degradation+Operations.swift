@@ -6,9 +6,10 @@ extension Degradation {
     static let eccentricitySquared = 0.006_694_379_990_141_317
 
     /// Fixes at `first + offset + k·interval`, interpolated linearly (in time) between the two
-    /// clean fixes around each instant; instants between two segments get no fix (the source had
-    /// no signal there). Fixes without time are dropped.
-    func resample(_ fixes: [Fix], interval: Double) -> [Fix] {
+    /// clean fixes around each instant; instants between two segments, or between two fixes more
+    /// than `maxGapSeconds` apart, get no fix (the source had no signal there). Fixes without
+    /// time are dropped.
+    func resample(_ fixes: [Fix], interval: Double, maxGapSeconds: Double = .infinity) -> [Fix] {
         let timed = fixes.filter { $0.time != nil }
         guard let firstTime = timed.first?.time, let lastTime = timed.last?.time else { return [] }
         let step = max(1, Int64((interval * 1e9).rounded()))
@@ -30,7 +31,7 @@ extension Degradation {
                 continue
             }
             let b = timed[j + 1]
-            guard let tb = b.time, a.segment == b.segment else { continue }
+            guard let tb = b.time, a.segment == b.segment, tb.seconds(since: ta) <= maxGapSeconds else { continue }
             let f = Double(t.nanoseconds(since: ta)) / Double(tb.nanoseconds(since: ta))
             var fix = a
             fix.time = t

@@ -83,13 +83,16 @@ public struct Degradation: Sendable, Hashable {
     /// The degraded fixes of a clean trace (fixes without time are passed through untouched by
     /// resampling and jitter).
     ///
-    /// - Parameter fixes: the clean fixes, in time order.
+    /// - Parameters:
+    ///   - fixes: the clean fixes, in time order.
+    ///   - maxGapSeconds: clean fixes further apart than this (like fixes of two segments) have
+    ///     no path between them: resampling makes no fix there.
     /// - Returns: the fixes a phone would have reported; the same for the same input and seed on
     ///   every machine.
     /// - Complexity: O(n + duration / resample interval).
-    public func apply(to fixes: [Fix]) -> [Fix] {
+    public func apply(to fixes: [Fix], maxGapSeconds: Double = .infinity) -> [Fix] {
         var out = fixes
-        if let interval = resampleSeconds, interval > 0 { out = resample(out, interval: interval) }
+        if let interval = resampleSeconds, interval > 0 { out = resample(out, interval: interval, maxGapSeconds: maxGapSeconds) }
         if dropout > 0 { out = dropOut(out) }
         if spikes > 0 || noise > 0 { out = displace(out) }
         if jitterSeconds > 0 { out = jitter(out) }

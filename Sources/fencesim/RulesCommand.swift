@@ -67,7 +67,9 @@ struct RulesCommand: ParsableCommand {
                 {"id":...,"type":...,"detail":{...}} with its {%...%} tokens rendered. Events \
                 created by dispatch consequences are evaluated next, as the SDK's event hub \
                 would (they cannot dispatch further); their consequences carry \
-                "dispatchedEvent": N. Consequences that do nothing are reported on standard error.
+                "dispatchedEvent": N. In-app messages (iam) are first-one-wins (seed 004): of \
+                those one event fires, the first carries "shown": true and the others \
+                "shown": false. Consequences that do nothing are reported on standard error.
 
                 EVENT.json: {"name": ..., "type": ..., "source": ..., "data": {...}, "time": ISO-8601}; \
                 type and source are required, "eventdata" is accepted for "data", an event \
@@ -148,14 +150,8 @@ struct RulesCommand: ParsableCommand {
                 var text = ""
                 for (number, outcome) in outcomes.enumerated() {
                     for consequence in outcome.consequences where consequence.isApplied {
-                        if number == 0 {
-                            text += consequence.jsonLine + "\n"
-                        } else {
-                            text += JSONWriter.string(.orderedObject([
-                                ("id", .string(consequence.id)), ("type", .string(consequence.type)), ("detail", consequence.detail),
-                                ("dispatchedEvent", .int(Int64(number))),
-                            ])) + "\n"
-                        }
+                        let extra: [(String, JSONValue)] = number == 0 ? [] : [("dispatchedEvent", .int(Int64(number)))]
+                        text += JSONWriter.string(consequence.jsonObject(appending: extra)) + "\n"
                     }
                     for warning in outcome.warnings { Terminal.err(warning.description) }
                 }

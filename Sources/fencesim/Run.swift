@@ -40,6 +40,11 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("region-budget"), parsing: .unconditional, help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs (default: the scenario's).", valueName: "n"))
     var regionBudget: Int?
 
+    @Option(name: .customLong("last-poi-expiry"),
+            help: ArgumentHelp("Override places.lastPOIExpiry: ttl (the TTL also ends Last Entered and Last Exited POI, seed 000) or never (they never expire, seed 001).",
+                               valueName: "ttl|never"))
+    var lastPOIExpiry: String?
+
     @Option(name: .customLong("rules-platform"),
             help: ArgumentHelp("Override rulesPlatform: docs (the documented behaviour), ios or android, each SDK's tolerance and coercions (default: the scenario's).",
                                valueName: "platform"))
@@ -55,6 +60,9 @@ struct Run: ParsableCommand {
     func validate() throws {
         if let placesPlatform, !PlacesSettings.platformNames.contains(placesPlatform) {
             throw ValidationError("--places-platform must be one of \(PlacesSettings.platformNames.joined(separator: ", ")), not \"\(placesPlatform)\"")
+        }
+        if let lastPOIExpiry, !PlacesSettings.lastPOIExpiryNames.contains(lastPOIExpiry) {
+            throw ValidationError("--last-poi-expiry must be one of \(PlacesSettings.lastPOIExpiryNames.joined(separator: ", ")), not \"\(lastPOIExpiry)\"")
         }
         if let regionBudget, regionBudget < 1 {
             throw ValidationError("--region-budget must be a number of POIs, 1 or more")
@@ -83,13 +91,13 @@ struct Run: ParsableCommand {
                 throw FencesimError(.usage, "--state needs Places or rules, and the scenario has neither places:, sessions: nor rules:",
                                     at: SourceLocation(file: scenario.file))
             }
-            if placesPlatform != nil || regionBudget != nil {
+            if placesPlatform != nil || regionBudget != nil || lastPOIExpiry != nil {
                 guard let settings = places else {
-                    let option = placesPlatform != nil ? "--places-platform" : "--region-budget"
+                    let option = placesPlatform != nil ? "--places-platform" : regionBudget != nil ? "--region-budget" : "--last-poi-expiry"
                     throw FencesimError(.usage, "\(option) needs Places, and the scenario has neither places: nor sessions:",
                                         at: SourceLocation(file: scenario.file))
                 }
-                places = settings.overridden(platform: placesPlatform, regionBudget: regionBudget)
+                places = settings.overridden(platform: placesPlatform, regionBudget: regionBudget, lastPOIExpiry: lastPOIExpiry)
             }
             if rulesPlatform != nil && !scenario.hasRules {
                 throw FencesimError(.usage, "--rules-platform needs rules, and the scenario has no rules:", at: SourceLocation(file: scenario.file))

@@ -45,6 +45,22 @@ import Testing
         #expect(run.machine.zones.map(\.id) == [Zone.defaultZoneID])
     }
 
+    /// Seed 001's intersecting POIs without zones: entering B while checked in at A checks in at
+    /// B too, and each checks out at its own exit (they used to share one default zone, where B
+    /// was suppressed with reason checkedIn).
+    @Test func fencesWithoutAZoneCheckInEachOnTheirOwn() throws {
+        var bench = Bench()
+        bench.fence("A")
+        bench.fence("B")
+        var machine = try bench.machine()
+        let out = machine.feedEach([bench.event(.enter, "A", t: 0), bench.event(.enter, "B", t: 10), bench.event(.exit, "A", t: 20),
+                                    bench.event(.exit, "B", t: 30)])
+        #expect(summary(out) == ["checkin:A", "checkin:B", "checkout:A", "checkout:B"])
+        #expect(out.allSatisfy { $0.zoneID == Zone.defaultZoneID && $0.zoneName == "Default" })
+        #expect(out.filter { $0.kind == .checkin }.allSatisfy { $0.willCheckOut == true })
+        #expect(machine.openCheckIns.isEmpty)
+    }
+
     @Test func zoneWithoutCheckOutNeverChecksOut() throws {
         var world = try World()
         world.zones = [Zone(id: "z", checkOut: false)]

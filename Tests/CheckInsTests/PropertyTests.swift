@@ -34,17 +34,19 @@ import Testing
             last = e.time
             let zone = zones.first(where: { $0.id == e.zoneID })
             #expect(zone != nil, sourceLocation: sourceLocation)
-            #expect(zoneOfFence[e.fence] == e.zoneID, sourceLocation: sourceLocation)
+            // A fence without a zone is a default zone of its own: keyed by the fence.
+            let key = zoneOfFence[e.fence]
+            #expect(key == e.zoneID || key == Self.ownZone(e.fence), sourceLocation: sourceLocation)
             switch e.kind {
             case .checkin:
-                #expect(open[e.zoneID] == nil, "a check-in while the zone is checked in", sourceLocation: sourceLocation)
+                #expect(open[key] == nil, "a check-in while the zone is checked in", sourceLocation: sourceLocation)
                 #expect(e.willCheckOut == ((zone?.checkOut ?? false) && e.trigger.kind != .cross), sourceLocation: sourceLocation)
-                if let mrt = zone?.minimumRetriggerSeconds, let r = reference[e.zoneID] {
+                if let mrt = zone?.minimumRetriggerSeconds, let r = reference[key] {
                     #expect(e.time >= r.adding(seconds: mrt), "re-trigger time", sourceLocation: sourceLocation)
                 }
-                if e.willCheckOut == true { open[e.zoneID] = e } else { reference[e.zoneID] = e.time }
+                if e.willCheckOut == true { open[key] = e } else { reference[key] = e.time }
             case .checkout:
-                guard let checkIn = open[e.zoneID] else {
+                guard let checkIn = open[key] else {
                     Issue.record("a check-out without a check-in: \(e.fenceID) at \(e.time)", sourceLocation: sourceLocation)
                     continue
                 }
@@ -54,14 +56,17 @@ import Testing
                 #expect(e.dwellSeconds == e.time.seconds(since: checkIn.time), sourceLocation: sourceLocation)
                 #expect(e.dwellMinutes == Int((e.time.nanoseconds(since: checkIn.time)) / 60_000_000_000), sourceLocation: sourceLocation)
                 #expect(exits.contains("\(e.fence)@\(e.time)"), "a check-out at an exit", sourceLocation: sourceLocation)
-                open[e.zoneID] = nil
-                reference[e.zoneID] = e.time
+                open[key] = nil
+                reference[key] = e.time
             case .suppressed:
                 #expect(e.reason != nil, sourceLocation: sourceLocation)
-                if e.reason == .checkedIn { #expect(open[e.zoneID] != nil, sourceLocation: sourceLocation) }
+                if e.reason == .checkedIn { #expect(open[key] != nil, sourceLocation: sourceLocation) }
             }
         }
     }
+
+    /// The invariants' key of the zone of fence `j` when it has none: it checks in on its own.
+    static func ownZone(_ j: Int) -> String { "\(Zone.defaultZoneID)#\(j)" }
 
     static func randomZones(_ rng: inout SplitMix64) -> [Zone] {
         (0..<3).map { k in
@@ -93,7 +98,7 @@ import Testing
             let line = j > 0 && rng.nextUnitDouble() < 0.25
             bench.fence("f\(j)", zone: zone, kind: line ? .line : .circle(radiusMeters: 20))
             isLine.append(line)
-            zoneOfFence.append(zone ?? Zone.defaultZoneID)
+            zoneOfFence.append(zone ?? Self.ownZone(j))
         }
         var machine = try bench.machine()
         var inside = Array(repeating: false, count: 8)
@@ -155,7 +160,7 @@ import Testing
             let run = try world.run(fixes)
             #expect(run.checkIns.contains { $0.kind == .checkout })
             Self.checkInvariants(input: run.geotriggers, output: run.checkIns, zones: run.machine.zones,
-                                 zoneOfFence: world.fences.map { $0.zone ?? Zone.defaultZoneID })
+                                 zoneOfFence: world.fences.enumerated().map { $1.zone ?? Self.ownZone($0) })
         }
     }
 }

@@ -51,17 +51,23 @@ import Testing
         var bench = Bench()
         bench.fence("implicit")
         bench.fence("explicit", zone: Zone.defaultZoneID)
+        bench.fence("explicit-too", zone: Zone.defaultZoneID)
         var machine = try bench.machine()
-        #expect(machine.zones.map(\.id) == [Zone.defaultZoneID])
-        var out = machine.feedEach([bench.event(.enter, "implicit", t: 0), bench.event(.enter, "explicit", t: 1)])
-        #expect(summary(out) == ["checkin:implicit", "suppressed(checkedIn):explicit"])
+        // The fence without a zone checks in on its own; the two naming the default zone share it.
+        #expect(machine.zones.map(\.id) == [Zone.defaultZoneID, Zone.defaultZoneID])
+        var out = machine.feedEach([bench.event(.enter, "implicit", t: 0), bench.event(.enter, "explicit", t: 1),
+                                    bench.event(.enter, "explicit-too", t: 2)])
+        #expect(summary(out) == ["checkin:implicit", "checkin:explicit", "suppressed(checkedIn):explicit-too"])
+        #expect(out.allSatisfy { $0.zoneID == Zone.defaultZoneID })
 
-        // A declared zone with the default id configures the fences without a zone.
+        // A declared zone with the default id takes in the fences without a zone: one zone again.
         bench.zones = [Zone(id: Zone.defaultZoneID, name: "Everywhere", checkOut: false)]
         machine = try bench.machine()
-        out = machine.feedEach([bench.event(.enter, "implicit", t: 0)])
+        #expect(machine.zones.map(\.id) == [Zone.defaultZoneID])
+        out = machine.feedEach([bench.event(.enter, "implicit", t: 0), bench.event(.enter, "explicit", t: 1)])
         #expect(out.first?.zoneName == "Everywhere")
         #expect(out.first?.willCheckOut == false)
+        #expect(summary(out) == ["checkin:implicit", "checkin:explicit"])
     }
 
     @Test func declaredZonesKeepTheirOrder() throws {

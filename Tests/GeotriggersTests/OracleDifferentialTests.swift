@@ -146,7 +146,8 @@ import Testing
     /// A trace over the scene: stops, micrometre crawls (free, and along fence boundaries,
     /// grown or shrunk by the accuracy), fixes whose accuracy disc touches a boundary exactly,
     /// walks, drives fast enough to pass through fences between fixes, jumps, gaps of 30 and
-    /// 200 s, repeated times and times going back.
+    /// 200 s (half the 30 s ones also ending a source segment), repeated times and times going
+    /// back.
     static func trace(seed: UInt64, count: Int, scene: Scene, oracle: OracleEngine) throws -> [Sample] {
         var rng = SplitMix64(seed: seed ^ 0x0DDB_1A5E)
         func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * rng.nextUnitDouble() }
@@ -211,6 +212,7 @@ import Testing
         var along = 0.0
         var offset = 0.0
         var samples: [Sample] = []
+        var segment = 0
         for i in 0..<count {
             if left == 0 {
                 mode = Int(rng.next() % 9)
@@ -224,7 +226,10 @@ import Testing
             left -= 1
             switch rng.next() % 60 {
             case 0: t += 200
-            case 1: t += 31
+            case 1:
+                t += 31
+                // Every other such gap also ends a source segment.
+                if i % 2 == 0 { segment += 1 }
             case 2: t -= 5
             case 3: break  // the same time again
             default: t += 1
@@ -279,7 +284,9 @@ import Testing
             default: break
             }
             if let tie { a = tie }
-            samples.append(scene.sample(i, t: t, x: x, y: y, accuracy: a, speed: rng.next() % 10 == 0 ? nil : speed))
+            var sample = scene.sample(i, t: t, x: x, y: y, accuracy: a, speed: rng.next() % 10 == 0 ? nil : speed)
+            sample.segment = segment
+            samples.append(sample)
         }
         return samples
     }

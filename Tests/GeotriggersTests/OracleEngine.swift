@@ -134,8 +134,9 @@ final class OracleEngine {
         if let filter = s.filter, !filter.accepts({ field($0, of: fix) }) { return [] }
         var state = states[j]
         defer { states[j].lastFix = fix }
-        // The movement since the fence's last fix, unless a gap longer than maxGap cut it.
-        let from = state.lastFix.flatMap { fix.time.seconds(since: $0.time) <= s.maxGapSeconds ? $0 : nil }
+        // The movement since the fence's last fix, unless a gap longer than maxGap or the end of
+        // a source segment cut it.
+        let from = state.lastFix.flatMap { fix.time.seconds(since: $0.time) <= s.maxGapSeconds && fix.segment == $0.segment ? $0 : nil }
 
         if case .line(let points) = shapes[j] {
             guard let from else { return [] }

@@ -148,6 +148,43 @@ import Testing
         #expect(events.first?.message == "Entered c at 7.25 m (enter, fix 1)")
     }
 
+    /// No movement joins two segments of the source (issue 22, GPX `trkseg`): a 1 m circle and
+    /// a line between the last fix of one segment and the first of the next give no passthrough
+    /// and no crossing; the same fixes in one segment give both.
+    @Test func segmentsAreNotJoined() throws {
+        var scene = try Scene()
+        scene.circle("c", x: 0, y: 0, radius: 1)
+        scene.line("l", [XY(0, -10), XY(0, 10)])
+        func run(segments: [Int]) throws -> [GeotriggerEvent] {
+            let engine = GeotriggerEngine(fences: try scene.compiled(), traceName: "test")
+            var events: [GeotriggerEvent] = []
+            for (i, x) in [-60.0, -40, 40, 60].enumerated() {
+                var sample = scene.sample(i, t: Double(i) * 4, x: x, y: 0)
+                sample.segment = segments[i]
+                engine.process(sample, into: &events)
+            }
+            return events
+        }
+        let joined = try run(segments: [0, 0, 0, 0])
+        #expect(joined.map(\.kind) == [.passthrough, .cross] || joined.map(\.kind) == [.cross, .passthrough], "\(joined.map(\.kind))")
+        #expect(try run(segments: [0, 0, 1, 1]).isEmpty)
+    }
+
+    /// A fix's fields print as precisely as they were read (47.375 is not 47.38; 47.4 is not
+    /// 47.40), whole numbers without a fraction.
+    @Test func messageFieldsKeepTheirPrecision() throws {
+        var scene = try Scene()
+        scene.settings.message = try MessageTemplate("{fix.accuracy} m, fix {fix.index}")
+        scene.circle("c", x: 0, y: 0, radius: 100)
+        let events = try scene.run([(0, 300, 0, 7.5), (1, 0, 0, 47.375)])
+        #expect(events.first?.message == "47.375 m, fix 1")
+        #expect(MessageTemplate.fieldText(47.375) == "47.375")
+        #expect(MessageTemplate.fieldText(37.7726567) == "37.7726567")
+        #expect(MessageTemplate.fieldText(47.4) == "47.4")
+        #expect(MessageTemplate.fieldText(12) == "12")
+        #expect(MessageTemplate.fieldText(-0.1) == "-0.1")
+    }
+
     @Test func filterSkipsFixes() throws {
         var scene = try Scene()
         scene.settings.filter = try FilterExpression("accuracy <= 10")

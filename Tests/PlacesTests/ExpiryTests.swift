@@ -30,6 +30,39 @@ import Testing
         #expect(after.applyExpiry(at: until.adding(nanoseconds: 1))?.appliedAt == until.adding(nanoseconds: 1))
     }
 
+    /// Seed 000: the TTL ends Last Entered and Last Exited POI too (the default); seed 001: they
+    /// have no expiration (`lastPOIExpiry: never`), and only Current is cleared.
+    @Test("lastPOIExpiry: ttl clears all three POIs, never keeps Last Entered and Last Exited",
+          arguments: PlacesPlatform.allCases, PlacesExpiryMode.allCases)
+    func lastPOIExpiry(platform: PlacesPlatform, mode: PlacesExpiryMode) throws {
+        #expect(PlacesConfiguration().lastPOIExpiry == .ttl)
+        for reading in PlacesLastPOIExpiry.allCases {
+            var state = PlacesState(configuration: PlacesConfiguration(membershipTTL: 60, expiry: mode, lastPOIExpiry: reading, platform: platform))
+            _ = state.processRegionEvent(.entry, poi: a, at: Fixture.at(0))
+            _ = state.processRegionEvent(.exit, poi: a, at: Fixture.at(10))
+            _ = state.processRegionEvent(.entry, poi: b, at: Fixture.at(20))
+            let until = try #require(state.expiryInstant)
+            let applied = state.applyExpiry(at: until)
+            let expiry = try #require(applied)
+            #expect(state.currentID == nil && state.expiryInstant == nil, "\(reading)")
+            #expect(expiry.current == "B", "\(reading)")
+            switch reading {
+            case .ttl:
+                #expect(expiry.lastEntered == "B" && expiry.lastExited == "A")
+                #expect(state.lastEnteredID == nil && state.lastExitedID == nil)
+            case .never:
+                #expect(expiry.lastEntered == nil && expiry.lastExited == nil)
+                #expect(state.lastEnteredID == "B" && state.lastExitedID == "A")
+                // Kept in the shared state rules read, across a launch long after.
+                let published = state.publishSharedState(at: Fixture.at(86_400))
+                #expect(published.expiry == nil)
+                #expect(Fixture.json(published.sharedState).contains(#""lastenteredpoi":{"#))
+                #expect(Fixture.json(published.sharedState).contains(#""lastexitedpoi":{"#))
+                #expect(!Fixture.json(published.sharedState).contains("currentpoi"))
+            }
+        }
+    }
+
     @Test("ios rounds validUntil to the nearest whole second; Android truncates the clock")
     func platformRounding() {
         for (fraction, ios, android) in [(0.25, Int64(3600), Int64(3600)), (0.5, 3601, 3600), (0.75, 3601, 3600)] {

@@ -65,8 +65,16 @@ import Testing
             values: "[]", ios: true, android: true, docs: true),
         Row(situation: "eq values are OR-ed", data: #"{"k": "b"}"#, key: "k", matcher: "eq", values: #"["a", "b"]"#,
             ios: true, android: true, docs: true),
-        Row(situation: "ne values are AND-ed", data: #"{"k": "b"}"#, key: "k", matcher: "ne", values: #"["a", "b"]"#,
-            ios: false, android: false, docs: false),
+        // Seed 004 compares the values "using OR"; the SDKs AND ne and nc since June 2025
+        // (aepsdk-core-ios PR #1147, aepsdk-core-android f2b5ee1c).
+        Row(situation: "ne values: OR-ed in docs, AND-ed by the SDKs", data: #"{"k": "b"}"#, key: "k", matcher: "ne", values: #"["a", "b"]"#,
+            ios: false, android: false, docs: true),
+        Row(situation: "nc values: OR-ed in docs, AND-ed by the SDKs", data: #"{"k": "Sprint PCS"}"#, key: "k", matcher: "nc",
+            values: #"["sprint", "AT"]"#, ios: false, android: false, docs: true),
+        Row(situation: "ne with none of its values: true everywhere", data: #"{"k": "c"}"#, key: "k", matcher: "ne", values: #"["a", "b"]"#,
+            ios: true, android: true, docs: true),
+        Row(situation: "nc with every value contained: false everywhere", data: #"{"k": "Sprint AT&T"}"#, key: "k", matcher: "nc",
+            values: #"["sprint", "AT"]"#, ios: false, android: false, docs: false),
         Row(situation: "bool value: bool(\"TRUE\")", data: #"{"k": "TRUE"}"#, key: "k", matcher: "eq", values: "[true]",
             ios: true, android: true, docs: true),
         Row(situation: "bool value: bool(1.0)", data: #"{"k": 1.0}"#, key: "k", matcher: "eq", values: "[true]",
@@ -96,6 +104,19 @@ import Testing
         } else {
             #expect(throws: FencesimError.self, "\(row.situation) is undocumented") { try Fixture.rules(text, platform: .docs) }
         }
+    }
+
+    /// A multi-valued `ne`/`nc` loads in docs mode with a warning at its matcher saying it is
+    /// OR-ed there and AND-ed by the SDKs; one value, or another matcher, says nothing.
+    @Test func multiValuedNegativeMatchersWarnInDocsMode() throws {
+        let two = try Fixture.rules(Fixture.oneRule(Fixture.matcher("k", "ne", #"["a", "b"]"#)), platform: .docs)
+        #expect(two.warnings.count == 1)
+        #expect(two.warnings.first?.message.contains("OR-ed as the documentation says") == true)
+        #expect(two.warnings.first?.message.contains("--rules-platform ios or android") == true)
+        for (matcher, values) in [("ne", #"["a"]"#), ("eq", #"["a", "b"]"#)] {
+            #expect(try Fixture.rules(Fixture.oneRule(Fixture.matcher("k", matcher, values)), platform: .docs).warnings.isEmpty)
+        }
+        #expect(try Fixture.rules(Fixture.oneRule(Fixture.matcher("k", "nc", #"["a", "b"]"#)), platform: .ios).warnings.isEmpty)
     }
 
     /// An event without data reads every plain key as "" on both SDKs, so `ex` holds for any

@@ -44,6 +44,43 @@ import Traces
         return abs(a.seconds(since: t0) - seconds) < 0.001
     }
 
+    /// No path joins two fixes further apart than `maxGap` or of two segments (issue 22): the
+    /// circle the straight line from −200 m to +200 m would cross is no truth visit when the two
+    /// fixes are 300 s apart or of two segments, and is one when they are 40 s apart, under
+    /// the same `maxGap`.
+    @Test func noPathThroughAGapOrBetweenSegments() throws {
+        let fences = FenceSet(file: "f.geojson", fences: [try Self.fences().fences[0]])
+        let truth = try GroundTruth(fences: fences, frame: Self.frame, maxGapSeconds: 120)
+        let two = try Self.path(step: 40)
+        #expect(two.count == 2)
+        #expect(try truth.visits(along: two).count == 1)
+        var late = two
+        late[1].time = Self.t0.adding(seconds: 300)
+        #expect(try truth.visits(along: late).isEmpty)
+        var split = two
+        split[1].segment = 1
+        #expect(try truth.visits(along: split).isEmpty)
+        // Without a limit the line is path again.
+        #expect(try GroundTruth(fences: fences, frame: Self.frame).visits(along: late).count == 1)
+    }
+
+    /// A fence's side changes across a gap at the later fix: inside at 0 s (centre), outside
+    /// after a 300 s gap (200 m east), a visit from the first fix to the fix after the gap; in
+    /// again after another gap, a visit from that fix on, open at the end.
+    @Test func aSideChangesAcrossAGapAtTheLaterFix() throws {
+        let fences = FenceSet(file: "f.geojson", fences: [try Self.fences().fences[0]])
+        let truth = try GroundTruth(fences: fences, frame: Self.frame, maxGapSeconds: 120)
+        let f = try MetricFrame(Self.frame)
+        let fixes = [(0.0, 0.0), (1, 1), (301, 200), (302, 201), (900, 2)].map { (t, x) in
+            let ll = f.inverse(XY(x, 0))
+            return Fix(time: Self.t0.adding(seconds: t), latitude: ll.latitude, longitude: ll.longitude, accuracyMeters: 5, accuracySource: .reported)
+        }
+        let visits = try truth.visits(along: fixes)
+        #expect(visits.count == 2)
+        #expect(Self.near(visits[0].enter, 0) && Self.near(visits[0].exit, 301) && visits[0].startsInside)
+        #expect(Self.near(visits[1].enter, 900) && visits[1].exit == nil && !visits[1].startsInside)
+    }
+
     @Test func circleAndPolygonWithAHole() throws {
         let truth = try GroundTruth(fences: Self.fences(), frame: Self.frame)
         let visits = try truth.visits(along: Self.path())

@@ -43,6 +43,42 @@ import Testing
         }
     }
 
+    /// seed 001's two tables from a scenario that declares the POIs and Places and nothing else:
+    /// no zones, no `zone` property, the default signals (check-ins). Each POI checks in on its
+    /// own, so entering B while inside A reaches Places (it used to be suppressed with reason
+    /// checkedIn in one shared default zone, and Places never saw B's entry).
+    @Test("seed 001 tables from POIs alone", arguments: ["docs", "ios", "android"])
+    func seed001TablesFromPOIsAlone(platform: String) throws {
+        let pois = try String(contentsOfFile: Paths.repository("traces/places-seed001-pois.geojson"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains(#""zone":"#) }.joined(separator: "\n")
+        #expect(!pois.contains("zone"))
+        var traces: [String: String] = [:]
+        for name in ["places-apart.csv", "places-overlap.csv"] {
+            traces[name] = try String(contentsOfFile: Paths.repository("traces/" + name), encoding: .utf8)
+        }
+        let (_, path) = try H.folder(fences: pois, traces: traces, yaml: """
+            traces: [places-apart.csv, places-overlap.csv]
+            fences: fences.geojson
+            places: {platform: \(platform)}
+            """)
+        let run = try H.run(path)
+        // "Scenario: Non-intersecting points", row by row: Enter A, Exit A, Enter B.
+        #expect(Self.table(run.events, trace: "places-apart.csv") == [
+            "places.entry A-apart A-apart A-apart null",
+            "places.exit A-apart null A-apart A-apart",
+            "places.entry B-apart B-apart B-apart A-apart",
+        ])
+        // "Scenario: Intersecting points", row by row: Enter A; Enter B (A stays current, its
+        // library ranks higher); Exit A (B becomes current).
+        #expect(Self.table(run.events, trace: "places-overlap.csv") == [
+            "places.entry A-overlap A-overlap A-overlap null",
+            "places.entry B-overlap A-overlap B-overlap null",
+            "places.exit A-overlap B-overlap B-overlap A-overlap",
+        ])
+        #expect(!run.events.contains { $0.type == .suppressed }, "no check-in is held back")
+        #expect(run.events.filter { $0.type == .checkin }.allSatisfy { H.text($0, "zone") == "default" })
+    }
+
     // MARK: - signals
 
     /// A POI "shop" (50 m at 8.5 E) in zone z1.
@@ -102,6 +138,24 @@ import Testing
         let state = try #require(run.outcomes[0].placesState)
         #expect(state.enteredIDs == ["shop"])
         #expect(state.currentID == nil && state.lastEnteredID == nil)
+    }
+
+    /// Seed 001's reading (`lastPOIExpiry: never`): strict expiry clears Current only, and the
+    /// log line says so; Last Entered stays for the rules that read it.
+    @Test func lastPOIsThatNeverExpire() throws {
+        let (_, path) = try H.folder(fences: Self.shop, traces: ["t.csv": Self.inThenOut], yaml: """
+            traces: [t.csv]
+            fences: fences.geojson
+            zones: [{id: z1, checkOut: false}]
+            places: {membershipTTL: 120, expiry: strict, lastPOIExpiry: never}
+            """)
+        let run = try H.run(path)
+        let expired = try #require(run.events.first { $0.type == .placesExpired })
+        #expect(expired.time.description == "2026-01-01T09:02:10.000Z")
+        #expect(H.text(expired, "cleared") == #"{"current":"shop","lastEntered":null,"lastExited":null}"#)
+        #expect(H.text(expired, "message").contains("Last Entered and Last Exited never expire"))
+        let state = try #require(run.outcomes[0].placesState)
+        #expect(state.currentID == nil && state.lastEnteredID == "shop")
     }
 
     @Test func lazyExpiryHappensWhenTheAppLaunches() throws {

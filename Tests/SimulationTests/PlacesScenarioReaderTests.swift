@@ -10,7 +10,7 @@ import Testing
 
     @Test func readsPlacesAndSessions() throws {
         let (_, path) = try reader.scenario(head + """
-            places: {signals: geotrigger, membershipTTL: 90.5, expiry: strict, platform: android, regionBudget: 3}
+            places: {signals: geotrigger, membershipTTL: 90.5, expiry: strict, lastPOIExpiry: never, platform: android, regionBudget: 3}
             sessions:
               - {launch: "2026-01-01T09:00:00Z", terminate: "2026-01-01T09:30:00Z", nearbyLookup: true}
               - {launch: "2026-01-01T09:30:00Z"}
@@ -20,6 +20,7 @@ import Testing
         #expect(places.signals == .geotrigger)
         #expect(places.configuration.membershipTTL == 90.5)
         #expect(places.configuration.expiry == .strict)
+        #expect(places.configuration.lastPOIExpiry == .never)
         #expect(places.configuration.platform == .android)
         #expect(places.configuration.regionBudget == 3)
         #expect(s.sessions.count == 2)
@@ -34,6 +35,7 @@ import Testing
         let s = try ScenarioReader.read(path: path)
         #expect(s.places?.signals == .checkins)
         #expect(s.places?.configuration.membershipTTL == 3600)
+        #expect(s.places?.configuration.lastPOIExpiry == .ttl)
         let (_, none) = try reader.scenario(head)
         #expect(try ScenarioReader.read(path: none).places == nil)
     }
@@ -43,6 +45,7 @@ import Testing
         try reader.expectError(head + "places:\n  membershipTTL: -5\n", line: 4, column: 18, "membershipTTL must not be negative")
         try reader.expectError(head + "places:\n  membershipTTL: hour\n", line: 4, "membershipTTL must be a number of seconds")
         try reader.expectError(head + "places: {expiry: eager}\n", line: 3, "expiry must be one of lazy, strict")
+        try reader.expectError(head + "places: {lastPOIExpiry: forever}\n", line: 3, "lastPOIExpiry must be one of ttl, never, found \"forever\"")
         try reader.expectError(head + "places: {platform: windows}\n", line: 3, "platform must be one of docs, ios, android")
         try reader.expectError(head + "places: {regionBudget: 2.5}\n", line: 3, "regionBudget must be a whole number of POIs")
         try reader.expectError(head + "places: {regionBudget: 0}\n", line: 3, "regionBudget must be a whole number of POIs, 1 or more")

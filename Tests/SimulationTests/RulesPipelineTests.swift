@@ -182,6 +182,35 @@ import Testing
         #expect(checkout.member("checkInTime")?.string == "2026-01-01T09:00:10.000Z")
     }
 
+    /// Seed 004: in-app messages are first-one-wins. Two rules show a message on each check-in:
+    /// each rule line says which one the app shows (`shown` in the consequence, and the message).
+    @Test func inAppMessagesAreMarkedShownOrNot() throws {
+        let onCheckIn = [Self.matcher("~type", "eq", #"["com.fencesim.eventType.geotrigger"]"#), Self.matcher("type", "eq", #"["checkin"]"#)]
+        let rules = Self.rulesJSON([
+            (onCheckIn, [Self.consequence("welcome", "iam", #"{"html": "welcome.html"}"#)]),
+            (onCheckIn, [Self.consequence("promo", "iam", #"{"html": "promo.html"}"#), Self.consequence("ping", "pb", #"{"templateurl": "https://example.com"}"#)]),
+        ])
+        let run = try Self.run(rules: rules, yaml: """
+            traces: [t.csv]
+            fences: fences.geojson
+            zones: [{id: z1}]
+            rules: rules.json
+            """)
+        let lines = run.events.filter { $0.type == .rule }
+        func shown(_ e: LogEvent) -> String {
+            let consequence = JSONNode(e.field("consequence") ?? .null)
+            return "\(consequence.member("id")?.string ?? "-") \(consequence.member("shown").map { JSONWriter.string($0.value) } ?? "-")"
+        }
+        // Two check-ins, each firing welcome (shown), promo (not shown) and ping (no mark).
+        #expect(lines.map(shown) == ["welcome true", "promo false", "ping -", "welcome true", "promo false", "ping -"])
+        #expect(H.text(lines[1], "message").hasSuffix(#"not shown: in-app messages are first-one-wins, and "welcome" of rule 1 is shown for this event"#))
+        #expect(H.text(lines[0], "message").contains("shown: the first of the 2 in-app messages this event fires"))
+        #expect(!H.text(lines[2], "message").contains("shown"))
+        // The table output carries the same mark.
+        let table = EventLogFormat.table.render(run.events)
+        #expect(table.contains(#""html":"promo.html"},"shown":false}"#), "\(table)")
+    }
+
     @Test func historyCountsCheckInsAndEdgeEntriesButNotTheEventItself() throws {
         // Check-ins are recorded with the mask type + fence.id; Edge events with theirs. Neither
         // counts itself: the hub records an event after the rules ran on it.

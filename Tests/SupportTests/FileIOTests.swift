@@ -19,6 +19,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.txt"])
     }
 
+    /// A file of several chunks is written behind by a thread of its own: whatever the sizes of
+    /// the writes (one byte, odd sizes across chunk boundaries, one write larger than every
+    /// chunk in flight together), the file holds exactly the bytes written, in order, and only
+    /// once committed; a discarded one leaves nothing.
+    @Test func writesBehindInOrder() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/big.bin"
+        var expected: [UInt8] = []
+        var generator = SplitMix64(seed: 42)
+        let file = try AtomicFileWriter(path: path)
+        var sizes = [1, 7, AtomicFileWriter.chunkBytes - 8, 1, AtomicFileWriter.chunkBytes * (AtomicFileWriter.chunksInFlight + 2) + 3]
+        for _ in 0..<40 { sizes.append(Int.random(in: 1...300_000, using: &generator)) }
+        for size in sizes {
+            let bytes = (0..<size).map { k in UInt8(truncatingIfNeeded: expected.count + k &* 31) }
+            expected += bytes
+            try file.write(bytes)
+        }
+        #expect(expected.count > AtomicFileWriter.chunkBytes * (AtomicFileWriter.chunksInFlight + 3))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try file.commit()
+        #expect(try FileIO.readAll(path) == expected)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["big.bin"])
+
+        let discarded = try AtomicFileWriter(path: dir + "/gone.bin")
+        try discarded.write(Array(repeating: 1, count: AtomicFileWriter.chunkBytes * 2 + 5))
+        discarded.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["big.bin"])
+    }
+
     /// Files read whole: empty, a few bytes, several MiB (more than a read chunk), a file whose
     /// size says nothing (a /proc file reports 0) and a pipe (no size at all); and files above
     /// the size read in parts on several threads (a threshold lowered to 64 KiB here, so that

@@ -21,6 +21,22 @@ import Testing
         ((b.longitude - a.longitude) * 111_320 * cos(a.latitude * .pi / 180), (b.latitude - a.latitude) * 111_132)
     }
 
+    /// Resampling makes no fix across a gap longer than `maxGap` (issue 22: a GeoLife trace's
+    /// logging gaps of hours became thousands of invented fixes): a drive of 100 fixes, a
+    /// 3,000 s gap, 100 more, resampled every 2 s, gives about 100 fixes, none in the gap;
+    /// without the limit the gap fills.
+    @Test func resamplingMakesNoFixAcrossAGap() {
+        var fixes = Self.drive(count: 200)
+        for k in 100..<200 { fixes[k].time = fixes[k].time?.adding(seconds: 3000) }
+        let resample = Degradation(resampleSeconds: 2, seed: 1)
+        let out = resample.apply(to: fixes, maxGapSeconds: 120)
+        let gapStart = Self.t0.adding(seconds: 99)
+        let gapEnd = Self.t0.adding(seconds: 3100)
+        #expect(out.count >= 98 && out.count <= 100)
+        #expect(!out.contains { f in f.time.map { $0 > gapStart && $0 < gapEnd } ?? false })
+        #expect(resample.apply(to: fixes).count > 1500)
+    }
+
     @Test func sameSeedSameBytesDifferentSeedDifferent() {
         let all = Degradation(resampleSeconds: 3, noise: 1, dropout: 0.1, dropoutBurst: 3, spikes: 0.05, jitterSeconds: 0.4, seed: 42)
         let a = TraceWriter.render(all.apply(to: Self.drive()), format: .csv)

@@ -100,6 +100,29 @@ import Testing
         #expect(otherSeed.stdout != r.stdout)
     }
 
+    /// Seed 004: in-app messages are first-one-wins. Two rules fire a message each on one
+    /// event: the first is marked shown, the second not; other consequences carry no mark.
+    @Test func evalMarksWhichInAppMessageIsShown() throws {
+        let rules = """
+            {"version": 1, "rules": [
+              {"condition": {"type": "matcher", "definition": {"key": "regioneventtype", "matcher": "eq", "values": ["entry"]}},
+               "consequences": [{"id": "ping", "type": "pb", "detail": {"templateurl": "https://example.com"}},
+                                {"id": "welcome", "type": "iam", "detail": {"template": "fullscreen", "html": "welcome.html"}}]},
+              {"condition": {"type": "matcher", "definition": {"key": "regioneventtype", "matcher": "ex", "values": []}},
+               "consequences": [{"id": "promo", "type": "iam", "detail": {"template": "fullscreen", "html": "promo.html"}}]}
+            ]}
+            """
+        let dir = try Self.files(["rules.json": rules, "event.json": Self.event])
+        let r = try CLI.run(["rules", "eval", "rules.json", "--event", "event.json"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == """
+            {"id":"ping","type":"pb","detail":{"templateurl":"https://example.com"}}
+            {"id":"welcome","type":"iam","detail":{"template":"fullscreen","html":"welcome.html"},"shown":true}
+            {"id":"promo","type":"iam","detail":{"template":"fullscreen","html":"promo.html"},"shown":false}
+
+            """)
+    }
+
     @Test func evalExplainsAndHonoursTime() throws {
         let dir = try Self.files(["rules.json": Self.rules, "event.json": Self.event])
         let r = try CLI.run(["rules", "eval", "rules.json", "--event", "event.json", "--explain", "--time", "2030-06-01T00:00:00Z"], in: dir)

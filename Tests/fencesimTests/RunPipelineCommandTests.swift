@@ -150,4 +150,31 @@ import Testing
         #expect(!budget.stdout.contains(#""type":"places.entry""#))
         #expect(budget.stderr.contains("no session runs one"), "\(budget.stderr)")
     }
+
+    /// `--last-poi-expiry never` (seed 001: Last Entered and Last Exited have no expiration)
+    /// overrides `places.lastPOIExpiry`; the default `ttl` (seed 000) clears them too.
+    @Test func lastPOIExpiryOption() throws {
+        let trace = Self.day1 + "\n2026-01-01T09:10:00Z,47.39,8.505\n"
+        let dir = try Self.folder(["day.csv": trace, "s.yaml": "traces: [day.csv]\nfences: fences.geojson\nplaces: {membershipTTL: 60, expiry: strict}\n"])
+        func cleared(_ extra: [String]) throws -> String? {
+            let r = try CLI.run(["run", "s.yaml"] + extra, in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            let expired = try Self.objects(r.stdout).first { $0["type"] as? String == "places.expired" }
+            guard let c = expired?["cleared"] as? [String: Any] else { return nil }
+            return ["current", "lastEntered", "lastExited"].map { "\(c[$0] as? String ?? "-")" }.joined(separator: " ")
+        }
+        // In A at 09:00:30, out, in B at 09:01:30: membership ends at 09:02:30, inside B.
+        #expect(try cleared([]) == "B B A")
+        #expect(try cleared(["--last-poi-expiry", "ttl"]) == "B B A")
+        #expect(try cleared(["--last-poi-expiry", "never"]) == "B - -")
+        let never = try CLI.run(["run", "s.yaml", "--last-poi-expiry", "never", "--format", "table"], in: dir)
+        #expect(never.stdout.contains("Last Entered and Last Exited never expire"), "\(never.stdout)")
+        let bad = try CLI.run(["run", "s.yaml", "--last-poi-expiry", "forever"], in: dir)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--last-poi-expiry must be one of ttl, never"), "\(bad.stderr)")
+        let noPlaces = try Self.folder(["day.csv": trace, "s.yaml": "traces: [day.csv]\nfences: fences.geojson\n"])
+        let r = try CLI.run(["run", "s.yaml", "--last-poi-expiry", "never"], in: noPlaces)
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--last-poi-expiry needs Places"), "\(r.stderr)")
+    }
 }

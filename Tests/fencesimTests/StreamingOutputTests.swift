@@ -122,6 +122,20 @@ struct StreamingOutputTests {
         }
     }
 
+    /// A file-size limit met by an output large enough to be written behind (more than one
+    /// chunk of ``AtomicFileWriter``; a synthesized trace of about 20 MB against a 6 MB limit):
+    /// the failure on the writing thread is exit 74 with a message, and neither the file nor a
+    /// temporary file is left.
+    @Test func aFileSizeLimitMetWhileWritingBehindIsAnError() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let route = CLI.packageRoot.appendingPathComponent("traces/demo-route.geojson").path
+        let result = try Self.shell("ulimit -f 6000; \"$FENCESIM\" synth '\(route)' --speed 1 --interval 0.05 --out big.gpx; echo \"status $?\"", in: dir)
+        #expect(result.stdout.contains("status 74"), "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("big.gpx") && result.stderr.contains("File too large"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     /// A reader that stops early (`| head`) ends the run quietly: no message.
     @Test func aClosedPipeEndsQuietly() throws {
         let dir = try CLI.temporaryDirectory()
