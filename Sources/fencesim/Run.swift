@@ -41,7 +41,7 @@ struct Run: ParsableCommand {
     var regionBudget: Int?
 
     @Option(name: .customLong("last-poi-expiry"),
-            help: ArgumentHelp("Override places.lastPOIExpiry: ttl (the TTL also ends Last Entered and Last Exited POI, seed 000) or never (they never expire, seed 001).",
+            help: ArgumentHelp("Override places.lastPOIExpiry: ttl (the TTL also ends Last Entered and Last Exited POI, seed 000) or never (they never expire, seed 001) (default: the scenario's, else ttl).",
                                valueName: "ttl|never"))
     var lastPOIExpiry: String?
 
