@@ -66,8 +66,10 @@ public enum TraceReader {
     /// - Complexity: one pass over the file reading one column; memory O(number of ids). A file
     ///   of another format costs the detection of its format only.
     public static func traces(path: String, options: TraceReadOptions = TraceReadOptions()) throws(FencesimError) -> TraceSplit? {
-        let source = try ByteSource(path: path)
-        let scanner = LineScanner(source: source)
+        // Small chunks: most files are looked at only to see that they are not CSV, and a
+        // folder may hold thousands.
+        let source = try ByteSource(path: path, chunkSize: 64 << 10)
+        let scanner = LineScanner(source: source, chunkSize: 64 << 10)
         let sample = try scanner.peek()
         guard !sample.isEmpty else { return nil }
         let format: TraceFormat
