@@ -51,12 +51,13 @@ struct Replay: ParsableCommand {
         let timer: PhaseTimer? = timings ? PhaseTimer() : nil
         defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
+            // Folders, globs and manifests expanded, and each multi-device file split in traces.
+            let inputs = try TraceInputs.expand(traces, options: readOptions)
+            timer?.lap("list-traces")
             // Reading the traces starts now, on a thread of its own, while the fences are read
             // and indexed (dropped if the summary or the event log cannot use it: see
             // ParallelSummary and ParallelReplay). The workers project the fixes, so the frame
             // need not be known yet.
-            let inputs = try TraceInputs.expand(traces, options: readOptions)
-            timer?.lap("list-traces")
             var feed: ParallelSummary.Feed?
             if !parseOnly, !inputs.isEmpty {
                 // An event log's workers take longer over a slice than the reader, so a short
