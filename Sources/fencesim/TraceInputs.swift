@@ -31,15 +31,18 @@ enum TraceInputs {
         for input in inputs {
             if input.contains(where: { "*?[".contains($0) }) {
                 let matches = glob(input)
-                guard !matches.isEmpty else { throw FencesimError(.missingInput, "\(input) matches no file") }
+                guard !matches.isEmpty else { throw FencesimError(.missingInput, "the pattern matches no file", at: SourceLocation(file: input)) }
                 out += matches.map { TraceInput(path: $0) }
             } else if FileIO.isDirectory(input) {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
                 let files = names.filter { !$0.hasPrefix(".") && traceExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-                guard !files.isEmpty else { throw FencesimError(.missingInput, "folder \(input) holds no trace files (\(traceExtensions.sorted().joined(separator: ", ")))") }
+                guard !files.isEmpty else {
+                    throw FencesimError(.missingInput, "the folder holds no trace files (\(traceExtensions.sorted().joined(separator: ", ")))",
+                                        at: SourceLocation(file: input))
+                }
                 out += files.map { TraceInput(path: (input as NSString).appendingPathComponent($0)) }
             } else if !FileIO.exists(input) {
-                throw FencesimError(.missingInput, "\(input) does not exist")
+                throw FencesimError(.missingInput, "cannot open: no such file or folder", at: SourceLocation(file: input))
             } else if let listed = try manifest(input) {
                 out += listed
             } else {
