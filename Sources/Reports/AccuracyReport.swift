@@ -107,15 +107,22 @@ public struct AccuracyReport: Sendable {
         }
         let margin = box.map { max($0.width, $0.height) * 0.1 + 0.0005 } ?? 0
         let near = box?.expanded(by: margin)
-        var visited = Set<String>()
-        for v in visits { visited.insert(v.truth.fenceID) }
-        for d in falseDetections { visited.insert(d.visit.fenceID) }
+        // Visited fences by index (a visit names its fence's index in `fences`; by id when it
+        // does not), and the ids of fences visited under another index.
+        var visitedIndex = [Bool](repeating: false, count: fences.fences.count)
+        var visitedID = Set<String>()
+        func visit(_ j: Int, _ id: String) {
+            if visitedIndex.indices.contains(j), fences.fences[j].id == id { visitedIndex[j] = true } else { visitedID.insert(id) }
+        }
+        for v in visits { visit(v.truth.fence, v.truth.fenceID) }
+        for d in falseDetections { visit(d.visit.fence, d.visit.fenceID) }
         var chosen: [FenceShape] = []
         var candidates: [(visited: Bool, fence: Fence)] = []
-        for fence in fences.fences {
+        for (j, fence) in fences.fences.enumerated() {
             guard let b = AccuracyReport.extent(fence) else { continue }
-            if let near, !near.intersects(b), !visited.contains(fence.id) { continue }
-            candidates.append((visited.contains(fence.id), fence))
+            let visited = visitedIndex[j] || (!visitedID.isEmpty && visitedID.contains(fence.id))
+            if let near, !near.intersects(b), !visited { continue }
+            candidates.append((visited, fence))
         }
         candidates.sort { a, b in a.visited != b.visited ? a.visited : a.fence.id < b.fence.id }
         for c in candidates.prefix(AccuracyReport.fenceDrawLimit) {

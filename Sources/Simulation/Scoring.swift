@@ -1,4 +1,6 @@
+import Dispatch
 import Fences
+import Synchronization
 import Support
 
 /// Scores the notifications of one trace against its truth visits (SPEC §6.3).
@@ -178,7 +180,9 @@ public enum Scoring {
 
         // The truth visits in report order (time, then fence id; visits of fences sharing an id
         // that begin together by fence index), and by fence: positions in that order.
-        var truths = truth.sorted(by: TruthVisit.ordered)
+        // Truth from ``GroundTruth`` comes in that order already: shared, not copied and sorted.
+        var truths = truth
+        if !zip(truths, truths.dropFirst()).allSatisfy({ !TruthVisit.ordered($1, $0) }) { truths.sort(by: TruthVisit.ordered) }
         var run = 0
         while run < truths.count {
             var end = run + 1
@@ -189,22 +193,30 @@ public enum Scoring {
         let truthByFence = Scoring.positionsByFence(truths.indices.map { truths[$0].fence })
         let detectedByFence = Scoring.positionsByFence(detections.indices.map { detections[$0].fence })
 
-        // Each truth visit's score is made once, in its place.
-        let scored = [VisitScore](unsafeUninitializedCapacity: truths.count) { place, made in
-            var t = 0
-            var d = 0
-            while t < truthByFence.count || d < detectedByFence.count {
-                let j = min(t < truthByFence.count ? truthByFence[t].fence : .max, d < detectedByFence.count ? detectedByFence[d].fence : .max)
-                var mine: ArraySlice<Int> = []
-                var detected: [DetectedVisit] = []
-                if t < truthByFence.count, truthByFence[t].fence == j {
-                    mine = truthByFence[t].positions
-                    t += 1
-                }
-                if d < detectedByFence.count, detectedByFence[d].fence == j {
-                    detected = detectedByFence[d].positions.map { detections[$0] }
-                    d += 1
-                }
+        // The fences with truth visits or detections, in fence order, with theirs.
+        var jobs: [(fence: Int, truths: ArraySlice<Int>, detected: ArraySlice<Int>)] = []
+        var t = 0
+        var d = 0
+        while t < truthByFence.count || d < detectedByFence.count {
+            let j = min(t < truthByFence.count ? truthByFence[t].fence : .max, d < detectedByFence.count ? detectedByFence[d].fence : .max)
+            var job: (fence: Int, truths: ArraySlice<Int>, detected: ArraySlice<Int>) = (j, [], [])
+            if t < truthByFence.count, truthByFence[t].fence == j {
+                job.truths = truthByFence[t].positions
+                t += 1
+            }
+            if d < detectedByFence.count, detectedByFence[d].fence == j {
+                job.detected = detectedByFence[d].positions
+                d += 1
+            }
+            jobs.append(job)
+        }
+        /// Scores the fences of `jobs[range]`, each truth visit's score made once, in its place;
+        /// the false detections in fence order, and how many scores were made.
+        func score(_ range: Range<Int>, into place: UnsafeMutablePointer<VisitScore>) -> (falses: [TraceScore.FalseDetection], made: Int) {
+            var falses: [TraceScore.FalseDetection] = []
+            var made = 0
+            for (j, mine, positions) in jobs[range] {
+                let detected = positions.map { detections[$0] }
                 var timeline = TruthTimeline(mine.lazy.map { truths[$0] })
                 var match: [DetectedVisit?] = Array(repeating: nil, count: mine.count)
                 var last: [DetectedVisit?] = Array(repeating: nil, count: mine.count)
@@ -221,7 +233,7 @@ public enum Scoring {
                         flaps[c] += 1
                         if let l = last[c], d.enter >= l.enter { last[c] = d }
                     } else {
-                        result.falseDetections.append(TraceScore.FalseDetection(trace: trace, zone: zone(j), visit: d))
+                        falses.append(TraceScore.FalseDetection(trace: trace, zone: zone(j), visit: d))
                     }
                     // A false exit: out while truly inside, and back in (or the trace over) before the true exit.
                     guard let exit = d.exit,
@@ -257,9 +269,44 @@ public enum Scoring {
                             s.missReason = .undetected
                         }
                     }
-                    (place.baseAddress! + p).initialize(to: s)
+                    (place + p).initialize(to: s)
                     made += 1
                 }
+            }
+            return (falses, made)
+        }
+        // A long trace's fences are scored in two halves side by side (halves by work: visits
+        // and detections), each writing its own places; false detections keep fence order.
+        let scored = [VisitScore](unsafeUninitializedCapacity: truths.count) { place, made in
+            guard let base = place.baseAddress else { return }
+            var halves = [0..<jobs.count]
+            if truths.count + detections.count >= Scoring.parallelAbove {
+                var work = 0
+                var split = 0
+                let total = truths.count + detections.count
+                while split < jobs.count, 2 * work < total {
+                    work += jobs[split].truths.count + jobs[split].detected.count
+                    split += 1
+                }
+                halves = [0..<split, split..<jobs.count]
+            }
+            struct Shared: @unchecked Sendable {
+                let body: (Int) -> (falses: [TraceScore.FalseDetection], made: Int)
+            }
+            let parts = Mutex<[(falses: [TraceScore.FalseDetection], made: Int)?]>(Array(repeating: nil, count: halves.count))
+            let shared = Shared { k in score(halves[k], into: base) }
+            if halves.count == 1 {
+                parts.withLock { $0[0] = shared.body(0) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: halves.count) { k in
+                    let part = shared.body(k)
+                    parts.withLock { $0[k] = part }
+                }
+            }
+            for part in parts.withLock({ $0 }) {
+                guard let part else { continue }
+                result.falseDetections += part.falses
+                made += part.made
             }
             precondition(made == truths.count, "a truth visit was scored \(made < truths.count ? "never" : "twice")")
         }
@@ -282,6 +329,9 @@ public enum Scoring {
         }
         return groups
     }
+
+    /// Truth visits and detections of a trace from which its fences are scored on two threads.
+    static let parallelAbove = 20_000
 
     static func text(_ value: JSONValue?) -> String? {
         if case .string(let s)? = value { return s }

@@ -82,6 +82,14 @@ public enum FileIO {
         return stat(path, &info) == 0
     }
 
+    /// The size in bytes of the regular file at `path`; `nil` for anything else (a pipe, a
+    /// device) or when it cannot be looked at.
+    public static func regularFileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Whether `path` names a directory.
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()

@@ -17,19 +17,40 @@ import Testing
 
     @Test(arguments: Array(1...200) as [UInt64])
     func sameAsEveryVisitAgainstEveryDetection(seed: UInt64) {
+        let horizon: UInt64 = seed % 3 == 0 ? 20 : 400
+        Self.compare(seed: seed, fences: Self.fences, visits: 40, events: 80, horizon: horizon)
+    }
+
+    /// A long log over many fences, scored in two halves side by side (more than
+    /// ``Scoring/parallelAbove`` visits and events): the same as the oracle.
+    @Test(arguments: [7, 8] as [UInt64])
+    func sameWhenScoredInHalves(seed: UInt64) {
+        let many = FenceSet(file: "f.geojson", fences: (0..<64).map { j in
+            Fence(index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.01, 47.39)),
+                  zone: j % 2 == 0 ? "even" : nil, location: SourceLocation(file: "f.geojson", line: j + 1))
+        })
+        let (truth, events) = Self.compare(seed: seed, fences: many, visits: 16_000, events: 24_000, horizon: 40_000, exactly: true)
+        #expect(truth + events >= Scoring.parallelAbove)
+    }
+
+    /// Random truth visits (up to `visits`, or exactly that many) and events (likewise) over
+    /// `fences` and one unknown fence id, scored both ways; the counts made.
+    @discardableResult
+    static func compare(seed: UInt64, fences: FenceSet, visits: Int, events eventCount: Int, horizon: UInt64,
+                        exactly: Bool = false) -> (truth: Int, events: Int) {
         var rng = SplitMix64(seed: seed)
         func time(_ limit: UInt64) -> Timestamp { Self.t0.adding(seconds: Double(rng.next() % limit)) }
-        let horizon: UInt64 = seed % 3 == 0 ? 20 : 400
+        let n = UInt64(fences.fences.count)
         var truth: [TruthVisit] = []
-        for _ in 0..<Int(rng.next() % 40) {
-            let j = Int(rng.next() % 4)
+        for _ in 0..<(exactly ? visits : Int(rng.next() % UInt64(visits))) {
+            let j = Int(rng.next() % n)
             let enter = time(horizon)
             let exit: Timestamp? = rng.next() % 8 == 0 ? nil : enter.adding(seconds: Double(rng.next() % 60))
             truth.append(TruthVisit(fence: j, fenceID: "F\(j)", enter: enter, exit: exit, enterSpeed: Double(rng.next() % 40)))
         }
         var events: [LogEvent] = []
-        for _ in 0..<Int(rng.next() % 80) {
-            let fence = "F\(rng.next() % 5)"  // F4 is not a fence
+        for _ in 0..<(exactly ? eventCount : Int(rng.next() % UInt64(eventCount))) {
+            let fence = "F\(rng.next() % (n + 1))"  // the last is not a fence
             let at = time(horizon + 60)
             var fields: [(String, JSONValue)] = [("fence", .string(fence))]
             let type: LogEvent.EventType
@@ -47,13 +68,14 @@ import Testing
             events.append(LogEvent(time: at, trace: "t", type: type, fields: fields))
         }
         events.sort { $0.time < $1.time }
-        let fast = Scoring.score(truth: truth, events: events, fences: Self.fences, trace: "t", durationSeconds: 500)
-        let slow = ScoringOracle.score(truth: truth, events: events, fences: Self.fences, trace: "t", durationSeconds: 500)
+        let fast = Scoring.score(truth: truth, events: events, fences: fences, trace: "t", durationSeconds: 500)
+        let slow = ScoringOracle.score(truth: truth, events: events, fences: fences, trace: "t", durationSeconds: 500)
         #expect("\(fast.visits)" == "\(slow.visits)")
         #expect("\(fast.falseDetections)" == "\(slow.falseDetections)")
         #expect("\(fast.detections)" == "\(slow.detections)")
         #expect([fast.passthroughs, fast.lostEnters, fast.lostExits, fast.orphanExits]
             == [slow.passthroughs, slow.lostEnters, slow.lostExits, slow.orphanExits])
+        return (truth.count, events.count)
     }
 }
 
