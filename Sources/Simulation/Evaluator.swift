@@ -85,7 +85,7 @@ public struct Evaluator: Sendable {
         let options = configuration.replay.readOptions
         Thread {
             do throws(FencesimError) {
-                prefetch.trace = .success(try Trace.load(path: first.path, options: options))
+                prefetch.trace = .success(try Trace.load(path: first.path, options: first.readOptions(options)))
             } catch {
                 prefetch.trace = .failure(error)
             }
@@ -143,7 +143,7 @@ public struct Evaluator: Sendable {
         let options = configuration.replay.readOptions
         do throws(FencesimError) {
             let trace: Trace
-            if let loaded { trace = try loaded.get() } else { trace = try Trace.load(path: input.path, options: options) }
+            if let loaded { trace = try loaded.get() } else { trace = try Trace.load(path: input.path, options: input.readOptions(options)) }
             let clean = trace.fixes
             result.outcome.readStatistics = trace.statistics
             let timed = clean.allSatisfy { $0.time != nil } ? clean : clean.filter { $0.time != nil }

@@ -31,7 +31,7 @@ extension Replayer {
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             let trace: Trace
             do throws(FencesimError) {
-                trace = try Trace.load(path: input.path, options: configuration.readOptions)
+                trace = try Trace.load(path: input.path, options: input.readOptions(configuration.readOptions))
             } catch {
                 var outcome = Outcome(input: input)
                 outcome.error = error
@@ -64,7 +64,7 @@ extension Replayer {
     /// compiling the fences found (a fence a negative buffer erases).
     ///
     /// - Throws: the first compilation error.
-    static func forEachTrace<Result: Sendable>(_ count: Int, workers: Int, configuration: Configuration,
+    static func forEachTrace<Result: Sendable>(_ count: Int, workers: Int, configuration: Configuration, timer: PhaseTimer? = nil,
                                                _ body: @Sendable (Int, CompiledFences) -> Result) throws(FencesimError)
         -> (results: [Result], warnings: [Diagnostic]) {
         guard count > 0 else { return ([], []) }
@@ -73,6 +73,7 @@ extension Replayer {
         let failure = Mutex<FencesimError?>(nil)
         // One index for every worker; each worker has its own frame and GEOS context.
         let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+        timer?.lap("index-fences")
         DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
             let compiled: CompiledFences
             do throws(FencesimError) {

@@ -60,6 +60,8 @@ public struct Replayer: Sendable {
         public var warnings: [Diagnostic] = []
         /// The trace's Places state at its end, when Places is simulated (for `--state`).
         public var placesState: PlacesState?
+        /// Fixes without a time dropped under `--lenient` (only the first 100 are in ``warnings``).
+        public var untimedDropped = 0
     }
 
     public let configuration: Configuration
@@ -83,15 +85,19 @@ public struct Replayer: Sendable {
     ///     fresh state), as persisted by an earlier run.
     ///   - log: where the events go as they are produced, in input order (then outcomes hold no
     ///     events); `nil` keeps each trace's events in its outcome.
+    ///   - timer: where `--timings` laps the phases: `index-fences`, then `replay` (reading the
+    ///     traces and replaying them, on every worker).
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome, and a log that cannot be written in ``OrderedEventLog/failure``.
-    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
+    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil,
+                    timer: PhaseTimer? = nil) throws(FencesimError) -> [Outcome] {
         let configuration = self.configuration
         let (outcomes, warnings) = try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count),
-                                                             configuration: configuration) { k, compiled in
+                                                             configuration: configuration, timer: timer) { k, compiled in
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             return Replayer.replay(traces[k], compiled, configuration, placesState: state, log: log?.channel(k))
         }
+        timer?.lap("replay")
         return Replayer.sayingOnce(warnings, in: outcomes)
     }
 
@@ -103,7 +109,7 @@ public struct Replayer: Sendable {
     static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
                        placesState: PlacesState? = nil, log: OrderedEventLog.Channel? = nil) -> Outcome {
         replay(input, compiled, configuration, placesState: placesState, log: log) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
-            try TraceReader.read(path: input.path, options: configuration.readOptions, onFix: onFix)
+            try TraceReader.read(path: input.path, options: input.readOptions(configuration.readOptions), onFix: onFix)
         }
     }
 
@@ -189,6 +195,7 @@ public struct Replayer: Sendable {
             untimed.append(Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: input.path)))
         }
         outcome.warnings += untimed
+        outcome.untimedDropped = untimedCount
         summary.insidePairs = engine.statistics.insidePairs
         outcome.summary = summary
         outcome.engineStatistics = engine.statistics

@@ -3,6 +3,7 @@ import Foundation
 import Geotriggers
 import Spatial
 import Support
+import Traces
 
 /// Reads scenario files (YAML or JSON) with exactly the keys of SPEC §1.3; anything else is a
 /// located error.
@@ -25,6 +26,14 @@ public enum ScenarioReader {
         }
         let root = try ConfigNode.parseYAML(text, file: path)
         return try read(root, path: path)
+    }
+
+    /// Reads the scenario at `path`, each trace file that holds several traces split into one
+    /// input per trace (``TraceInput/splittingFiles(_:options:)``).
+    public static func read(path: String, splitting readOptions: TraceReadOptions) throws(FencesimError) -> Scenario {
+        var scenario = try read(path: path)
+        scenario.traces = TraceInput.splittingFiles(scenario.traces, options: readOptions)
+        return scenario
     }
 
     /// Bytes a scenario's name may have: with the longest suffix fencesim adds

@@ -39,7 +39,7 @@ public enum TraceMotion {
                                maxGapSeconds: Double = 120) throws(FencesimError) -> LintMotion {
         var steps: [Step] = []
         var previous: Fix?
-        _ = try TraceReader.read(path: input.path, options: options) { (fix: Fix) throws(FencesimError) in
+        _ = try TraceReader.read(path: input.path, options: input.readOptions(options)) { (fix: Fix) throws(FencesimError) in
             guard let time = fix.time else { return }
             defer { previous = fix }
             guard let last = previous, let lastTime = last.time, last.segment == fix.segment else { return }

@@ -125,6 +125,7 @@ public enum TraceSlices {
             if reads.indices.contains(k) {
                 outcome.readStatistics = reads[k].statistics
                 outcome.warnings = reads[k].warnings
+                outcome.untimedDropped = reads[k].untimedDropped
                 outcome.error = reads[k].error
             }
             outcome.error = outcome.error ?? slots.lazy.compactMap { $0.failures[k] }.first
@@ -145,6 +146,7 @@ public enum TraceSlices {
             var statistics: TraceStatistics?
             var warnings: [Diagnostic] = []
             var error: FencesimError?
+            var untimedDropped = 0
         }
         // Written by the reading thread before it closes the channel; read after that.
         private var reads: [Read] = []
@@ -195,7 +197,7 @@ public enum TraceSlices {
             let lenient = readOptions.lenient
             let channel = channel
             do throws(FencesimError) {
-                let statistics = try TraceReader.read(path: path, options: readOptions) { (fix: Fix) throws(FencesimError) in
+                let statistics = try TraceReader.read(path: path, options: traces[k].readOptions(readOptions)) { (fix: Fix) throws(FencesimError) in
                     let fixIndex = row
                     row += 1
                     // As a replay does: refused, or dropped with a warning when lenient.
@@ -234,6 +236,7 @@ public enum TraceSlices {
                 untimed.append(Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: path)))
             }
             result.warnings += untimed
+            result.untimedDropped = untimedCount
             return (result, cancelled)
         }
 

@@ -511,6 +511,11 @@ public final class ChunkedFile {
         sizeHint = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
     }
 
+    /// Moves the read position to `offset` bytes from the start; whether it could (not on a pipe).
+    public func seek(to offset: Int) -> Bool {
+        lseek(fd, off_t(offset), SEEK_SET) == off_t(offset)
+    }
+
     /// Reads up to `buffer.count` bytes into the start of `buffer`; returns 0 at the end.
     public func read(into buffer: inout [UInt8]) throws(FencesimError) -> Int {
         let count = buffer.count

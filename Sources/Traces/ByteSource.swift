@@ -63,6 +63,16 @@ final class ByteSource {
         if rawEnd == 0 { rawEOF = true }
     }
 
+    /// Moves to `offset` bytes from the start of a plain regular file, so that the next read
+    /// starts there; `false` (nothing changed) for gzip data or a file that cannot seek.
+    func seek(to offset: Int) -> Bool {
+        guard stream == nil, let size = sizeHint, offset >= 0, offset <= size, file.seek(to: offset) else { return false }
+        rawStart = 0
+        rawEnd = 0
+        rawEOF = false
+        return true
+    }
+
     /// Reads into the start of `chunk`, up to its size; returns 0 only at the end of the data.
     ///
     /// Plain files are read straight into `chunk` (no copy); gzip data is inflated into it until

@@ -7,7 +7,8 @@ extension CSVColumnMapping {
     /// (quote it with `"` when it contains `,` `:` or `=`) or a 1-based index. Fields: `lat`
     /// (`latitude`), `lon` (`lng`, `long`, `longitude`), `time`, `date`, `utcoffset`, `accuracy`
     /// (`acc`, `hacc`), `hdop`, `speed`, `course` (`bearing`, `heading`), `altitude` (`alt`, `ele`,
-    /// `elevation`), `satellites` (`sat`, `sats`), `segment` (`group`), `ns`, `ew`; plus the
+    /// `elevation`), `satellites` (`sat`, `sats`), `segment` (`group`), `trace` (`trajectory`, `device`, `uid`,
+    /// `user`, `vehicle`, `id`), `ns`, `ew`; plus the
     /// item `header=yes|no`. Modifiers: for speed `ms` `kmh` `kn` `mph` (also `m/s` `km/h` `kt`
     /// `knots`); for altitude `m` `ft`; for time `iso8601` `epoch` `s` `ms` `us` `ns`.
     ///
@@ -149,7 +150,8 @@ extension CSVColumnMapping {
         case "course", "bearing", "heading": .course
         case "altitude", "alt", "ele", "elevation", "height": .altitude
         case "satellites", "sat", "sats": .satellites
-        case "segment", "group", "trajectory": .segment
+        case "segment", "group": .segment
+        case "trace", "trajectory", "device", "uid", "user", "vehicle", "id": .trace
         case "ns", "lat-ref", "n/s": .latitudeHemisphere
         case "ew", "lon-ref", "e/w": .longitudeHemisphere
         default: nil

@@ -22,6 +22,8 @@ public struct CSVColumnMapping: Sendable, Hashable {
         case satellites
         /// A trajectory or segment identifier: a change of value starts a new segment.
         case segment
+        /// A device or trajectory identifier: each value is a trace of its own (`FILE#ID`).
+        case trace
         /// A column holding `N`/`S` for the latitude.
         case latitudeHemisphere = "ns"
         /// A column holding `E`/`W` for the longitude.

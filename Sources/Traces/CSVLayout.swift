@@ -15,7 +15,12 @@ import Support
 /// - speed: `speed`, `spd`, `gndspd`, `velocity`, `sog`; course: `course`, `cog`, `trk`,
 ///   `bearing`, `heading`, `hdg`; altitude: `altitude`, `alt`, `ele`, `elevation`, `height`,
 ///   `altmsl`, `altgps`; satellites: `sat`, `sats`, `satellites`, `nsat`;
-/// - segment: `trajectory_id`, `track_id`, `trip_id`, `segment_id`, `segment`;
+/// - segment: `segment_id`, `segment`;
+/// - trace (one device or trajectory per value, see ``TraceReader/traces(path:options:)``):
+///   `trajectory_id`, `traj_id`, `track_id`, `trip_id`, `device_id`, `device`, `vehicle_id`,
+///   `vehicle`, `taxi_id`, `uid`, `user_id`, `user`, `trajectory`, `id`; without a segment
+///   column, a change of its value also starts a new segment when the file is read whole
+///   (but for a plain `id`, which often numbers rows);
 /// - hemispheres: `n/s` and `e/w` columns.
 ///
 /// Units, first rule that applies: the column mapping; a unit suffix on the value
@@ -35,6 +40,9 @@ struct CSVLayout {
     var dialect = ""
     /// How many leading fields a row must be split into to reach every mapped column.
     var fieldsNeeded = 0
+    /// Whether, with no segment column, a change of the trace column starts a new segment when
+    /// the file is read whole: not for a column found as plain `id`, which often numbers rows.
+    var traceStartsSegments = false
 
     /// Picks the delimiter that occurs most on the header line among `,` `;` tab `|`.
     static func detectDelimiter(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt8 {
@@ -91,7 +99,9 @@ struct CSVLayout {
         (.course, ["course", "cog", "trk", "bearing", "heading", "hdg", "direction"]),
         (.altitude, ["altitude", "alt", "ele", "elevation", "height", "altmsl", "altgps", "altitudem", "altitudeft", "elevationm"]),
         (.satellites, ["sat", "sats", "satellites", "nsat", "numsat", "numsats", "nsats", "satellitesused", "nsatusedview"]),
-        (.segment, ["trajectoryid", "trackid", "tripid", "segmentid", "segment", "trajectory"]),
+        (.segment, ["segmentid", "segment"]),
+        (.trace, ["trajectoryid", "trajid", "trackid", "tripid", "deviceid", "device", "vehicleid", "vehicle", "taxiid", "uid",
+                  "userid", "user", "trajectory", "id"]),
         (.latitudeHemisphere, ["n/s", "ns"]),
         (.longitudeHemisphere, ["e/w", "ew"]),
     ]
@@ -178,6 +188,9 @@ struct CSVLayout {
             throw FencesimError(.badData, Self.missingMessage("longitude", names: names, hint: "lon, lng, long, longitude"), at: headerLocation)
         }
         fieldsNeeded = (column.values.max() ?? 0) + 1
+        if let trace = column[.trace] {
+            traceStartsSegments = mapping?.columns[.trace] != nil || !(header != nil && trace < keys.count && keys[trace] == "id")
+        }
 
         // Dialect.
         let keySet = Set(keys)

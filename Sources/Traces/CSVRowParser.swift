@@ -1,3 +1,4 @@
+import Foundation
 import Support
 
 /// Parses CSV data rows into fix candidates for a given ``CSVLayout`` (the hot loop of
@@ -17,6 +18,12 @@ struct CSVRowParser {
     private let altitude: Int
     private let satellites: Int
     private let segment: Int
+    /// The trace column (-1: none).
+    private let trace: Int
+    /// Rows whose trace column holds anything else are skipped unseen (``TraceSelection``).
+    private let selectedTrace: [UInt8]?
+    /// The column whose changes start a new segment: the segment column, else the trace column.
+    private let group: Int
     private let latitudeHemisphere: Int
     private let longitudeHemisphere: Int
     private let speedUnit: CSVColumnMapping.SpeedUnit
@@ -24,6 +31,11 @@ struct CSVRowParser {
     private let timeFormat: CSVColumnMapping.TimeFormat?
     private let spans: UnsafeMutablePointer<Int>
     private var cache = TimeParser.DayCache()
+    /// The zone of times written without one (`nil`: UTC), and its Foundation zone.
+    private let timeZone: LocalTimeZone?
+    private let resolvedZone: Foundation.TimeZone?
+    /// Times read without a zone (and without a UTC offset column).
+    private(set) var zonelessTimes = 0
     private var segmentIndex = 0
     private var lastGroup: [UInt8] = []
     /// Segments met so far (1 once a row has been read, more when a segment column changes).
@@ -32,7 +44,9 @@ struct CSVRowParser {
     /// one that closes it belong to a record already refused there.
     private var openQuotedField: (line: Int, column: Int)?
 
-    init(layout: CSVLayout) {
+    init(layout: CSVLayout, selection: TraceSelection? = nil, timeZone: LocalTimeZone? = nil) {
+        self.timeZone = timeZone
+        resolvedZone = timeZone?.resolved
         delimiter = layout.delimiter
         fieldsNeeded = max(layout.fieldsNeeded, 1)
         func index(_ field: CSVColumnMapping.Field) -> Int { layout.column[field] ?? -1 }
@@ -48,6 +62,9 @@ struct CSVRowParser {
         altitude = index(.altitude)
         satellites = index(.satellites)
         segment = index(.segment)
+        trace = index(.trace)
+        selectedTrace = trace >= 0 ? selection.map { Array($0.id.utf8) } : nil
+        group = segment >= 0 ? segment : layout.traceStartsSegments ? trace : -1
         latitudeHemisphere = index(.latitudeHemisphere)
         longitudeHemisphere = index(.longitudeHemisphere)
         speedUnit = layout.speedUnit
@@ -88,7 +105,11 @@ struct CSVRowParser {
             openQuotedField = (line, openQuote - start + 1)
             return false
         }
-        if segment >= 0 { updateSegment(b, count: count) }
+        if let selectedTrace {
+            let (fs, fe) = trace < count ? (spans[2 * trace], spans[2 * trace + 1]) : (0, 0)
+            if !UnsafeBufferPointer(start: b + fs, count: fe - fs).elementsEqual(selectedTrace) { return false }
+        }
+        if group >= 0 { updateSegment(b, count: count) }
         if segmentsSeen == 0 { segmentsSeen = 1 }
         candidate = FixCandidate(line: line, column: 1, segment: segmentIndex)
         return parseFields(b, start, end, count: count, line: line, into: &candidate, sink: &sink)
@@ -140,7 +161,7 @@ struct CSVRowParser {
 
     @inline(__always)
     private mutating func updateSegment(_ b: UnsafePointer<UInt8>, count: Int) {
-        let (fs, fe) = segment < count ? (spans[2 * segment], spans[2 * segment + 1]) : (0, 0)
+        let (fs, fe) = group < count ? (spans[2 * group], spans[2 * group + 1]) : (0, 0)
         let value = UnsafeBufferPointer(start: b + fs, count: fe - fs)
         if segmentsSeen == 0 {
             lastGroup = Array(value)
@@ -151,6 +172,20 @@ struct CSVRowParser {
             segmentIndex += 1
             segmentsSeen += 1
         }
+    }
+
+    /// The trace column's value in a data row (`nil` for blank, comment and quoted-newline lines),
+    /// for ``CSVReader``'s pass that lists a file's traces.
+    mutating func traceID(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> String? {
+        var s = start
+        while s < end, ByteClass.isSpace(b[s]) { s += 1 }
+        if s == end || b[s] == 0x23 { return nil }
+        var openQuote = -1
+        let count = FieldSplitter.split(b, start, end, delimiter: delimiter, into: spans, limit: fieldsNeeded, openQuote: &openQuote)
+        guard openQuote < 0, trace >= 0 else { return nil }
+        guard trace < count else { return "" }
+        let fs = spans[2 * trace]
+        return String(decoding: UnsafeBufferPointer(start: b + fs, count: spans[2 * trace + 1] - fs), as: UTF8.self)
     }
 
     @inline(__always)
@@ -249,8 +284,9 @@ struct CSVRowParser {
         guard fs < fe else { return }
         c.timeColumn = fs - start + 1
         var parsed: Timestamp?
+        var zoned = false
         if date >= 0 {
-            parsed = dateAndTime(b, fs, fe, count)
+            parsed = dateAndTime(b, fs, fe, count, zoned: &zoned)
             if parsed == nil {
                 let dateText = date < count ? field(b, date) : ""
                 sink.reject(&c, kind: "bad-time", "date '\(dateText)' and time '\(field(b, time))' do not make a valid date-time",
@@ -259,10 +295,11 @@ struct CSVRowParser {
             }
         } else {
             if timeFormat == nil || timeFormat == .iso8601 {
-                parsed = TimeParser.parseISO8601(b, fs, fe, cache: &cache)
+                parsed = TimeParser.parseISO8601(b, fs, fe, cache: &cache, zoned: &zoned)
             }
             if parsed == nil, timeFormat != .iso8601, let value = DecimalParser.parse(b, fs, fe) {
                 parsed = TimeParser.epoch(value, digits: UnsafeBufferPointer(start: b + fs, count: fe - fs), unit: timeFormat)
+                zoned = true  // an epoch is UTC
             }
             if parsed == nil {
                 sink.reject(&c, kind: "bad-time", timeMessage(b, fs, fe), column: c.timeColumn)
@@ -278,14 +315,19 @@ struct CSVRowParser {
                     return
                 }
                 parsed = Timestamp(seconds: local.seconds - Int64(offset), nanoseconds: Int64(local.nanoseconds))
+                zoned = true
             }
+        }
+        if !zoned, let local = parsed {
+            zonelessTimes += 1
+            if let timeZone { parsed = timeZone.utc(fromLocal: local, resolved: resolvedZone) }
         }
         c.time = parsed
     }
 
-    private mutating func dateAndTime(_ b: UnsafePointer<UInt8>, _ fs: Int, _ fe: Int, _ count: Int) -> Timestamp? {
+    private mutating func dateAndTime(_ b: UnsafePointer<UInt8>, _ fs: Int, _ fe: Int, _ count: Int, zoned: inout Bool) -> Timestamp? {
         // A full date-time in the time column wins over the date column.
-        if let full = TimeParser.parseISO8601(b, fs, fe, cache: &cache) { return full }
+        if let full = TimeParser.parseISO8601(b, fs, fe, cache: &cache, zoned: &zoned) { return full }
         guard date < count else { return nil }
         let ds = spans[2 * date]
         let de = spans[2 * date + 1]

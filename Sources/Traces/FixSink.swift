@@ -1,3 +1,4 @@
+import Foundation
 import Spatial
 import Support
 
@@ -31,6 +32,14 @@ struct FixSink {
     private var defaultCount = 0
     private var timeBacksteps = 0
     private var duplicateTimes = 0
+
+    /// Reported and implied speeds of consecutive timed fixes, in 0.25 m/s bins up to 200 m/s
+    /// (allocated at the first fix reporting a speed); see ``TraceStatistics/medianReportedSpeed``.
+    private var reportedSpeeds: [Int32] = []
+    private var impliedSpeeds: [Int32] = []
+    private var speedPairs = 0
+    static let speedBins = 800
+    static let speedBinWidth = 0.25
 
     private var lastRawTime: Timestamp?
     private var lastTime: Timestamp?
@@ -180,6 +189,7 @@ struct FixSink {
         if let time = c.time {
             if let last = lastTime {
                 checkJump(latitude: c.latitude, longitude: c.longitude, line: c.line, column: c.column, time: time, since: last)
+                if let speed = c.fix.speedMetersPerSecond { sampleSpeed(speed, latitude: c.latitude, longitude: c.longitude, time: time, since: last) }
             } else {
                 firstAcceptedTime = time
             }
@@ -260,11 +270,64 @@ struct FixSink {
              line: line, column: column)
     }
 
+    /// Adds a reported speed and the speed implied since the last timed fix to the histograms:
+    /// every pair of the first 10,000, then one in 16, so that a long trace costs little.
+    @inline(__always)
+    private mutating func sampleSpeed(_ reported: Double, latitude: Double, longitude: Double, time: Timestamp, since last: Timestamp) {
+        guard reported.isFinite, reported >= 0, speedPairs < 10_000 || pointsRead & 15 == 0 else { return }
+        let dt = time.seconds(since: last)
+        guard dt > 0, dt <= 600 else { return }
+        if reportedSpeeds.isEmpty {
+            reportedSpeeds = Array(repeating: 0, count: Self.speedBins)
+            impliedSpeeds = Array(repeating: 0, count: Self.speedBins)
+        }
+        // Equirectangular: within ten minutes' travel, far closer than the 3.6 it tells apart.
+        var dLon = abs(longitude - lastTimedLongitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        let metersPerDegree = 111_195.0
+        let x = dLon * metersPerDegree * cos(latitude * .pi / 180)
+        let y = (latitude - lastTimedLatitude) * metersPerDegree
+        let implied = (x * x + y * y).squareRoot() / dt
+        reportedSpeeds[Self.speedBin(reported)] += 1
+        impliedSpeeds[Self.speedBin(implied)] += 1
+        speedPairs += 1
+    }
+
+    private static func speedBin(_ speed: Double) -> Int {
+        guard speed.isFinite, speed > 0 else { return 0 }
+        return min(speedBins - 1, Int(speed / speedBinWidth))
+    }
+
+    /// The middle of the median bin.
+    private static func median(_ histogram: [Int32], count: Int) -> Double {
+        var seen = 0
+        for (k, n) in histogram.enumerated() {
+            seen += Int(n)
+            if 2 * seen >= count { return (Double(k) + 0.5) * speedBinWidth }
+        }
+        return Double(speedBins) * speedBinWidth
+    }
+
+    /// Warns when the reported speeds look like km/h read as m/s.
+    private mutating func checkSpeedUnit() {
+        guard speedPairs >= 10 else { return }
+        let reported = Self.median(reportedSpeeds, count: speedPairs)
+        let implied = Self.median(impliedSpeeds, count: speedPairs)
+        statistics.medianReportedSpeed = reported
+        statistics.medianImpliedSpeed = implied
+        guard statistics.speedsLookLikeKilometersPerHour else { return }
+        let hint = statistics.format == .csv ? "give the unit with --columns speed=NAME:kmh" : "filters and messages using the speed read it that many times too high"
+        warn(kind: "speed-unit",
+             "reported speeds look like km/h read as m/s: their median is \(Self.format(reported, 1)) m/s where consecutive fixes imply \(Self.format(implied, 1)) m/s (\(Self.format(reported / implied, 1)) times less); \(hint)",
+             line: nil, column: nil)
+    }
+
     // MARK: Finishing
 
     /// The statistics, or the strict-mode error holding every problem found.
     mutating func finish() throws(FencesimError) -> TraceStatistics {
         if let error = strictError(extra: nil) { throw error }
+        checkSpeedUnit()
         var s = statistics
         s.pointsRead = pointsRead
         s.pointsWithTime = pointsWithTime

@@ -28,6 +28,12 @@ final class LineScanner {
     private var eof = false
     /// The number of the last line handed out (1-based).
     private(set) var lineNumber = 0
+    /// Where in the data the chunk starts (bytes from the start, after inflating gzip).
+    private var chunkOffset = 0
+    /// Where in the data the carried part of a line starts.
+    private var carryOffset = 0
+    /// Where in the data the last line handed out starts.
+    private(set) var lineOffset = 0
 
     init(source: ByteSource, chunkSize: Int = 1 << 20) {
         self.source = source
@@ -35,6 +41,7 @@ final class LineScanner {
     }
 
     private func load() throws(FencesimError) {
+        chunkOffset += count
         count = try source.read(into: &chunk)
         position = 0
         if count == 0 { eof = true }
@@ -68,6 +75,7 @@ final class LineScanner {
                     guard let base = buffer.baseAddress else { return }
                     while position < count {
                         guard let found = memchr(base + position, 0x0A, count - position) else {
+                            if carry.isEmpty { carryOffset = chunkOffset + position }
                             carry.append(contentsOf: UnsafeBufferPointer(start: base + position, count: count - position))
                             position = count
                             try checkLength(carry.count)
@@ -79,6 +87,7 @@ final class LineScanner {
                         position = newline + 1
                         lineNumber += 1
                         if carry.isEmpty {
+                            lineOffset = chunkOffset + lineStart
                             var lineEnd = newline
                             if lineEnd > lineStart, base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                             if try !body(base, lineStart, lineEnd, lineNumber) {
@@ -109,6 +118,20 @@ final class LineScanner {
         }
     }
 
+    /// Goes on from the line that starts `offset` bytes into the data, numbered `line`, when the
+    /// source can seek (a plain regular file); `false` (nothing changed) otherwise.
+    func seek(toOffset offset: Int, line: Int) -> Bool {
+        guard source.seek(to: offset) else { return false }
+        loaded = true
+        eof = false
+        position = 0
+        count = 0
+        chunkOffset = offset
+        carry.removeAll(keepingCapacity: true)
+        lineNumber = line - 1
+        return true
+    }
+
     /// Refuses the line being read (the one after ``lineNumber``) when it has grown past the limit.
     private func checkLength(_ length: Int) throws(FencesimError) {
         guard length > Self.maximumLineLength else { return }
@@ -118,6 +141,7 @@ final class LineScanner {
     }
 
     private func deliverCarry(_ body: (UnsafePointer<UInt8>, Int, Int, Int) throws(FencesimError) -> Bool) throws(FencesimError) -> Bool {
+        lineOffset = carryOffset
         if carry.last == 0x0D { carry.removeLast() }
         let line = carry
         carry.removeAll(keepingCapacity: true)

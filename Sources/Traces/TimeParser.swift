@@ -61,6 +61,14 @@ enum TimeParser {
     /// in the date); a value without a zone is UTC (SPEC §1.1: traces are UTC).
     @inline(__always)
     static func parseISO8601(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int, cache: inout DayCache) -> Timestamp? {
+        var zoned = false
+        return parseISO8601(b, start, end, cache: &cache, zoned: &zoned)
+    }
+
+    /// ``parseISO8601(_:_:_:cache:)``, saying in `zoned` whether the text names its zone.
+    @inline(__always)
+    static func parseISO8601(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int, cache: inout DayCache, zoned: inout Bool) -> Timestamp? {
+        zoned = false
         var i = start
         var negativeYear = false
         if i < end, b[i] == 0x2D || b[i] == 0x2B {
@@ -87,10 +95,12 @@ enum TimeParser {
             switch b[i] {
             case 0x5A, 0x7A:
                 i += 1
+                zoned = true
             case 0x2B, 0x2D:
                 guard let (zone, stop) = zoneOffset(b, i, end) else { return nil }
                 offset = zone
                 i = stop
+                zoned = true
             default:
                 return nil
             }

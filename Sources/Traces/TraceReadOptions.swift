@@ -15,6 +15,15 @@ public struct TraceReadOptions: Sendable, Hashable {
     public var maximumSpeed: Double
     /// Delimiter and column mapping for CSV input.
     public var csv: CSVOptions
+    /// Whether every fix needs a time (a replay): a CSV without a time column is then refused at
+    /// its header, naming the columns it has.
+    public var requiresTime = false
+    /// The zone of CSV times written without one (`2026-01-01 08:00:00`, or a date and a time
+    /// of day without a UTC offset column); `nil` reads them as UTC.
+    public var timeZone: LocalTimeZone?
+    /// Read only this trace of a file that holds several (see ``TraceReader/traces(path:options:)``);
+    /// `nil` reads every row.
+    public var selection: TraceSelection?
 
     /// Creates options; the defaults are strict reading, UERE 5 m, default accuracy 10 m and a
     /// 100 m/s implausible-jump threshold.

@@ -53,4 +53,30 @@ public enum TraceReader {
             return try GPXReader.read(path: path, bytes: bytes, options: options, onFix: onFix)
         }
     }
+
+    /// The traces a file holds when it holds several: a CSV with a trace column (`uid`,
+    /// `trajectory_id`, `device`, ..., or `--columns trace=NAME`) with more than one value. `nil`
+    /// for any other file, which is one trace.
+    ///
+    /// Each selection, set as ``TraceReadOptions/selection``, reads one trace: rows of other ids
+    /// are skipped, so rows need not be grouped by id, and reading stops at the id's last row.
+    ///
+    /// - Throws: ``Support/FencesimError`` as ``read(path:options:onFix:)`` does for the file and
+    ///   its header; the rows themselves are not checked here.
+    /// - Complexity: one pass over the file reading one column; memory O(number of ids). A file
+    ///   of another format costs the detection of its format only.
+    public static func traces(path: String, options: TraceReadOptions = TraceReadOptions()) throws(FencesimError) -> TraceSplit? {
+        // Small chunks: most files are looked at only to see that they are not CSV, and a
+        // folder may hold thousands.
+        let source = try ByteSource(path: path, chunkSize: 64 << 10)
+        let scanner = LineScanner(source: source, chunkSize: 64 << 10)
+        let sample = try scanner.peek()
+        guard !sample.isEmpty else { return nil }
+        let format: TraceFormat
+        if let forced = options.format { format = forced } else { format = try TraceFormat.detect(path: path, sample: sample) }
+        guard format == .csv else { return nil }
+        var whole = options
+        whole.selection = nil
+        return try CSVReader.traces(path: path, scanner: scanner, options: whole, compressed: source.isCompressed)
+    }
 }

@@ -82,6 +82,21 @@ public struct TraceStatistics: Sendable, Hashable {
     public var warningCounts: [String: Int] = [:]
     /// The first warnings, at most ``storedWarningLimit`` of them, in file order.
     public var warnings: [Diagnostic] = []
+    /// CSV times read without a zone (no `Z` or offset, no UTC offset column): UTC, or the zone
+    /// of ``TraceReadOptions/timeZone``.
+    public var zonelessTimes = 0
+    /// The median reported speed, in m/s, over the pairs of consecutive timed fixes sampled for
+    /// ``speedsLookLikeKilometersPerHour`` (`nil` when fewer than 10 pairs report a speed).
+    public var medianReportedSpeed: Double?
+    /// The median speed the same pairs imply by their positions and times, in m/s.
+    public var medianImpliedSpeed: Double?
+    /// Whether the reported speeds look like km/h read as m/s: a median above 15 m/s that is
+    /// 2.5 to 5 times the median implied by the fixes' positions and times (km/h ÷ 3.6).
+    public var speedsLookLikeKilometersPerHour: Bool {
+        guard let reported = medianReportedSpeed, let implied = medianImpliedSpeed, reported > 15, implied > 0 else { return false }
+        let ratio = reported / implied
+        return ratio >= 2.5 && ratio <= 5
+    }
     /// The earliest and latest time of the accepted fixes.
     public var timeSpan: ClosedRange<Timestamp>?
     /// The extent of the accepted fixes.

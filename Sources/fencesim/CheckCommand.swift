@@ -17,7 +17,7 @@ struct CheckCommand: ParsableCommand {
             field) and exits 1; --update writes the current events as the golden logs instead. \
             Exit codes: 0 every scenario passed, 1 a mismatch, 65/66 a scenario or golden log \
             that is bad or missing (these win over 1), 64 usage.
-            """
+            """ + HelpExamples.text("fencesim check scenarios/", "fencesim check scenarios/ --junit check.xml", "fencesim check scenarios/demo.yaml --update")
     )
 
     @Argument(help: "Scenario files, or folders of them.")
@@ -26,10 +26,10 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Write each scenario's current events as its golden log (atomically).")
     var update = false
 
-    @Option(help: ArgumentHelp("Write JUnit XML to this file (atomically): one test case per scenario.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write JUnit XML to this file (atomically): one test case per scenario (default: none).", valueName: "file"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Check only the scenarios at positions K, K+N, ... of the expanded list (0-based).", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Check only the scenarios at positions K, K+N, ... of the expanded list, 0-based (default: every scenario).", valueName: "K/N"))
     var shard: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads per scenario (default: one per core). Results do not depend on it.", valueName: "n"))
@@ -80,7 +80,7 @@ struct CheckCommand: ParsableCommand {
 
     /// Checks (or updates) one scenario and prints its result.
     func check(_ path: String, readOptions: TraceReadOptions) throws(FencesimError) -> JUnitReport.Outcome {
-        let scenario = try ScenarioReader.read(path: path)
+        let scenario = try ScenarioReader.read(path: path, splitting: readOptions)
         let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
         for d in runner.diagnostics where d.severity != .note { Terminal.err(d.description) }
         let outcomes = try runner.run()

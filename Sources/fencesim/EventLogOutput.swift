@@ -1,5 +1,6 @@
 import Simulation
 import Support
+import Traces
 
 /// Where `replay` and `run` write their event log as it is produced: a file that appears whole
 /// when the run succeeds (and not at all otherwise), or standard output, where the events
@@ -21,7 +22,7 @@ struct EventLogOutput {
     ///
     /// - Throws: the log's write error, else the first failing trace's exit code (after every
     ///   trace's warnings and failures are printed).
-    func write(traces: Int, _ replay: (OrderedEventLog?) throws(FencesimError) -> [Replayer.Outcome]) throws -> [Replayer.Outcome] {
+    func write(traces: Int, options: TraceReadOptions, _ replay: (OrderedEventLog?) throws(FencesimError) -> [Replayer.Outcome]) throws -> [Replayer.Outcome] {
         let outcomes: [Replayer.Outcome]
         if writer.format == .table {
             outcomes = try replay(nil)
@@ -30,7 +31,7 @@ struct EventLogOutput {
             outcomes = try replay(log)
             if let failure = log.failure { throw failure }
         }
-        try Reporting.finish(outcomes)
+        try Reporting.finish(outcomes, options: options)
         if writer.format == .table {
             for event in Replayer.merge(outcomes) { try writer.append(event) }
         }

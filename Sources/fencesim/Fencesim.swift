@@ -11,14 +11,46 @@ struct Fencesim: ParsableCommand {
         discussion: """
             Exit codes: 0 success, 1 a check failed, 64 usage error, 65 bad input data, \
             66 input missing, 74 I/O error. Errors are printed as file:line:col: error: message.
-            """,
+            """ + HelpExamples.text("fencesim inspect traces/demo-drive.gpx traces/demo-fences.geojson",
+                                    "fencesim replay traces/demo-drive.gpx --fences traces/demo-fences.geojson --format table",
+                                    "fencesim run scenarios/demo.yaml --format table",
+                                    "fencesim report scenarios/demo-degraded.yaml --html demo-report.html"),
         version: FencesimVersion.string,
         subcommands: [Inspect.self, Run.self, Replay.self, Synth.self, RulesCommand.self, LintCommand.self, CheckCommand.self, MergeCommand.self, Report.self, SweepCommand.self]
     )
 
     static func main() {
         Terminal.prepare()
-        main(nil)
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(nil)
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            // A value refused once parsing is over (--crs, --columns, ...) is a usage error of
+            // the command at hand, said as one refused while parsing is: with its usage line,
+            // not the top-level one.
+            Terminal.err("Error: \(error.message)")
+            sayUsage(of: type(of: command))
+            Terminal.exitNow(ExitCode.validationFailure.rawValue)
+        } catch let code as ExitCode where code == .validationFailure {
+            // A located usage error (`--vary:1:1: error: ...`), already said: its usage line.
+            sayUsage(of: type(of: command))
+            Terminal.exitNow(code.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The usage line of `command` and where its help is, on standard error.
+    static func sayUsage(of command: ParsableCommand.Type) {
+        let usage = usageString(for: command)
+        let name = usage.split(separator: " ").prefix { !"[<-".contains($0.first ?? "[") }.joined(separator: " ")
+        Terminal.err("Usage: \(usage)")
+        Terminal.err("  See '\(name) --help' for more information.")
     }
 }
 

@@ -13,7 +13,7 @@ struct Inspect: ParsableCommand {
             percentiles, accuracy sources and warnings. For fences: count by kind, bounding box \
             and validity findings. Files that cannot be read are reported and the others still \
             inspected; the exit code is that of the worst failure.
-            """
+            """ + HelpExamples.text("fencesim inspect traces/demo-drive.gpx traces/demo-fences.geojson", "fencesim inspect --json --lenient ride.csv")
     )
 
     @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz) or GeoJSON fence files.")
@@ -22,7 +22,7 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print one JSON object per file (JSON Lines) instead of text.")
     var json = false
 
-    @Option(help: "Treat every file as this kind instead of detecting it: trace or fences.")
+    @Option(help: "Treat every file as this kind: trace or fences (default: detected per file).")
     var kind: FileKind?
 
     @OptionGroup var fenceOptions: FenceOptions
@@ -42,8 +42,16 @@ struct Inspect: ParsableCommand {
                     let set = try FenceReader.read(path: file, options: fenceOptions.readOptions)
                     Terminal.out(json ? FenceInspection(set).jsonLine : FenceInspection(set).text)
                 case .trace:
-                    let inspection = try TraceInspection(path: file, options: traceOptions.readOptions())
-                    Terminal.out(json ? inspection.jsonLine : inspection.text)
+                    // A file holding several traces is inspected trace by trace, as commands
+                    // that replay read it.
+                    let options = try traceOptions.readOptions(replaying: false)
+                    let split = try TraceReader.traces(path: file, options: options)
+                    for selection in split.map({ $0.traces.map(Optional.some) }) ?? [nil] {
+                        var one = options
+                        one.selection = selection
+                        let inspection = try TraceInspection(path: file, options: one, split: split)
+                        Terminal.out(json ? inspection.jsonLine : inspection.text)
+                    }
                 }
             } catch let error as FencesimError {
                 Terminal.err(error.fullDescription)

@@ -22,7 +22,7 @@ struct LintCommand: ParsableCommand {
             With --scenario, the scenario's fences, buffers, crs and (unless --speed or --traces \
             is given) traces are used. Exit codes: 0 no error, 1 an error found, 64 usage, \
             65 bad input, 66 input missing.
-            """
+            """ + HelpExamples.text("fencesim lint traces/demo-fences.geojson --speed 20 --interval 5", "fencesim lint --scenario scenarios/demo.yaml", "fencesim lint stores.geojson --traces drives/*.gpx --json")
     )
 
     @Argument(help: "Fence file (GeoJSON); optional with --scenario.")
@@ -30,25 +30,25 @@ struct LintCommand: ParsableCommand {
 
     // Numeric options take their value unconditionally: `--buffer -5` is a negative buffer, not
     // a missing value followed by an option named `-5`.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Speed the fences must be sized for, m/s (with --interval).", valueName: "m/s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Speed the fences must be sized for, m/s, with --interval (default: the traces').", valueName: "m/s"))
     var speed: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between fixes (with --speed).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between fixes, with --speed (default: the traces').", valueName: "seconds"))
     var interval: Double?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Traces whose observed speeds and intervals the fences must be sized for.", valueName: "trace"))
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Traces whose observed speeds and intervals the fences must be sized for (default: the scenario's).", valueName: "trace"))
     var traces: [String] = []
 
-    @Option(help: ArgumentHelp("Take fences, buffers, crs and traces from this scenario.", valueName: "scenario"))
+    @Option(help: ArgumentHelp("Take fences, buffers, crs and traces from this scenario (default: none).", valueName: "scenario"))
     var scenario: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Buffer in metres for fences without a buffer property (as geotrigger.buffer), from -1000000 to 1000000.", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Buffer in metres for fences without a buffer property (as geotrigger.buffer), from -1000000 to 1000000 (default: 0, or the scenario's).", valueName: "metres"))
     var buffer: Double?
 
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or EPSG code (default: automatic around the fences).", valueName: "crs"))
     var crs: String?
 
-    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("With --traces: steps longer than this many seconds are gaps, not motion.", valueName: "seconds"))
+    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("With --traces: steps longer than this many seconds are gaps, not motion (default: 120, or the scenario's maxGap).", valueName: "seconds"))
     var maxGap: Double?
 
     @Flag(help: "Write the findings as JSON to standard output.")
@@ -81,10 +81,10 @@ struct LintCommand: ParsableCommand {
             var options = FenceLint.Options(bufferMeters: buffer ?? 0, frame: frameOption,
                                             invalidGeometryIsRepaired: fenceOptions.makeValid)
             let fenceSet: FenceSet
-            var traceInputs = traces.map { TraceInput(path: $0) }
+            var traceInputs = TraceInput.splittingFiles(traces.map { TraceInput(path: $0) }, options: readOptions)
             var maxGapSeconds = maxGap ?? GeotriggerSettings().maxGapSeconds
             if let scenarioPath = scenario {
-                let scenario = try ScenarioReader.read(path: scenarioPath)
+                let scenario = try ScenarioReader.read(path: scenarioPath, splitting: readOptions)
                 fenceSet = try FenceReader.read(path: scenario.fencesPath, options: fenceReadOptions)
                 var global = scenario.geotrigger
                 if let buffer { global.bufferMeters = buffer }

@@ -14,13 +14,13 @@ struct MergeCommand: ParsableCommand {
             them. Events come out trace by trace in the scenario's order with seq renumbered: the \
             same bytes as one run without --shard, in any --format. A missing or repeated shard, \
             or parts of different runs, are errors (exit 65).
-            """
+            """ + HelpExamples.text("fencesim merge parts/ --out demo.events.jsonl", "fencesim merge parts/demo-delivery.events.part-*.jsonl --format table")
     )
 
     @Argument(help: "Partial logs, or folders holding *.part-*.jsonl files.")
     var parts: [String]
 
-    @Option(help: ArgumentHelp("Write the merged log to this file (atomically) instead of standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the merged log to this file, atomically (default: standard output).", valueName: "file"))
     var out: String?
 
     @Option(help: "Event log format: jsonl, csv, geojson or table.")

@@ -14,13 +14,13 @@ struct FenceOptions: ParsableArguments {
     @Flag(help: "Reproject fence files whose GeoJSON crs member is not WGS84, with PROJ, instead of refusing them.")
     var reproject = false
 
-    @Option(name: .customLong("id-property"), help: ArgumentHelp("Take fence ids from this property instead of \"id\"; @index numbers the features.", valueName: "name"))
+    @Option(name: .customLong("id-property"), help: ArgumentHelp("Take fence ids from this property; @index numbers the features (default: id).", valueName: "name"))
     var idProperty: String?
 
     // Numeric options take their value unconditionally, so that `--radius -5` is refused for
     // what it says rather than read as a missing value followed by an option named `-5`.
     @Option(name: .customLong("radius"), parsing: .unconditional,
-            help: ArgumentHelp("Radius in metres for Point fences without a radius property (at most 1000000).", valueName: "metres"))
+            help: ArgumentHelp("Radius in metres for Point fences without a radius property, at most 1000000 (default: none; such a fence is an error).", valueName: "metres"))
     var defaultRadius: Double?
 
     func validate() throws {
@@ -39,14 +39,17 @@ struct TraceOptions: ParsableArguments {
     @Flag(help: "Drop bad fixes (invalid coordinates, bad times, time going backwards, duplicate times) with counted warnings instead of refusing the trace.")
     var lenient = false
 
-    @Option(name: .customLong("trace-format"), help: ArgumentHelp("Read traces as this format instead of detecting it: gpx, csv, nmea or plt.", valueName: "format"))
+    @Option(name: .customLong("trace-format"), help: ArgumentHelp("Read traces as this format: gpx, csv, nmea or plt (default: detected from the content, then the extension).", valueName: "format"))
     var traceFormat: String?
 
-    @Option(help: ArgumentHelp("CSV column mapping, e.g. lat=Y,lon=X,time=t,speed=SPEED:kmh (overrides header detection).", valueName: "mapping"))
+    @Option(help: ArgumentHelp("CSV column mapping, e.g. lat=Y,lon=X,time=t,speed=SPEED:kmh,trace=uid (default: detected from the header).", valueName: "mapping"))
     var columns: String?
 
-    @Option(help: ArgumentHelp("CSV delimiter: a single character, or tab.", valueName: "char"))
+    @Option(help: ArgumentHelp("CSV delimiter: a single character, or tab (default: the most frequent of , ; tab | in the header).", valueName: "char"))
     var delimiter: String?
+
+    @Option(help: ArgumentHelp("Zone of CSV times written without one: an IANA name (Europe/Zurich) or an offset (+02:00) (default: UTC).", valueName: "zone"))
+    var timezone: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("User equivalent range error in metres: accuracy = HDOP × UERE when a fix has HDOP but no accuracy.", valueName: "metres"))
     var uere: Double = 5
@@ -67,10 +70,14 @@ struct TraceOptions: ParsableArguments {
         if let delimiter, delimiter != "tab", delimiter.utf8.count != 1 {
             throw ValidationError("--delimiter must be a single character or \"tab\"")
         }
+        if let timezone, LocalTimeZone(parsing: timezone) == nil {
+            throw ValidationError("--timezone must be UTC, an offset such as +02:00, or an IANA zone such as Europe/Zurich, not \"\(timezone)\"")
+        }
     }
 
-    /// The reader options; a bad `--columns` mapping is a usage error.
-    func readOptions() throws -> TraceReadOptions {
+    /// The reader options; a bad `--columns` mapping is a usage error. A replay (`replaying`)
+    /// needs a time for every fix: a CSV without a time column is refused at its header.
+    func readOptions(replaying: Bool = true) throws -> TraceReadOptions {
         var csv = CSVOptions()
         if let columns {
             do {
@@ -80,38 +87,54 @@ struct TraceOptions: ParsableArguments {
             }
         }
         if let delimiter { csv.delimiter = delimiter == "tab" ? 9 : delimiter.utf8.first }
-        return TraceReadOptions(format: traceFormat.flatMap(TraceFormat.init(rawValue:)), lenient: lenient, uere: uere,
-                                defaultAccuracy: defaultAccuracy, maximumSpeed: maxSpeed, csv: csv)
+        var options = TraceReadOptions(format: traceFormat.flatMap(TraceFormat.init(rawValue:)), lenient: lenient, uere: uere,
+                                       defaultAccuracy: defaultAccuracy, maximumSpeed: maxSpeed, csv: csv)
+        options.requiresTime = replaying
+        options.timeZone = timezone.flatMap(LocalTimeZone.init(parsing:))
+        return options
+    }
+
+    /// The note said once per command when times without a zone were read as UTC (or as local
+    /// times of `--timezone`), located at the first trace that has them.
+    static func zonelessNote(_ outcomes: [Replayer.Outcome], timeZone: LocalTimeZone?) -> String? {
+        let count = outcomes.reduce(0) { $0 + ($1.readStatistics?.zonelessTimes ?? 0) }
+        guard count > 0, let first = outcomes.first(where: { ($0.readStatistics?.zonelessTimes ?? 0) > 0 }) else { return nil }
+        let traces = outcomes.count { ($0.readStatistics?.zonelessTimes ?? 0) > 0 }
+        let times = "\(count) time\(count == 1 ? "" : "s") without a zone" + (traces > 1 ? " in \(traces) traces" : "")
+        if let timeZone {
+            return "\(first.input.path): note: \(times) read as local times of \(timeZone)"
+        }
+        return "\(first.input.path): note: \(times) read as UTC; if they are local times, say where with --timezone (e.g. --timezone Europe/Zurich or --timezone +02:00)"
     }
 }
 
 /// The geotrigger settings of SPEC §2 as command-line options (`replay`).
 struct GeotriggerOptions: ParsableArguments {
-    @Option(help: "Feed geometry: point or accuracy (a disc of the fix's accuracy).")
+    @Option(help: "Feed geometry: point or accuracy, a disc of the fix's accuracy (default: point, or the scenario's).")
     var feed: String?
-    @Option(help: "intersects, contains or contains-intersects.")
+    @Option(help: "intersects, contains or contains-intersects (default: intersects).")
     var relationship: String?
     // Numeric options take their value unconditionally: `--buffer -5` is a negative buffer, not
     // a missing value followed by an option named `-5`.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Metres added around every fence (negative shrinks), from -1000000 to 1000000.", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Metres added around every fence (negative shrinks), from -1000000 to 1000000 (default: 0, or the fence's buffer).", valueName: "metres"))
     var buffer: Double?
-    @Option(help: "Notifications to write: enter, exit or enter-or-exit.")
+    @Option(help: "Notifications to write: enter, exit or enter-or-exit (default: enter-or-exit).")
     var notify: String?
-    @Option(name: .customLong("initial-trigger"), help: "enter (a first fix inside notifies) or none.")
+    @Option(name: .customLong("initial-trigger"), help: "enter (a first fix inside notifies) or none (default: enter).")
     var initialTrigger: String?
-    @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\".", valueName: "expression"))
+    @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\" (default: none).", valueName: "expression"))
     var filter: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds continuously inside before a dwell event.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds continuously inside before a dwell event (default: no dwell events).", valueName: "seconds"))
     var dwell: Double?
-    @Option(name: .customLong("enter-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
+    @Option(name: .customLong("enter-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
     var enterAfter: String?
-    @Option(name: .customLong("exit-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\".", valueName: "threshold"))
+    @Option(name: .customLong("exit-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
     var exitAfter: String?
-    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("Seconds between fixes beyond which a new segment starts.", valueName: "seconds"))
+    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("Seconds between fixes beyond which a new segment starts (default: 120).", valueName: "seconds"))
     var maxGap: Double?
-    @Option(name: .customLong("gap-policy"), help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore.")
+    @Option(name: .customLong("gap-policy"), help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore (default: report).")
     var gapPolicy: String?
-    @Option(help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\".", valueName: "template"))
+    @Option(help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\" (default: none).", valueName: "template"))
     var message: String?
 
     /// Refuses bad values while parsing, so that the usage line printed names the command.
@@ -199,8 +222,8 @@ struct OutputOptions: ParsableArguments {
 
 /// Chooses the metric frame: the one given, or an automatic one around the fences.
 enum FrameChoice {
-    static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?) throws -> FrameDefinition {
-        try ScenarioRunner.frame(given: given, fences: fences, location: location)
+    static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?, remedy: FrameRemedy = .option) throws -> FrameDefinition {
+        try ScenarioRunner.frame(given: given, fences: fences, location: location, remedy: remedy)
     }
 
     /// Reads a `--crs` value, checking PROJ understands it.

@@ -15,10 +15,10 @@ struct Replay: ParsableCommand {
             "buffer" override them. With --summary, prints the benchmark line \
             (mode=... inside_pairs=... enter=... exit=... enter_checksum=... exit_checksum=...) \
             and writes no event log.
-            """
+            """ + HelpExamples.text("fencesim replay traces/demo-drive.gpx --fences traces/demo-fences.geojson --format table", "fencesim replay drives/ --fences stores.geojson --feed accuracy --dwell 120 --out events.csv --format csv", "fencesim replay fleet.csv --fences stores.geojson --columns trace=vehicle --summary")
     )
 
-    @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz).")
+    @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz), folders, quoted globs or manifests.")
     var traces: [String]
 
     @Option(help: ArgumentHelp("GeoJSON fence file.", valueName: "file"))
@@ -33,10 +33,10 @@ struct Replay: ParsableCommand {
     @Flag(name: .customLong("parse-only"), help: "Only read the fences and traces, print what was read, and stop (the floor of a replay's cost).")
     var parseOnly = false
 
-    @Flag(help: "Print the wall-clock time of each phase (reading fences, compiling, replaying) to standard error.")
+    @Flag(help: "Print the wall-clock time and resident memory at the end of each phase (listing traces, reading fences, resolving settings, indexing, replaying, writing the log) to standard error.")
     var timings = false
 
-    @Option(help: ArgumentHelp("Write the event log to this file (atomically) instead of standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the event log to this file, atomically (default: standard output).", valueName: "file"))
     var out: String?
 
     @OptionGroup var geotrigger: GeotriggerOptions
@@ -51,11 +51,13 @@ struct Replay: ParsableCommand {
         let timer: PhaseTimer? = timings ? PhaseTimer() : nil
         defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
+            // Folders, globs and manifests expanded, and each multi-device file split in traces.
+            let inputs = try TraceInputs.expand(traces, options: readOptions)
+            timer?.lap("list-traces")
             // Reading the traces starts now, on a thread of its own, while the fences are read
             // and indexed (dropped if the summary or the event log cannot use it: see
             // ParallelSummary and ParallelReplay). The workers project the fixes, so the frame
             // need not be known yet.
-            let inputs = traces.map { TraceInput(path: $0) }
             var feed: ParallelSummary.Feed?
             if !parseOnly, !inputs.isEmpty {
                 // An event log's workers take longer over a slice than the reader, so a short
@@ -69,8 +71,8 @@ struct Replay: ParsableCommand {
             for w in fenceSet.warnings { Terminal.err(w.description) }
             if parseOnly {
                 var fixes = 0
-                for trace in traces {
-                    let statistics = try TraceReader.read(path: trace, options: readOptions) { (_: Fix) throws(FencesimError) in }
+                for input in inputs {
+                    let statistics = try TraceReader.read(path: input.path, options: input.readOptions(readOptions)) { (_: Fix) throws(FencesimError) in }
                     fixes += statistics.fixesAccepted
                 }
                 timer?.lap("read-traces")
@@ -94,9 +96,10 @@ struct Replay: ParsableCommand {
                                                              keep: { compiled.append($0) })
                 } else {
                     feed?.cancel()
-                    outcomes = try replayer.run(inputs)
+                    outcomes = try replayer.run(inputs, timer: timer)
                 }
-                try Reporting.finish(outcomes)
+                try Reporting.finish(outcomes, options: readOptions)
+                Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -110,29 +113,30 @@ struct Replay: ParsableCommand {
             // The event log, written as it is produced: in slices on every core where the fences
             // allow it (see ParallelReplay), else trace by trace.
             let log = try EventLogOutput(format: output.logFormat, path: out)
-            _ = try log.write(traces: inputs.count) { (ordered) throws(FencesimError) in
+            let outcomes = try log.write(traces: inputs.count, options: readOptions) { (ordered) throws(FencesimError) in
                 if let ordered, let feed, ParallelReplay.applies(to: replayer.configuration) {
                     return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered,
                                                      timer: timer)
                 }
                 feed?.cancel()
-                return try replayer.run(inputs, log: ordered)
+                return try replayer.run(inputs, log: ordered, timer: timer)
             }
+            timer?.lap("write-log")
+            Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
         }
     }
 }
 
-/// Reporting of per-trace outcomes shared by `replay` and `run`.
+/// Reporting of per-trace outcomes shared by `replay`, `run` and `report`.
 enum Reporting {
-    /// Prints each trace's warnings (at most 20 per trace, then a count) and failures; throws the
-    /// first failure after printing all of them, so no partial log is written.
-    static func finish(_ outcomes: [Replayer.Outcome]) throws {
+    /// Prints each trace's warnings (at most 20 per trace, then how many more there are) and
+    /// failures, and under `--lenient` what was dropped; throws the first failure after printing
+    /// all of them, so no partial log is written.
+    static func finish(_ outcomes: [Replayer.Outcome], options: TraceReadOptions) throws {
         var first: FencesimError?
+        if let note = TraceOptions.zonelessNote(outcomes, timeZone: options.timeZone) { Terminal.err(note) }
         for o in outcomes {
-            for w in o.warnings.prefix(20) { Terminal.err(w.description) }
-            if o.warnings.count > 20 {
-                Terminal.err("\(o.input.path): note: \(o.warnings.count - 20) more warnings not shown")
-            }
+            say(o, lenient: options.lenient)
             if let error = o.error {
                 Terminal.err(error.fullDescription)
                 if first == nil { first = error }
@@ -140,6 +144,26 @@ enum Reporting {
         }
         if let first {
             throw ExitCode(first.code.exitStatus)
+        }
+    }
+
+    /// Warns when no fence lies within reach of any trace (``Simulation/FenceReach``).
+    static func sayReach(fences: FenceSet, settings: [GeotriggerSettings], outcomes: [Replayer.Outcome]) {
+        if let warning = FenceReach.warning(fences: fences, settings: settings, traces: outcomes.map { $0.readStatistics?.boundingBox }) {
+            Terminal.err(warning.description)
+        }
+    }
+
+    /// Prints one trace's first 20 warnings, the count of the others, and under `--lenient` one
+    /// line with what was dropped and why.
+    static func say(_ o: Replayer.Outcome, lenient: Bool) {
+        for w in o.warnings.prefix(20) { Terminal.err(w.description) }
+        let hidden = o.warningTotal - min(20, o.warnings.count)
+        if hidden > 0 {
+            Terminal.err("\(o.input.file): note: \(hidden) more warning\(hidden == 1 ? "" : "s") not shown")
+        }
+        if lenient, let dropped = o.dropSummary {
+            Terminal.err("\(o.input.file): note: \(dropped)")
         }
     }
 }

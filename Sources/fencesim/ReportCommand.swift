@@ -26,25 +26,25 @@ struct Report: ParsableCommand {
             itself; # starts a comment). Traces run on all cores with a progress bar on a terminal. \
             A trace that fails is reported and the others complete; the exit code is then 65 (or \
             the failure's own code). Report files are written atomically, only at the end.
-            """
+            """ + HelpExamples.text("fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json", "fencesim report drives/ --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html r.html", "fencesim report drives.list --fences stores.geojson --truth labelled-visits.csv")
     )
 
     @Argument(help: "A scenario file, or trace files, folders, globs or manifests.")
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("GeoJSON fence file (required without a scenario).", valueName: "file"))
+    @Option(help: ArgumentHelp("GeoJSON fence file, required without a scenario (default: the scenario's).", valueName: "file"))
     var fences: String?
 
-    @Option(help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the HTML report to this file (default: none).", valueName: "file"))
     var html: String?
 
-    @Option(help: ArgumentHelp("Write the JSON report to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the JSON report to this file (default: none).", valueName: "file"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Truth: trace (the clean trace), a reference trace, or a visits CSV (fence,enter,exit). Overrides the scenario's.", valueName: "source"))
+    @Option(help: ArgumentHelp("Truth: trace (the clean trace), a reference trace, or a visits CSV (fence,enter,exit) (default: the scenario's, else trace).", valueName: "source"))
     var truth: String?
 
-    @Option(help: ArgumentHelp("Degrade the feed, e.g. resample=10,noise=1,dropout=0.05,exitLoss=0.2,seed=42. Overrides the scenario's.", valueName: "pairs"))
+    @Option(help: ArgumentHelp("Degrade the feed, e.g. resample=10,noise=1,dropout=0.05,exitLoss=0.2,seed=42 (default: the scenario's, else none).", valueName: "pairs"))
     var degrade: String?
 
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: the scenario's, or automatic).", valueName: "crs"))
@@ -89,14 +89,15 @@ struct Report: ParsableCommand {
             var workers: [AnyObject] = []
             let evaluations = try evaluator.run(setup.traces, progress: { done, total in bar.update(done, total) }, keep: { workers.append($0) })
             bar.finish()
+            if let note = TraceOptions.zonelessNote(evaluations.map(\.outcome), timeZone: readOptions.timeZone) { Terminal.err(note) }
             for e in evaluations {
-                for w in e.outcome.warnings.prefix(20) { Terminal.err(w.description) }
-                if e.outcome.warnings.count > 20 { Terminal.err("\(e.input.path): note: \(e.outcome.warnings.count - 20) more warnings not shown") }
+                Reporting.say(e.outcome, lenient: readOptions.lenient)
                 if let error = e.error {
                     Terminal.err(error.fullDescription)
                     if failure == nil { failure = error }
                 }
             }
+            Reporting.sayReach(fences: setup.replay.fences, settings: setup.replay.settings, outcomes: evaluations.map(\.outcome))
             let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
                                         generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                         degradation: setup.degradation)
@@ -134,7 +135,7 @@ struct Report: ParsableCommand {
     func prepare(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
                  degradeOverride: Degradation?) throws -> Setup {
         if isScenario {
-            let scenario = try ScenarioReader.read(path: inputs[0])
+            let scenario = try ScenarioReader.read(path: inputs[0], splitting: readOptions)
             if fences != nil {
                 throw FencesimError(.usage, "--fences is taken from the scenario; drop it or pass traces instead", at: SourceLocation(file: scenario.file))
             }
@@ -148,7 +149,8 @@ struct Report: ParsableCommand {
             for finding in pipeline.findings { Terminal.err(finding.description) }
             let settings = try SettingsResolver.resolve(fenceSet, global: scenario.geotrigger, zones: scenario.zones,
                                                         requireDeclaredZones: !scenario.zones.isEmpty)
-            let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation)
+            let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
+                                             remedy: .optionOrScenarioKey)
             let truth: TruthSource
             let description: String
             if let value = self.truth {
@@ -166,7 +168,7 @@ struct Report: ParsableCommand {
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
         }
-        let traces = try TraceInputs.expand(inputs)
+        let traces = try TraceInputs.expand(inputs, options: readOptions)
         let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
@@ -219,69 +221,5 @@ final class ProgressBar: Sendable {
     func finish() {
         guard enabled else { return }
         Terminal.write("\r\u{1B}[K", to: 2)
-    }
-}
-
-/// Trace inputs of `report`: files, folders, globs and manifests.
-enum TraceInputs {
-    /// File extensions taken from a folder.
-    static let traceExtensions: Set<String> = ["gpx", "csv", "tsv", "txt", "nmea", "log", "plt", "gz"]
-
-    /// Expands every input, in order; a folder's files and a glob's matches sorted.
-    ///
-    /// - Throws: ``Support/FencesimError`` `.missingInput` for an input that names nothing.
-    static func expand(_ inputs: [String]) throws(FencesimError) -> [TraceInput] {
-        var out: [TraceInput] = []
-        for input in inputs {
-            if input.contains(where: { "*?[".contains($0) }) {
-                let matches = glob(input)
-                guard !matches.isEmpty else { throw FencesimError(.missingInput, "\(input) matches no file") }
-                out += matches.map { TraceInput(path: $0) }
-            } else if FileIO.isDirectory(input) {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
-                let files = names.filter { !$0.hasPrefix(".") && traceExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-                guard !files.isEmpty else { throw FencesimError(.missingInput, "folder \(input) holds no trace files (\(traceExtensions.sorted().joined(separator: ", ")))") }
-                out += files.map { TraceInput(path: (input as NSString).appendingPathComponent($0)) }
-            } else if !FileIO.exists(input) {
-                throw FencesimError(.missingInput, "\(input) does not exist")
-            } else if let listed = try manifest(input) {
-                out += listed
-            } else {
-                out.append(TraceInput(path: input))
-            }
-        }
-        return out
-    }
-
-    /// The traces a manifest lists, or `nil` when `path` is not a manifest: a text file whose
-    /// first line that is neither empty nor a `#` comment names an existing file (relative to the
-    /// manifest's folder).
-    static func manifest(_ path: String) throws(FencesimError) -> [TraceInput]? {
-        let ext = (path as NSString).pathExtension.lowercased()
-        guard ["txt", "list", "lst", "manifest"].contains(ext) else { return nil }
-        let text = String(decoding: try FileIO.readAll(path), as: UTF8.self)
-        let directory = (path as NSString).deletingLastPathComponent
-        var out: [TraceInput] = []
-        for (k, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            let resolved = line.hasPrefix("/") || directory.isEmpty ? line : (directory as NSString).appendingPathComponent(line)
-            if out.isEmpty, !FileIO.exists(resolved) { return nil }
-            // A listed trace that does not exist fails on its own, located at this line.
-            out.append(TraceInput(path: resolved, label: line))
-            _ = k
-        }
-        return out.isEmpty ? nil : out
-    }
-
-    static func glob(_ pattern: String) -> [String] {
-        var g = glob_t()
-        defer { globfree(&g) }
-        guard Glibc.glob(pattern, 0, nil, &g) == 0 else { return [] }
-        var out: [String] = []
-        for k in 0..<Int(g.gl_pathc) {
-            if let p = g.gl_pathv[k] { out.append(String(cString: p)) }
-        }
-        return out.sorted()
     }
 }

@@ -36,7 +36,7 @@ struct RulesCommand: ParsableCommand {
                 Pieces the chosen platform drops are reported as warnings on standard error; \
                 problems the platform refuses (every problem with --rules-platform docs) are \
                 located errors and exit 65.
-                """
+                """ + HelpExamples.text("fencesim rules check rules/places-seed001.json", "fencesim rules check rules.zip --rules-platform android")
         )
 
         @Argument(help: "rules.json, or a ZIP archive holding it.")
@@ -79,7 +79,7 @@ struct RulesCommand: ParsableCommand {
                 With --explain, after the consequences: for each rule whether it matched and \
                 why (each condition with the key's value, the coercion and the comparison), \
                 then the event data after add/mod and each dispatched event.
-                """
+                """ + HelpExamples.text("fencesim rules eval rules/places-seed001.json --event entry.json --explain", "fencesim rules eval rules.json --event entry.json --shared-state com.adobe.module.places=places.json --time 2026-01-01T09:00:00Z")
         )
 
         @Argument(help: "rules.json, or a ZIP archive holding it.")
@@ -89,11 +89,11 @@ struct RulesCommand: ParsableCommand {
         var event: String
 
         @Option(name: .customLong("shared-state"),
-                help: ArgumentHelp("An extension's shared state, e.g. com.adobe.module.places=places.json (repeatable).",
+                help: ArgumentHelp("An extension's shared state, e.g. com.adobe.module.places=places.json; repeatable (default: none).",
                                    valueName: "name=file"))
         var sharedStates: [String] = []
 
-        @Option(help: ArgumentHelp("Past events for historical conditions (a JSON array).", valueName: "file"))
+        @Option(help: ArgumentHelp("Past events for historical conditions, a JSON array (default: no history).", valueName: "file"))
         var history: String?
 
         @OptionGroup var platformOption: PlatformOption

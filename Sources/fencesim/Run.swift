@@ -22,35 +22,35 @@ struct Run: ParsableCommand {
             per trace. With rules, the client-side profile and the event history are kept beside \
             it, in <trace file name>.rules-state.json (state.rules-state.json for --state state.json). \
             A missing state file starts fresh; a corrupt one is an error and is left as it is.
-            """
+            """ + HelpExamples.text("fencesim run scenarios/demo.yaml --format table", "fencesim run scenarios/demo.yaml --out out --format geojson", "fencesim run scenarios/demo.yaml --shard 0/2 --out parts")
     )
 
     @Argument(help: "Scenario file (YAML or JSON).")
     var scenario: String
 
-    @Option(help: ArgumentHelp("Write <name>.events.<ext> into this folder (atomically) instead of standard output.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write <name>.events.<ext> into this folder, atomically (default: standard output).", valueName: "dir"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Read the Places state from, and write it back to (atomically), this file or directory.", valueName: "path"))
+    @Option(help: ArgumentHelp("Read the Places state from, and write it back to (atomically), this file or directory (default: every trace starts fresh).", valueName: "path"))
     var state: String?
 
-    @Option(name: .customLong("places-platform"), help: ArgumentHelp("Override places.platform: docs, ios or android.", valueName: "platform"))
+    @Option(name: .customLong("places-platform"), help: ArgumentHelp("Override places.platform: docs, ios or android (default: the scenario's).", valueName: "platform"))
     var placesPlatform: String?
 
-    @Option(name: .customLong("region-budget"), parsing: .unconditional, help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs.", valueName: "n"))
+    @Option(name: .customLong("region-budget"), parsing: .unconditional, help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs (default: the scenario's).", valueName: "n"))
     var regionBudget: Int?
 
     @Option(name: .customLong("last-poi-expiry"),
-            help: ArgumentHelp("Override places.lastPOIExpiry: ttl (the TTL also ends Last Entered and Last Exited POI, seed 000) or never (they never expire, seed 001).",
+            help: ArgumentHelp("Override places.lastPOIExpiry: ttl (the TTL also ends Last Entered and Last Exited POI, seed 000) or never (they never expire, seed 001) (default: the scenario's, else ttl).",
                                valueName: "ttl|never"))
     var lastPOIExpiry: String?
 
     @Option(name: .customLong("rules-platform"),
-            help: ArgumentHelp("Override rulesPlatform: docs (the documented behaviour), ios or android (each SDK's tolerance and coercions).",
+            help: ArgumentHelp("Override rulesPlatform: docs (the documented behaviour), ios or android, each SDK's tolerance and coercions (default: the scenario's).",
                                valueName: "platform"))
     var rulesPlatform: String?
 
-    @Option(help: ArgumentHelp("Replay only shard K of N (the traces at positions K, K+N, ... of the scenario, 0-based) and write its partial log for fencesim merge.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Replay only shard K of N (the traces at positions K, K+N, ... of the scenario, 0-based) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
     var shard: String?
 
     @OptionGroup var output: OutputOptions
@@ -82,7 +82,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let readOptions = try traceOptions.readOptions()
         try Terminal.run {
-            let scenario = try ScenarioReader.read(path: scenario)
+            let scenario = try ScenarioReader.read(path: scenario, splitting: readOptions)
             let shard = try self.shard.map { text throws(FencesimError) in try Shard(parsing: text) }
             let positions = shard?.positions(of: scenario.traces.count) ?? Array(scenario.traces.indices)
             let traces = positions.map { scenario.traces[$0] }
@@ -123,7 +123,7 @@ struct Run: ParsableCommand {
             let outcomes: [Replayer.Outcome]
             if let shard {
                 outcomes = try runner.run(traces, placesStates: initialStates)
-                try Reporting.finish(outcomes)
+                try Reporting.finish(outcomes, options: readOptions)
                 let text = PartialEventLog(scenario: scenario.name, run: try runDigest(scenario, shards: shard.count).hex,
                                            shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text
                 if let out {
@@ -142,11 +142,12 @@ struct Run: ParsableCommand {
                     path = (out as NSString).appendingPathComponent("\(scenario.name).events.\(output.logFormat.fileExtension)")
                 }
                 let log = try EventLogOutput(format: output.logFormat, path: path)
-                outcomes = try log.write(traces: traces.count) { (ordered) throws(FencesimError) in
+                outcomes = try log.write(traces: traces.count, options: readOptions) { (ordered) throws(FencesimError) in
                     try runner.run(traces, placesStates: initialStates, log: ordered)
                 }
                 if let path { Terminal.err("wrote \(path)") }
             }
+            Reporting.sayReach(fences: runner.fences, settings: runner.settings, outcomes: outcomes)
             if let statePaths {
                 for (outcome, path) in zip(outcomes, statePaths) {
                     guard let final = outcome.placesState else { continue }

@@ -42,22 +42,22 @@ struct SweepCommand: ParsableCommand {
             trace that fails), 66 input missing, 74 I/O error. Errors in flags are located as \
             --vary:N:COL (N: which --vary, from 1) or --target:1:COL. Files are written \
             atomically, only at the end; the output does not depend on --workers.
-            """
+            """ + HelpExamples.text("fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --vary resample=1,5,30 --target \"recall>=0.95,precision>=0.9\" --plot sweep.svg")
     )
 
     @Argument(help: "A scenario file (.yaml, .yml, .json).")
     var scenario: String
 
-    @Option(name: .customLong("vary"), help: ArgumentHelp("A parameter and its values, e.g. buffer=0,10,20 (repeatable).", valueName: "name=v1,v2,..."))
+    @Option(name: .customLong("vary"), help: ArgumentHelp("A parameter and its values, e.g. buffer=0,10,20; repeatable (default: none; at least one).", valueName: "name=v1,v2,..."))
     var vary: [String] = []
 
-    @Option(help: ArgumentHelp("Conditions the smallest setting must meet, e.g. \"recall>=0.95,precision>=0.9\".", valueName: "conditions"))
+    @Option(help: ArgumentHelp("Conditions the smallest setting must meet, e.g. \"recall>=0.95,precision>=0.9\" (default: none).", valueName: "conditions"))
     var target: String?
 
-    @Option(help: ArgumentHelp("Write the plot (a self-contained SVG) to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the plot (a self-contained SVG) to this file (default: none).", valueName: "file"))
     var plot: String?
 
-    @Option(help: ArgumentHelp("Write the grid as JSON to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the grid as JSON to this file (default: none).", valueName: "file"))
     var json: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
@@ -88,7 +88,7 @@ struct SweepCommand: ParsableCommand {
             try Sweep.check(axes)
             let target = try self.target.map { text throws(FencesimError) in try SweepTarget(parsing: text) }
 
-            let scenario = try ScenarioReader.read(path: self.scenario)
+            let scenario = try ScenarioReader.read(path: self.scenario, splitting: readOptions)
             let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
             for d in runner.diagnostics { Terminal.err(d.description) }
             let truth = try scenario.truthSource(fences: runner.fences)

@@ -12,7 +12,7 @@ struct Synth: ParsableCommand {
             The device moves along the route at --speed, reporting a fix every --interval \
             seconds from --start, with optional Gaussian position noise (--noise metres, seeded: \
             the same seed gives the same trace on every machine).
-            """
+            """ + HelpExamples.text("fencesim synth traces/demo-route.geojson --speed 11 --interval 2 --noise 2 --seed 7 --out drive.gpx", "fencesim synth traces/demo-route.geojson --speed 30 --interval 5 --pause 2:90 --format csv")
     )
 
     @Argument(help: "Route file: GeoJSON (the first LineString) or GPX (route points, else track points).")
@@ -38,13 +38,13 @@ struct Synth: ParsableCommand {
     @Option(help: ArgumentHelp("Time of the first fix (ISO-8601).", valueName: "time"))
     var start: String = "2026-01-01T00:00:00Z"
 
-    @Option(name: .customLong("pause"), help: ArgumentHelp("Stop at a route vertex: VERTEX:SECONDS (0-based vertex index); repeatable.", valueName: "vertex:seconds"))
+    @Option(name: .customLong("pause"), help: ArgumentHelp("Stop at a route vertex: VERTEX:SECONDS (0-based vertex index); repeatable (default: no stops).", valueName: "vertex:seconds"))
     var pauses: [String] = []
 
     @Option(help: "Output format: gpx or csv.")
     var format: String = "gpx"
 
-    @Option(help: ArgumentHelp("Write the trace to this file (atomically) instead of standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the trace to this file, atomically (default: standard output).", valueName: "file"))
     var out: String?
 
     @Option(name: .customLong("max-fixes"), parsing: .unconditional,

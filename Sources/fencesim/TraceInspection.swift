@@ -5,14 +5,25 @@ import Traces
 /// What `inspect` reports about a trace, as text or JSON.
 struct TraceInspection {
     let path: String
+    /// `PATH#ID` for one trace of a file holding several, else the path.
+    let name: String
+    /// The trace column and how many traces the file holds, for one of several.
+    let split: (column: String, count: Int)?
     let statistics: TraceStatistics
     /// Speeds in m/s: the fixes' own speeds where given, else implied by consecutive fixes.
     let speedPercentiles: [(Int, Double)]
     let speedSource: String
     let intervalMedian: Double?
 
-    init(path: String, options: TraceReadOptions) throws {
+    init(path: String, options: TraceReadOptions, split: TraceSplit? = nil) throws {
         self.path = path
+        if let selection = options.selection, let split {
+            name = path + "#" + selection.id
+            self.split = (split.column, split.traces.count)
+        } else {
+            name = path
+            self.split = nil
+        }
         var reported: [Double] = []
         var implied: [Double] = []
         var intervals: [Double] = []
@@ -47,7 +58,8 @@ struct TraceInspection {
 
     var text: String {
         let s = statistics
-        var lines = ["\(path): trace (\(s.dialect))"]
+        var lines = ["\(name): trace (\(s.dialect))"]
+        if let split { lines.append("  one of \(split.count) traces by column '\(split.column)'") }
         if s.format == .gpx {
             lines.append("  tracks: \(s.tracks), segments: \(s.segments), routes: \(s.routes), waypoints: \(s.waypoints)")
         } else if s.segments > 0 {
@@ -55,6 +67,7 @@ struct TraceInspection {
         }
         lines.append("  points: \(s.pointsRead) (\(s.pointsWithTime) with time); fixes accepted: \(s.fixesAccepted)")
         if s.fixesWithoutTime > 0 { lines.append("  fixes without time: \(s.fixesWithoutTime)") }
+        if s.zonelessTimes > 0 { lines.append("  times without a zone: \(s.zonelessTimes) (read as UTC unless --timezone says otherwise)") }
         if let span = s.timeSpan {
             lines.append("  time: \(span.lowerBound) to \(span.upperBound) (\(Format.fixed(span.upperBound.seconds(since: span.lowerBound), 3)) s)")
         }
@@ -82,7 +95,7 @@ struct TraceInspection {
     var jsonLine: String {
         let s = statistics
         var pairs: [(String, JSONValue)] = [
-            ("file", .string(path)), ("kind", .string("trace")), ("format", .string(s.format.rawValue)), ("dialect", .string(s.dialect)),
+            ("file", .string(path)), ("trace", .string(name)), ("kind", .string("trace")), ("format", .string(s.format.rawValue)), ("dialect", .string(s.dialect)),
             ("tracks", .int(Int64(s.tracks))), ("segments", .int(Int64(s.segments))), ("routes", .int(Int64(s.routes))),
             ("waypoints", .int(Int64(s.waypoints))), ("points", .int(Int64(s.pointsRead))), ("pointsWithTime", .int(Int64(s.pointsWithTime))),
             ("fixes", .int(Int64(s.fixesAccepted))), ("fixesWithoutTime", .int(Int64(s.fixesWithoutTime))),

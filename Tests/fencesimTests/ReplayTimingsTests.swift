@@ -13,12 +13,32 @@ import Testing
         #expect(timed.status == 0, "\(timed.stderr)")
         #expect(timed.stdout == plain.stdout)
         let lines = timed.stderr.split(separator: "\n").filter { $0.hasPrefix("timing: ") }
-        #expect(lines.first?.hasPrefix("timing: read-fences ") == true, "\(timed.stderr)")
+        #expect(lines.first?.hasPrefix("timing: list-traces ") == true, "\(timed.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix("timing: read-fences ") == true, "\(timed.stderr)")
         #expect(lines.last?.hasPrefix("timing: total ") == true, "\(timed.stderr)")
         for line in lines.dropLast() {
             #expect(line.contains(" s, ") && line.hasSuffix(" MiB resident"), "\(line)")
         }
         #expect(!plain.stderr.contains("timing:"))
+    }
+
+    /// Every path of a replay says every phase it went through: sliced or whole-trace,
+    /// summary or event log, streamed or a table.
+    @Test(arguments: [
+        (["--summary"], false),
+        (["--summary", "--filter", "accuracy <= 50"], false),
+        (["--format", "jsonl"], true),
+        (["--format", "table"], true),
+        (["--format", "csv", "--dwell", "10"], true),
+        (["--format", "jsonl", "--message", "{fence.id}"], true),
+    ])
+    func everyPathSaysEveryPhase(_ extra: [String], _ writesLog: Bool) throws {
+        let timed = try CLI.run(Self.base + extra + ["--timings"])
+        #expect(timed.status == 0, "\(timed.stderr)")
+        let names = timed.stderr.split(separator: "\n").filter { $0.hasPrefix("timing: ") }.map { $0.split(separator: " ")[1] }
+        var expected = ["list-traces", "read-fences", "resolve-settings", "index-fences", "replay"]
+        if writesLog { expected.append("write-log") }
+        #expect(names == (expected + ["total"]).map { Substring($0) }, "\(extra): \(timed.stderr)")
     }
 }
 
