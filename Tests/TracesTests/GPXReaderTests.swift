@@ -41,6 +41,26 @@ struct GPXReaderTests {
         #expect((stats.pointsRead, stats.pointsWithTime, stats.fixesWithoutTime) == (3, 2, 1))
     }
 
+    /// Several `trk` in one file (issue 22): one trace, in document order, each `trkseg` a segment
+    /// of its own, numbered across the tracks, so that no movement joins the end of one track and
+    /// the start of the next.
+    @Test("several tracks make one trace whose segments are their trksegs")
+    func severalTracks() throws {
+        let text = """
+            <gpx version="1.1"><trk><trkseg>
+            <trkpt lat="1" lon="1"><time>2026-01-01T00:00:00Z</time></trkpt><trkpt lat="1" lon="1.001"><time>2026-01-01T00:00:01Z</time></trkpt>
+            </trkseg></trk><trk><trkseg>
+            <trkpt lat="2" lon="2"><time>2026-01-01T00:00:02Z</time></trkpt>
+            </trkseg><trkseg>
+            <trkpt lat="3" lon="3"><time>2026-01-01T00:00:03Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let (fixes, stats) = try TestData.read(TestData.write(text, named: "tracks.gpx"))
+        #expect(fixes.map(\.latitude) == [1, 1, 2, 3])
+        #expect(fixes.map(\.segment) == [0, 0, 1, 2])
+        #expect((stats.tracks, stats.segments) == (2, 3))
+    }
+
     @Test("waypoints are the points of a file without tracks or routes (Xcode simulation files)")
     func waypointsOnly() throws {
         let text = """
