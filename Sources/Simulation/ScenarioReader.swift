@@ -112,6 +112,11 @@ public enum ScenarioReader {
                         expectedPath: expected, root: root, directory: directory)
     }
 
+    /// The message for a duration longer than any span of time fencesim reads.
+    static func longerThanTime(_ key: String, _ value: Double) -> String {
+        "\(key) \(JSONWriter.number(value)) s is more than \(JSONWriter.number(Timestamp.spanSeconds)) s, the span from the first to the last time fencesim reads (years -9999 to 9999)"
+    }
+
     static func checkKeys(_ node: ConfigNode, _ keys: [String], _ section: String) throws(FencesimError) {
         guard let entries = node.entries else { throw node.error("\(section) must be a mapping") }
         for (key, location, _) in entries where !keys.contains(key) {
@@ -175,6 +180,7 @@ public enum ScenarioReader {
                     throw m.error("minimumRetriggerTime must be a number of seconds, found \(m.string.map { "\"\($0)\"" } ?? m.typeDescription)")
                 }
                 guard v >= 0 else { throw m.error("minimumRetriggerTime must not be negative (found \(JSONWriter.number(v)))") }
+                guard v <= Timestamp.spanSeconds else { throw m.error(ScenarioReader.longerThanTime("minimumRetriggerTime", v)) }
                 zone.minimumRetriggerSeconds = v
             }
             if let d = item["customData"] {

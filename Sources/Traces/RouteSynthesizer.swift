@@ -51,6 +51,11 @@ public struct RouteSynthesizer: Sendable {
         return (timeline(along: route).end / interval).rounded(.down) + 2
     }
 
+    /// Seconds from the first fix to the last: the time the route takes, pauses included.
+    public func duration(along route: [XY]) -> Double {
+        route.isEmpty ? 0 : timeline(along: route).end
+    }
+
     /// The route as stretches of moving and pausing, and the time it takes, seconds.
     func timeline(along route: [XY]) -> (stretches: [Stretch], end: Double) {
         let geodesic = Geodesic.wgs84

@@ -40,7 +40,7 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         if scenarios.isEmpty { throw ValidationError("give scenario files or folders") }
-        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        try OutputOptions.validate(workers: workers)
         if let junit, junit.isEmpty { throw ValidationError("--junit needs a file path") }
     }
 

@@ -191,10 +191,22 @@ struct OutputOptions: ParsableArguments {
         guard EventLogFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(EventLogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        try OutputOptions.validate(workers: workers)
     }
 
     var logFormat: EventLogFormat { EventLogFormat(rawValue: format) ?? .jsonl }
+
+    /// The most worker threads `--workers` may ask for. Each worker holds state of its own (one
+    /// slot per worker is made before any work): a billion was a hang and `Int.max` a heap
+    /// corruption, and no machine has more cores than this.
+    static let maximumWorkers = 1_024
+
+    /// Throws unless `workers` is 0 (one per core) to ``maximumWorkers``.
+    static func validate(workers: Int) throws {
+        guard workers >= 0, workers <= maximumWorkers else {
+            throw ValidationError("--workers must be 0 (one per core) to \(maximumWorkers), not \(workers)")
+        }
+    }
 }
 
 /// Chooses the metric frame: the one given, or an automatic one around the fences.

@@ -61,7 +61,7 @@ struct Report: ParsableCommand {
     @OptionGroup var fenceOptions: FenceOptions
 
     func validate() throws {
-        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        try OutputOptions.validate(workers: workers)
         guard !inputs.isEmpty else { throw ValidationError("give a scenario file or traces") }
         if let html, html.isEmpty { throw ValidationError("--html needs a file path") }
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }

@@ -70,7 +70,7 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var fenceOptions: FenceOptions
 
     func validate() throws {
-        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        try OutputOptions.validate(workers: workers)
         guard !vary.isEmpty else { throw ValidationError("give at least one --vary NAME=V1,V2,...") }
         if let plot, plot.isEmpty { throw ValidationError("--plot needs a file path") }
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }

@@ -91,6 +91,12 @@ struct Synth: ParsableCommand {
             guard count <= Double(maxFixes) else {
                 throw FencesimError(.usage, "this route at --speed \(speed) m/s with a fix every --interval \(interval) s would make \(JSONWriter.number(count.rounded())) fixes, more than --max-fixes \(maxFixes); raise --speed or --interval, or --max-fixes")
             }
+            // Past the last time fencesim reads, a trace could not be read back, and its times
+            // would overflow the 64-bit count they are kept in.
+            let duration = synthesizer.duration(along: points)
+            guard startTime.epochSeconds + duration <= Timestamp.latest.epochSeconds else {
+                throw FencesimError(.usage, "this route at --speed \(speed) m/s\(pauseTable.isEmpty ? "" : " with its --pause stops") takes \(JSONWriter.number(duration)) s, so the trace would end after \(Timestamp.latest), the last time fencesim reads; raise --speed, shorten the pauses or move --start")
+            }
             let name = ((route as NSString).lastPathComponent as NSString).deletingPathExtension
             let traceFormat = TraceWriter.Format(rawValue: format) ?? .gpx
             // Each fix is written as it is made: memory does not grow with the trace.
