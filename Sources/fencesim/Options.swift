@@ -215,6 +215,22 @@ enum FrameChoice {
         try ScenarioRunner.frame(given: given, fences: fences, location: location)
     }
 
+    /// Says on standard error when a frame the user chose (`given`) changes distances over the
+    /// fences and the traces read by more than the automatic frame allows (see
+    /// ``Simulation/FrameDistortion``).
+    static func warnIfDistorting(_ given: FrameDefinition?, source: String, at location: SourceLocation, fences: FenceSet,
+                                 traces: [TraceStatistics?]) {
+        guard let given,
+              let warning = FrameDistortion.warning(given, over: FrameDistortion.extents(fences: fences, traces: traces), source: source, at: location)
+        else { return }
+        Terminal.err(warning.description)
+    }
+
+    /// Where a scenario's `crs:` is, for messages about it.
+    static func location(ofCRSIn scenario: Scenario) -> SourceLocation {
+        scenario.root["crs"]?.location ?? SourceLocation(file: scenario.file)
+    }
+
     /// Reads a `--crs` value, checking PROJ understands it.
     static func parse(_ text: String) throws -> FrameDefinition {
         let definition = FrameDefinition(parsing: text)

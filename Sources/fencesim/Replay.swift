@@ -97,6 +97,8 @@ struct Replay: ParsableCommand {
                     outcomes = try replayer.run(inputs)
                 }
                 try Reporting.finish(outcomes)
+                FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet,
+                                             traces: outcomes.map(\.readStatistics))
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -110,7 +112,7 @@ struct Replay: ParsableCommand {
             // The event log, written as it is produced: in slices on every core where the fences
             // allow it (see ParallelReplay), else trace by trace.
             let log = try EventLogOutput(format: output.logFormat, path: out)
-            _ = try log.write(traces: inputs.count) { (ordered) throws(FencesimError) in
+            let outcomes = try log.write(traces: inputs.count) { (ordered) throws(FencesimError) in
                 if let ordered, let feed, ParallelReplay.applies(to: replayer.configuration) {
                     return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered,
                                                      timer: timer)
@@ -118,6 +120,8 @@ struct Replay: ParsableCommand {
                 feed?.cancel()
                 return try replayer.run(inputs, log: ordered)
             }
+            FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet,
+                                         traces: outcomes.map(\.readStatistics))
         }
     }
 }

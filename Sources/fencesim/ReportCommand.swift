@@ -149,6 +149,12 @@ struct Report: ParsableCommand {
             let settings = try SettingsResolver.resolve(fenceSet, global: scenario.geotrigger, zones: scenario.zones,
                                                         requireDeclaredZones: !scenario.zones.isEmpty)
             let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation)
+            // Over the fences: the traces are read as they are scored.
+            if given != nil {
+                FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet, traces: [])
+            } else {
+                FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: fenceSet, traces: [])
+            }
             let truth: TruthSource
             let description: String
             if let value = self.truth {
@@ -171,6 +177,7 @@ struct Report: ParsableCommand {
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
         let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+        FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet, traces: [])
         let value = self.truth ?? "trace"
         let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
         let title = inputs.count == 1 ? inputs[0] : "\(traces.count) traces"

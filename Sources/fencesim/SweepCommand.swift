@@ -90,6 +90,8 @@ struct SweepCommand: ParsableCommand {
 
             let scenario = try ScenarioReader.read(path: self.scenario)
             let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
+            // Over the fences: the traces are read in each combination's replays.
+            FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences, traces: [])
             for d in runner.diagnostics { Terminal.err(d.description) }
             let truth = try scenario.truthSource(fences: runner.fences)
             let sweep = try Sweep(base: Sweep.Base(runner: runner, truth: truth), axes: axes, target: target)
