@@ -717,6 +717,18 @@ struct FeatureConverter {
                 report("\(label()): invalid geometry: \(reason)\(hint)", node.offset)
                 return nil
             }
+            // Make-valid's time grows faster than the number of crossings it nodes (a 200-vertex
+            // star took 46 s): past the limit the repair is refused before it starts.
+            switch RingCheck.crossings(of: FeatureConverter.polygonalParts(shape).flatMap { $0 }, limit: Fence.makeValidCrossingLimit,
+                                       pairBudget: Fence.makeValidPairBudget) {
+            case .exactly: break
+            case .moreThan(let limit):
+                report("\(label()): invalid geometry: \(reason); its edges cross more than \(limit) times, more than make-valid repairs (the limit keeps a repair within seconds)", node.offset)
+                return nil
+            case .pairBudgetSpent(let pairs):
+                report("\(label()): invalid geometry: \(reason); its crossings could not be counted within \(pairs) tests of overlapping edges, the most make-valid is allowed (the limit keeps a repair within seconds)", node.offset)
+                return nil
+            }
             let repaired = try geometry.makeValid()
             let polygons = FeatureConverter.polygonalParts(try repaired.shape)
             guard !polygons.isEmpty else {

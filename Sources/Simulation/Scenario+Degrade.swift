@@ -52,11 +52,13 @@ extension Scenario {
         if let n = node["resample"] {
             let v = try number(n, "resample", "a number of seconds between fixes")
             guard v > 0 else { throw n.error("resample must be a positive number of seconds") }
+            guard v <= Degradation.secondsLimit else { throw n.error(tooLarge("resample", v, Degradation.secondsLimit, "s")) }
             d.resampleSeconds = v
         }
         if let n = node["noise"] {
             let v = try number(n, "noise", "a multiple of each fix's accuracy")
             guard v >= 0 else { throw n.error("noise must not be negative") }
+            guard v <= Degradation.noiseLimit else { throw n.error(tooLarge("noise", v, Degradation.noiseLimit, "× accuracy")) }
             d.noise = v
         }
         if let n = node["dropout"] {
@@ -81,6 +83,7 @@ extension Scenario {
                 if let m = n["meters"] {
                     let v = try number(m, "meters", "a distance in metres")
                     guard v > 0 else { throw m.error("spike meters must be positive") }
+                    guard v <= Degradation.spikeMetersLimit else { throw m.error(tooLarge("spike meters", v, Degradation.spikeMetersLimit, "m")) }
                     d.spikeMeters = v
                 }
             } else {
@@ -90,6 +93,7 @@ extension Scenario {
         if let n = node["jitter"] {
             let v = try number(n, "jitter", "a number of seconds")
             guard v >= 0 else { throw n.error("jitter must not be negative") }
+            guard v <= Degradation.secondsLimit else { throw n.error(tooLarge("jitter", v, Degradation.secondsLimit, "s")) }
             d.jitterSeconds = v
         }
         if let n = node["exitLoss"] { d.exitLoss = try share(n, "exitLoss") }
@@ -101,6 +105,10 @@ extension Scenario {
             d.seed = UInt64(v)
         }
         return d
+    }
+
+    private static func tooLarge(_ key: String, _ value: Double, _ limit: Double, _ unit: String) -> String {
+        "\(key) \(JSONWriter.number(value)) \(unit) is more than the limit of \(JSONWriter.number(limit)) \(unit)"
     }
 
     private static func number(_ node: ConfigNode, _ key: String, _ what: String) throws(FencesimError) -> Double {

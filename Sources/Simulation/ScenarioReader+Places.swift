@@ -17,6 +17,7 @@ extension ScenarioReader {
                 throw t.error("membershipTTL must be a number of seconds, found \(t.string.map { "\"\($0)\"" } ?? t.typeDescription)")
             }
             guard v >= 0 else { throw t.error("membershipTTL must not be negative (found \(JSONWriter.number(v)))") }
+            guard v <= Timestamp.spanSeconds else { throw t.error(ScenarioReader.longerThanTime("membershipTTL", v)) }
             settings.configuration.membershipTTL = v
         }
         if let e = node["expiry"] {

@@ -50,6 +50,27 @@ public enum ScenarioReader {
         return nil
     }
 
+    /// Why `path`, a scenario's `expected:`, could lead out of the scenario's folder (`nil` when
+    /// it cannot): `check --update` writes the golden log there, so it must be relative and
+    /// never climb above the folder with `..`.
+    static func goldenPathProblem(_ path: String) -> String? {
+        if path.isEmpty { return "it is empty" }
+        if path.hasPrefix("/") { return "it is an absolute path" }
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) { return "it contains control characters" }
+        var depth = 0
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch component {
+            case ".": continue
+            case "..":
+                depth -= 1
+                if depth < 0 { return "it climbs out of the scenario's folder with \"..\"" }
+            default: depth += 1
+            }
+        }
+        if depth == 0 || path.hasSuffix("/") { return "it names a folder, not a file" }
+        return nil
+    }
+
     static func read(_ root: ConfigNode, path: String) throws(FencesimError) -> Scenario {
         guard let entries = root.entries else {
             throw root.error("a scenario must be a mapping of keys (name, traces, fences, ...), found \(root.typeDescription)")
@@ -114,11 +135,19 @@ public enum ScenarioReader {
         var expected: String?
         if let e = root["expected"] {
             guard let s = e.string else { throw e.error("expected must be a path to a golden event log") }
+            if let problem = goldenPathProblem(s) {
+                throw e.error("expected \"\(s)\" cannot be the golden log: \(problem); check --update writes it, so it must be a file inside the scenario's folder")
+            }
             expected = resolve(s, directory)
         }
         return Scenario(file: path, name: name, traces: traces, fencesPath: fencesPath, fencesLocation: fencesNode.location, crs: crs,
                         geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
                         expectedPath: expected, root: root, directory: directory)
+    }
+
+    /// The message for a duration longer than any span of time fencesim reads.
+    static func longerThanTime(_ key: String, _ value: Double) -> String {
+        "\(key) \(JSONWriter.number(value)) s is more than \(JSONWriter.number(Timestamp.spanSeconds)) s, the span from the first to the last time fencesim reads (years -9999 to 9999)"
     }
 
     static func checkKeys(_ node: ConfigNode, _ keys: [String], _ section: String) throws(FencesimError) {
@@ -184,6 +213,7 @@ public enum ScenarioReader {
                     throw m.error("minimumRetriggerTime must be a number of seconds, found \(m.string.map { "\"\($0)\"" } ?? m.typeDescription)")
                 }
                 guard v >= 0 else { throw m.error("minimumRetriggerTime must not be negative (found \(JSONWriter.number(v)))") }
+                guard v <= Timestamp.spanSeconds else { throw m.error(ScenarioReader.longerThanTime("minimumRetriggerTime", v)) }
                 zone.minimumRetriggerSeconds = v
             }
             if let d = item["customData"] {

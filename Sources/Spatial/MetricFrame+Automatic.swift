@@ -35,17 +35,13 @@ extension MetricFrame {
         let lon0 = Self.rounded((box.minX + box.maxX) / 2)
         let unit = try MetricFrame(.transverseMercator(latitudeOfOrigin: lat0, centralMeridian: lon0, scaleFactor: 1))
         // Scale grows with the distance from the central meridian, which is largest on the east
-        // and west edges at the latitude nearest the equator.
-        var latitudes = [box.minY, box.maxY, (box.minY + box.maxY) / 2]
-        if box.minY < 0 && box.maxY > 0 { latitudes.append(0) }
+        // and west edges at the latitude nearest the equator: among the samples.
         var kMax = 1.0
-        for lat in latitudes {
-            for lon in [box.minX, box.maxX] {
-                guard let k = unit.scaleFactor(at: XY(longitude: lon, latitude: lat)) else {
-                    throw SpatialError(function: "proj_factors", message: "cannot compute the scale at \(lat), \(lon)")
-                }
-                kMax = max(kMax, k)
+        for p in scaleSamples(covering: box) {
+            guard let k = unit.scaleFactor(at: p) else {
+                throw SpatialError(function: "proj_factors", message: "cannot compute the scale at \(p.latitude), \(p.longitude)")
             }
+            kMax = max(kMax, k)
         }
         // Scales in the box range over [k0, k0 * kMax]; k0 = 2 / (1 + kMax) centres them on 1.
         let k0 = 2 / (1 + kMax)
@@ -57,6 +53,35 @@ extension MetricFrame {
             throw AutomaticFrameRefusal(scaleError: error, eastWestKilometers: km)
         }
         return (.transverseMercator(latitudeOfOrigin: lat0, centralMeridian: lon0, scaleFactor: Self.rounded(k0, digits: 9)), error)
+    }
+
+    /// Where a frame's scale is taken over `box` (WGS84 degrees, x = longitude): its corners,
+    /// the middles of its edges, its centre, and where the box spans the equator, the equator at
+    /// its west, middle and east. Conformal projections in common use have their extreme scales
+    /// on the box's edges (transverse Mercator on the east and west edges nearest the equator,
+    /// Mercator and conic projections on the north and south edges, or between the standard
+    /// parallels).
+    public static func scaleSamples(covering box: BoundingBox) -> [XY] {
+        var latitudes = [box.minY, box.maxY, (box.minY + box.maxY) / 2]
+        if box.minY < 0 && box.maxY > 0 { latitudes.append(0) }
+        var samples: [XY] = []
+        for lat in latitudes {
+            for lon in [box.minX, box.maxX, (box.minX + box.maxX) / 2] { samples.append(XY(longitude: lon, latitude: lat)) }
+        }
+        return samples
+    }
+
+    /// The largest scale error of this frame over `box`, |k − 1| at the
+    /// ``scaleSamples(covering:)``: what the automatic frame keeps within
+    /// ``maximumAutomaticScaleError``, for a frame the user chose. `nil`, with the first sample
+    /// PROJ cannot take the scale at, when the frame does not cover the box.
+    public func scaleError(over box: BoundingBox) -> (error: Double?, failedAt: XY?) {
+        var worst = 0.0
+        for p in MetricFrame.scaleSamples(covering: box) {
+            guard let k = scaleFactor(at: p) else { return (nil, p) }
+            worst = max(worst, abs(k - 1))
+        }
+        return (worst, nil)
     }
 
     /// Rounds to a fixed number of decimals so that frame strings are short and identical on

@@ -10,6 +10,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Nanoseconds within the second, `0..<1_000_000_000`.
     public private(set) var nanoseconds: Int32
 
+    /// The first instant fencesim reads: -9999-01-01T00:00:00Z.
+    public static let earliest = Timestamp(seconds: -377_705_116_800)
+    /// The last whole second fencesim reads: 9999-12-31T23:59:59Z.
+    public static let latest = Timestamp(seconds: 253_402_300_799)
+    /// Seconds from ``earliest`` to ``latest``, about 20,000 years: no duration between two
+    /// instants fencesim reads is longer, so a longer duration in a setting (a time-to-live, a
+    /// re-trigger time) is refused rather than carried into arithmetic that would overflow.
+    public static let spanSeconds = Double(latest.seconds - earliest.seconds)
+
     /// Creates a timestamp, normalising `nanoseconds` into `0..<1e9`.
     public init(seconds: Int64, nanoseconds: Int64 = 0) {
         var s = seconds

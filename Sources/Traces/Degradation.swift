@@ -42,6 +42,15 @@ public struct Degradation: Sendable, Hashable {
     /// `seed`: the seed of every random choice.
     public var seed: UInt64
 
+    /// The longest resampling interval or jitter σ, in seconds: 100,000,000 (about three years).
+    /// Times are moved in whole nanoseconds, and this keeps every shift (up to about nine σ)
+    /// far inside a 64-bit count.
+    public static let secondsLimit = 100_000_000.0
+    /// The largest noise σ, as a multiple of each fix's accuracy: 1,000.
+    public static let noiseLimit = 1_000.0
+    /// The largest spike, in metres: 1,000 km (``Fence``'s buffer and radius limit).
+    public static let spikeMetersLimit = 1_000_000.0
+
     public init(resampleSeconds: Double? = nil, noise: Double = 0, dropout: Double = 0, dropoutBurst: Double = 1, spikes: Double = 0,
                 spikeMeters: Double = 200, jitterSeconds: Double = 0, exitLoss: Double = 0, entryLoss: Double = 0, seed: UInt64 = 0) {
         self.resampleSeconds = resampleSeconds

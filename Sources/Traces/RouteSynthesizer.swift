@@ -51,6 +51,11 @@ public struct RouteSynthesizer: Sendable {
         return (timeline(along: route).end / interval).rounded(.down) + 2
     }
 
+    /// Seconds from the first fix to the last: the time the route takes, pauses included.
+    public func duration(along route: [XY]) -> Double {
+        route.isEmpty ? 0 : timeline(along: route).end
+    }
+
     /// The route as stretches of moving and pausing, and the time it takes, seconds.
     func timeline(along route: [XY]) -> (stretches: [Stretch], end: Double) {
         let geodesic = Geodesic.wgs84
@@ -83,11 +88,21 @@ public struct RouteSynthesizer: Sendable {
     ///
     /// - Complexity: O(duration / interval + route vertices).
     public func fixes(along route: [XY]) -> [Fix] {
-        guard !route.isEmpty else { return [] }
+        var out: [Fix] = []
+        forEachFix(along: route) { out.append($0) }
+        return out
+    }
+
+    /// Calls `body` with each fix along `route` in time order, as ``fixes(along:)`` lists them,
+    /// holding none: a trace of any length costs the same memory.
+    ///
+    /// - Throws: what `body` throws, which stops the walk.
+    /// - Complexity: O(duration / interval + route vertices).
+    public func forEachFix<Failure: Error>(along route: [XY], _ body: (Fix) throws(Failure) -> Void) throws(Failure) {
+        guard !route.isEmpty else { return }
         let geodesic = Geodesic.wgs84
         let (timeline, end) = self.timeline(along: route)
         var rng = SplitMix64(seed: seed)
-        var out: [Fix] = []
         var stretch = 0
         var k = 0
         while true {
@@ -120,12 +135,11 @@ public struct RouteSynthesizer: Sendable {
                 latitude = moved.latitude
                 longitude = moved.longitude
             }
-            out.append(Fix(time: start.adding(seconds: at), latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters,
-                           accuracySource: .reported, speedMetersPerSecond: moving ? speed : 0,
-                           courseDegrees: (course + 360).truncatingRemainder(dividingBy: 360)))
+            try body(Fix(time: start.adding(seconds: at), latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters,
+                         accuracySource: .reported, speedMetersPerSecond: moving ? speed : 0,
+                         courseDegrees: (course + 360).truncatingRemainder(dividingBy: 360)))
             if last { break }
             k += 1
         }
-        return out
     }
 }

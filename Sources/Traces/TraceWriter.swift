@@ -10,10 +10,9 @@ public enum TraceWriter {
 
     /// The whole trace as text.
     public static func render(_ fixes: [Fix], format: Format, name: String = "fencesim trace") -> String {
-        switch format {
-        case .gpx: gpx(fixes, name: name)
-        case .csv: csv(fixes)
-        }
+        var out = header(format: format, name: name)
+        for f in fixes { out += line(f, format: format) }
+        return out + footer(format: format)
     }
 
     static func number(_ value: Double, _ digits: Int) -> String {
@@ -41,15 +40,33 @@ public enum TraceWriter {
         return out
     }
 
-    static func gpx(_ fixes: [Fix], name: String) -> String {
-        var out = """
+    /// What comes before the first fix.
+    static func header(format: Format, name: String) -> String {
+        switch format {
+        case .gpx:
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="fencesim" xmlns="http://www.topografix.com/GPX/1/1">
             <trk><name>\(escape(name))</name><trkseg>
 
             """
-        for f in fixes {
-            out += "<trkpt lat=\"\(number(f.latitude, 7))\" lon=\"\(number(f.longitude, 7))\">"
+        case .csv: "time,lat,lon,accuracy,speed,course\n"
+        }
+    }
+
+    /// What comes after the last fix.
+    static func footer(format: Format) -> String {
+        switch format {
+        case .gpx: "</trkseg></trk>\n</gpx>\n"
+        case .csv: ""
+        }
+    }
+
+    /// One fix's line, with its line break.
+    static func line(_ f: Fix, format: Format) -> String {
+        switch format {
+        case .gpx:
+            var out = "<trkpt lat=\"\(number(f.latitude, 7))\" lon=\"\(number(f.longitude, 7))\">"
             if let e = f.altitudeMeters { out += "<ele>\(number(e, 2))</ele>" }
             if let t = f.time { out += "<time>\(t.iso8601(fractionDigits: 3))</time>" }
             var extensions = ""
@@ -57,15 +74,9 @@ public enum TraceWriter {
             if let c = f.courseDegrees { extensions += "<course>\(number(c, 1))</course>" }
             if f.accuracySource == .reported { extensions += "<hAcc>\(number(f.accuracyMeters, 1))</hAcc>" }
             if !extensions.isEmpty { out += "<extensions>\(extensions)</extensions>" }
-            out += "</trkpt>\n"
-        }
-        return out + "</trkseg></trk>\n</gpx>\n"
-    }
-
-    static func csv(_ fixes: [Fix]) -> String {
-        var out = "time,lat,lon,accuracy,speed,course\n"
-        for f in fixes {
-            out += [
+            return out + "</trkpt>\n"
+        case .csv:
+            return [
                 f.time.map { $0.iso8601(fractionDigits: 3) } ?? "",
                 number(f.latitude, 7), number(f.longitude, 7),
                 f.accuracySource == .reported ? number(f.accuracyMeters, 1) : "",
@@ -73,6 +84,5 @@ public enum TraceWriter {
                 f.courseDegrees.map { number($0, 1) } ?? "",
             ].joined(separator: ",") + "\n"
         }
-        return out
     }
 }

@@ -40,7 +40,7 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         if scenarios.isEmpty { throw ValidationError("give scenario files or folders") }
-        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        try OutputOptions.validate(workers: workers)
         if let junit, junit.isEmpty { throw ValidationError("--junit needs a file path") }
     }
 
@@ -84,6 +84,8 @@ struct CheckCommand: ParsableCommand {
         let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
         for d in runner.diagnostics where d.severity != .note { Terminal.err(d.description) }
         let outcomes = try runner.run()
+        FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences,
+                                     traces: outcomes.map(\.readStatistics))
         // What compiling the fences found (a fence a negative buffer erases); trace warnings
         // are the replay's business, not the check's.
         for w in outcomes.first?.warnings ?? [] where w.kind == "fence-empty" { Terminal.err(w.description) }

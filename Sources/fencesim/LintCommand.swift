@@ -83,6 +83,7 @@ struct LintCommand: ParsableCommand {
             let fenceSet: FenceSet
             var traceInputs = TraceInput.splittingFiles(traces.map { TraceInput(path: $0) }, options: readOptions)
             var maxGapSeconds = maxGap ?? GeotriggerSettings().maxGapSeconds
+            var crsSource = ("--crs", SourceLocation(file: "--crs"))
             if let scenarioPath = scenario {
                 let scenario = try ScenarioReader.read(path: scenarioPath, splitting: readOptions)
                 fenceSet = try FenceReader.read(path: scenario.fencesPath, options: fenceReadOptions)
@@ -91,13 +92,17 @@ struct LintCommand: ParsableCommand {
                 let settings = try SettingsResolver.resolve(fenceSet, global: global, zones: scenario.zones,
                                                             requireDeclaredZones: !scenario.zones.isEmpty)
                 options.fenceBuffers = settings.map(\.bufferMeters)
-                if options.frame == nil { options.frame = scenario.crs }
+                if options.frame == nil {
+                    options.frame = scenario.crs
+                    crsSource = ("crs", FrameChoice.location(ofCRSIn: scenario))
+                }
                 if traceInputs.isEmpty, speed == nil { traceInputs = scenario.traces }
                 if maxGap == nil, let g = scenario.geotrigger.maxGapSeconds { maxGapSeconds = g }
             } else {
                 fenceSet = try FenceReader.read(path: fences ?? "", options: fenceReadOptions)
             }
             for w in fenceSet.warnings where w.kind != "make-valid" { Terminal.err(w.description) }
+            FrameChoice.warnIfDistorting(options.frame, source: crsSource.0, at: crsSource.1, fences: fenceSet, traces: [])
             if let speed, let interval {
                 options.motions = [LintMotion(speedMetersPerSecond: speed, intervalSeconds: interval, source: "--speed/--interval")]
             }

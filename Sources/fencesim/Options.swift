@@ -214,16 +214,44 @@ struct OutputOptions: ParsableArguments {
         guard EventLogFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(EventLogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        try OutputOptions.validate(workers: workers)
     }
 
     var logFormat: EventLogFormat { EventLogFormat(rawValue: format) ?? .jsonl }
+
+    /// The most worker threads `--workers` may ask for. Each worker holds state of its own (one
+    /// slot per worker is made before any work): a billion was a hang and `Int.max` a heap
+    /// corruption, and no machine has more cores than this.
+    static let maximumWorkers = 1_024
+
+    /// Throws unless `workers` is 0 (one per core) to ``maximumWorkers``.
+    static func validate(workers: Int) throws {
+        guard workers >= 0, workers <= maximumWorkers else {
+            throw ValidationError("--workers must be 0 (one per core) to \(maximumWorkers), not \(workers)")
+        }
+    }
 }
 
 /// Chooses the metric frame: the one given, or an automatic one around the fences.
 enum FrameChoice {
     static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?, remedy: FrameRemedy = .option) throws -> FrameDefinition {
         try ScenarioRunner.frame(given: given, fences: fences, location: location, remedy: remedy)
+    }
+
+    /// Says on standard error when a frame the user chose (`given`) changes distances over the
+    /// fences and the traces read by more than the automatic frame allows (see
+    /// ``Simulation/FrameDistortion``).
+    static func warnIfDistorting(_ given: FrameDefinition?, source: String, at location: SourceLocation, fences: FenceSet,
+                                 traces: [TraceStatistics?]) {
+        guard let given,
+              let warning = FrameDistortion.warning(given, over: FrameDistortion.extents(fences: fences, traces: traces), source: source, at: location)
+        else { return }
+        Terminal.err(warning.description)
+    }
+
+    /// Where a scenario's `crs:` is, for messages about it.
+    static func location(ofCRSIn scenario: Scenario) -> SourceLocation {
+        scenario.root["crs"]?.location ?? SourceLocation(file: scenario.file)
     }
 
     /// Reads a `--crs` value, checking PROJ understands it.

@@ -100,6 +100,8 @@ struct Replay: ParsableCommand {
                 }
                 try Reporting.finish(outcomes, options: readOptions)
                 Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
+                FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet,
+                                             traces: outcomes.map(\.readStatistics))
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -123,6 +125,8 @@ struct Replay: ParsableCommand {
             }
             timer?.lap("write-log")
             Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
+            FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet,
+                                         traces: outcomes.map(\.readStatistics))
         }
     }
 }

@@ -61,7 +61,7 @@ struct Report: ParsableCommand {
     @OptionGroup var fenceOptions: FenceOptions
 
     func validate() throws {
-        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        try OutputOptions.validate(workers: workers)
         guard !inputs.isEmpty else { throw ValidationError("give a scenario file or traces") }
         if let html, html.isEmpty { throw ValidationError("--html needs a file path") }
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }
@@ -151,6 +151,12 @@ struct Report: ParsableCommand {
                                                         requireDeclaredZones: !scenario.zones.isEmpty)
             let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
                                              remedy: .optionOrScenarioKey)
+            // Over the fences: the traces are read as they are scored.
+            if given != nil {
+                FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet, traces: [])
+            } else {
+                FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: fenceSet, traces: [])
+            }
             let truth: TruthSource
             let description: String
             if let value = self.truth {
@@ -173,6 +179,7 @@ struct Report: ParsableCommand {
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
         let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+        FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet, traces: [])
         let value = self.truth ?? "trace"
         let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
         let title = inputs.count == 1 ? inputs[0] : "\(traces.count) traces"

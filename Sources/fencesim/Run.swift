@@ -148,6 +148,8 @@ struct Run: ParsableCommand {
                 if let path { Terminal.err("wrote \(path)") }
             }
             Reporting.sayReach(fences: runner.fences, settings: runner.settings, outcomes: outcomes)
+            FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences,
+                                         traces: outcomes.map(\.readStatistics))
             if let statePaths {
                 for (outcome, path) in zip(outcomes, statePaths) {
                     guard let final = outcome.placesState else { continue }

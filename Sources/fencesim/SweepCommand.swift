@@ -70,7 +70,7 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var fenceOptions: FenceOptions
 
     func validate() throws {
-        guard workers >= 0 else { throw ValidationError("--workers must be 0 (one per core) or more") }
+        try OutputOptions.validate(workers: workers)
         guard !vary.isEmpty else { throw ValidationError("give at least one --vary NAME=V1,V2,...") }
         if let plot, plot.isEmpty { throw ValidationError("--plot needs a file path") }
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }
@@ -90,6 +90,8 @@ struct SweepCommand: ParsableCommand {
 
             let scenario = try ScenarioReader.read(path: self.scenario, splitting: readOptions)
             let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
+            // Over the fences: the traces are read in each combination's replays.
+            FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences, traces: [])
             for d in runner.diagnostics { Terminal.err(d.description) }
             let truth = try scenario.truthSource(fences: runner.fences)
             let sweep = try Sweep(base: Sweep.Base(runner: runner, truth: truth), axes: axes, target: target)

@@ -48,11 +48,11 @@ struct Synth: ParsableCommand {
     var out: String?
 
     @Option(name: .customLong("max-fixes"), parsing: .unconditional,
-            help: ArgumentHelp("Refuse to make more fixes than this (default 10000000: a trace held and written whole).", valueName: "n"))
+            help: ArgumentHelp("Refuse to make more fixes than this (default 10000000, about 2 GB of GPX).", valueName: "n"))
     var maxFixes: Int = Synth.defaultMaxFixes
 
     /// The most fixes `synth` makes unless `--max-fixes` says otherwise: ten million, about 2 GB
-    /// of GPX, held in memory while it is written.
+    /// of GPX and minutes of work (the fixes are streamed, so memory does not grow with them).
     static let defaultMaxFixes = 10_000_000
 
     func validate() throws {
@@ -91,13 +91,31 @@ struct Synth: ParsableCommand {
             guard count <= Double(maxFixes) else {
                 throw FencesimError(.usage, "this route at --speed \(speed) m/s with a fix every --interval \(interval) s would make \(JSONWriter.number(count.rounded())) fixes, more than --max-fixes \(maxFixes); raise --speed or --interval, or --max-fixes")
             }
-            let fixes = synthesizer.fixes(along: points)
+            // Past the last time fencesim reads, a trace could not be read back, and its times
+            // would overflow the 64-bit count they are kept in.
+            let duration = synthesizer.duration(along: points)
+            guard startTime.epochSeconds + duration <= Timestamp.latest.epochSeconds else {
+                throw FencesimError(.usage, "this route at --speed \(speed) m/s\(pauseTable.isEmpty ? "" : " with its --pause stops") takes \(JSONWriter.number(duration)) s, so the trace would end after \(Timestamp.latest), the last time fencesim reads; raise --speed, shorten the pauses or move --start")
+            }
             let name = ((route as NSString).lastPathComponent as NSString).deletingPathExtension
-            let text = TraceWriter.render(fixes, format: TraceWriter.Format(rawValue: format) ?? .gpx, name: name)
+            let traceFormat = TraceWriter.Format(rawValue: format) ?? .gpx
+            // Each fix is written as it is made: memory does not grow with the trace.
+            func write(to sink: ByteSink) throws(FencesimError) {
+                var writer = try TraceStreamWriter(format: traceFormat, name: name, to: sink)
+                try synthesizer.forEachFix(along: points) { (fix) throws(FencesimError) in try writer.write(fix) }
+                try writer.finish()
+            }
             if let out {
-                try FileIO.writeAtomically(text, to: out)
+                let file = try AtomicFileWriter(path: out)
+                do throws(FencesimError) {
+                    try write(to: file)
+                    try file.commit()
+                } catch {
+                    file.discard()
+                    throw error
+                }
             } else {
-                Terminal.out(text)
+                try write(to: StandardOutput.shared)
             }
         }
     }

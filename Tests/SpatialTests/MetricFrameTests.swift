@@ -255,3 +255,23 @@ struct GeodesicTests {
         #expect(abs(r.initialAzimuth - 33) < 1e-7)
     }
 }
+
+/// The scale error of a chosen frame over data, by the automatic frame's measure (issue 21).
+@Suite struct FrameScaleErrorTests {
+    static let zurich = BoundingBox(minX: 8.4, minY: 47.3, maxX: 8.6, maxY: 47.45)
+
+    @Test func mercatorIsFarFromTrueScaleInZurich() throws {
+        let (error, failedAt) = try MetricFrame(FrameDefinition(parsing: "+proj=merc")).scaleError(over: Self.zurich)
+        #expect(failedAt == nil)
+        // Mercator's scale is sec(latitude) on the sphere (1.479 at 47.45°), a little less on the
+        // ellipsoid: √(1 − e² sin² φ) / cos φ.
+        #expect(abs((error ?? 0) - 0.4761) < 0.001, "\(String(describing: error))")
+    }
+
+    @Test func theAutomaticFrameIsWithinItsBound() throws {
+        let (definition, bound) = try MetricFrame.automaticDefinition(covering: Self.zurich)
+        let (error, _) = try MetricFrame(definition).scaleError(over: Self.zurich)
+        #expect((error ?? 1) <= MetricFrame.maximumAutomaticScaleError)
+        #expect(abs((error ?? 1) - bound) < 1e-6)
+    }
+}

@@ -62,3 +62,17 @@ import Testing
         #expect(t?.civil.weekday == 0)  // a Sunday
     }
 }
+
+/// The range of times fencesim reads, which bounds the durations settings may give (issue 21).
+@Suite struct TimestampRangeTests {
+    @Test func theRangeIsTheParsersRange() throws {
+        guard case .success(let first) = Timestamp.parseISO8601("-9999-01-01T00:00:00Z"),
+              case .success(let last) = Timestamp.parseISO8601("9999-12-31T23:59:59Z") else {
+            Issue.record("the ends of the range do not parse")
+            return
+        }
+        #expect(first == Timestamp.earliest)
+        #expect(last == Timestamp.latest)
+        #expect(Timestamp.spanSeconds == 631_107_417_599)
+    }
+}

@@ -18,7 +18,7 @@ import Testing
 
     /// ... and refused with the reason where they do not.
     @Test(arguments: [
-        (["--workers", "-1"], "--workers must be 0 (one per core) or more"),
+        (["--workers", "-1"], "--workers must be 0 (one per core) to 1024"),
         (["--dwell", "-1"], "--dwell must be 0 or more seconds"),
         (["--radius", "-5"], "--radius must be a positive number of metres, at most 1000000"),
         (["--max-gap", "-1"], "--max-gap must be a positive number of seconds"),
@@ -45,9 +45,9 @@ import Testing
         // Billions of fixes (it grew to 19 GB and died in the runtime): refused before any is made.
         (["synth", "traces/demo-route.geojson", "--speed", "1e-9", "--interval", "1e-9"], "more than --max-fixes 10000000"),
         (["synth", "traces/demo-route.geojson", "--speed", "10", "--interval", "1", "--max-fixes", "100"], "would make 438 fixes, more than --max-fixes 100"),
-        (["run", "scenarios/demo.yaml", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
-        (["check", "scenarios/", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
-        (["report", "scenarios/demo-degraded.yaml", "--workers", "-2"], "--workers must be 0 (one per core) or more"),
+        (["run", "scenarios/demo.yaml", "--workers", "-2"], "--workers must be 0 (one per core) to 1024"),
+        (["check", "scenarios/", "--workers", "-2"], "--workers must be 0 (one per core) to 1024"),
+        (["report", "scenarios/demo-degraded.yaml", "--workers", "-2"], "--workers must be 0 (one per core) to 1024"),
     ])
     func otherCommandsRefuseWithTheReason(arguments: [String], message: String) throws {
         let r = try CLI.run(arguments)

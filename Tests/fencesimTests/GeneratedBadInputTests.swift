@@ -10,7 +10,7 @@ import Testing
 @Suite("Bad-input corpus, generated (issue 8)")
 struct GeneratedBadInputTests {
     /// How many cases this suite adds to the corpus (counted by `BadInputCorpusTests`).
-    static let count = 2 + 2 + 2 + filterCases.count + 2
+    static let count = 2 + 2 + 2 + 2 + filterCases.count + 2
 
     static func knob(_ name: String, _ fallback: Int) -> Int {
         ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? fallback
@@ -187,6 +187,23 @@ struct GeneratedBadInputTests {
             let log = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
             #expect(log.contains(#""type":"enter""#), "no enter in: \(log.prefix(300))")
         }
+    }
+
+    /// Repairing the star (issue 21): past 120 s at 2 GB, now refused by its count of crossings
+    /// (`MakeValidLimitTests` shows the refusal on a 64-vertex star).
+    @Test("a self-intersecting polygon with a million vertices is refused, not repaired, by lint and --make-valid",
+          arguments: [["lint"], ["replay", "--make-valid"]])
+    func millionVertexRepair(_ command: [String]) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fences = dir.appendingPathComponent("star.geojson")
+        try Self.writePolygon(to: fences, vertices: Self.polygonVertices, selfIntersecting: true)
+        let out = dir.appendingPathComponent("events.jsonl")
+        let arguments = command[0] == "lint" ? ["lint", fences.path]
+            : command + [Self.good.appendingPathComponent("trace.csv").path, "--fences", fences.path, "--out", out.path]
+        let result = try TimedCLI.run(arguments, timeout: 120)
+        try BadInputCorpusTests.expect(result, .refused(65, .lineColumn), named: fences.path, outputs: [out], path: fences.lastPathComponent)
+        #expect(result.stderr.contains("more than make-valid repairs"), "\(result.stderr.prefix(400))")
     }
 
     // MARK: Filter expressions on the command line
