@@ -151,7 +151,12 @@ public struct Evaluator: Sendable {
                 throw FencesimError(.badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
                                     at: SourceLocation(file: input.path, line: bad.line))
             }
-            let feed = configuration.degradation?.apply(to: timed, maxGapSeconds: configuration.replay.maxGapSeconds) ?? timed
+            let feed: [Fix]
+            do throws(FencesimError) {
+                feed = try configuration.degradation?.apply(to: timed, maxGapSeconds: configuration.replay.maxGapSeconds) ?? timed
+            } catch {
+                throw FencesimError(error.code, error.message, at: SourceLocation(file: input.path))
+            }
             let loss = configuration.degradation.flatMap { SignalLoss($0, trace: input.label) }
             // The truth (from the clean trace) and the replay (of the feed) do not depend on each
             // other: they run side by side, each with GEOS objects of its own (the worker's

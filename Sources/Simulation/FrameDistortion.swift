@@ -1,4 +1,6 @@
+import Dispatch
 import Fences
+import Foundation
 import Spatial
 import Support
 import Traces
@@ -36,6 +38,47 @@ public enum FrameDistortion {
         guard error > limit else { return nil }
         return Diagnostic(.warning, "\(source) \"\(definition)\" changes distances by up to \(percent(error)) over the fences and traces (scale error \(String(format: "%.2g", error)), \(times(error / limit)) the \(JSONWriter.number(limit)) the automatic frame allows); fences are evaluated that much larger or smaller than drawn: \(advice)",
                           at: location, kind: "crs-distortion")
+    }
+
+    /// The check of a frame the user chose, worked out over the fences on a thread of its own
+    /// while the command runs (the fences' extent and the frame's scales take a tenth of a
+    /// second for 100,000 fences); ``warning(traces:)`` adds the traces read at the end, and
+    /// measures again only when they reach beyond the fences.
+    public final class Check: @unchecked Sendable {
+        private let definition: FrameDefinition
+        private let source: String
+        private let location: SourceLocation
+        /// Written by the thread before it signals `done`; read after `done`.
+        private var fenceBox: BoundingBox?
+        private var fenceWarning: Diagnostic?
+        private let done = DispatchSemaphore(value: 0)
+
+        public init(_ definition: FrameDefinition, fences: FenceSet, source: String, at location: SourceLocation) {
+            self.definition = definition
+            self.source = source
+            self.location = location
+            Thread { [self] in
+                fenceBox = fences.boundingBox
+                fenceWarning = FrameDistortion.warning(definition, over: fenceBox.map { [$0] } ?? [], source: source, at: location)
+                done.signal()
+            }.start()
+        }
+
+        /// The warning over the fences and the traces read (``FrameDistortion/warning(_:over:source:at:)``).
+        public func warning(traces: [TraceStatistics?]) -> Diagnostic? {
+            done.wait()
+            done.signal()
+            let traceBoxes = FrameDistortion.extents(traces: traces)
+            if let box = fenceBox, traceBoxes.allSatisfy({ box.minX <= $0.minX && box.minY <= $0.minY && box.maxX >= $0.maxX && box.maxY >= $0.maxY }) {
+                return fenceWarning
+            }
+            return FrameDistortion.warning(definition, over: fenceBox.map { [$0] + traceBoxes } ?? traceBoxes, source: source, at: location)
+        }
+    }
+
+    /// The extents of the traces read, in WGS84 degrees.
+    static func extents(traces: [TraceStatistics?]) -> [BoundingBox] {
+        traces.compactMap { $0?.boundingBox }.map { b in BoundingBox(minX: b.west, minY: b.south, maxX: b.east, maxY: b.north) }
     }
 
     /// The extent of a fence set and of the traces read, in WGS84 degrees.

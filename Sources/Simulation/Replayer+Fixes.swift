@@ -30,8 +30,14 @@ extension Replayer {
             let input = traces[k]
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             let trace: Trace
+            let fixes: [Fix]
             do throws(FencesimError) {
                 trace = try Trace.load(path: input.path, options: input.readOptions(configuration.readOptions))
+                do throws(FencesimError) {
+                    fixes = try degradation.apply(to: trace.fixes, maxGapSeconds: configuration.maxGapSeconds)
+                } catch {
+                    throw FencesimError(error.code, error.message, at: SourceLocation(file: input.path))
+                }
             } catch {
                 var outcome = Outcome(input: input)
                 outcome.error = error
@@ -39,7 +45,6 @@ extension Replayer {
                 return outcome
             }
             // Fix indices in events are positions in the degraded trace.
-            let fixes = degradation.apply(to: trace.fixes, maxGapSeconds: configuration.maxGapSeconds)
             return Replayer.replay(input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label),
                                    log: log?.channel(k)) {
                 (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in

@@ -52,6 +52,9 @@ extension Scenario {
         if let n = node["resample"] {
             let v = try number(n, "resample", "a number of seconds between fixes")
             guard v > 0 else { throw n.error("resample must be a positive number of seconds") }
+            guard v >= Degradation.shortestResampleSeconds else {
+                throw n.error("resample must be at least \(Degradation.shortestResampleSeconds) s (fix times are written to the millisecond)")
+            }
             guard v <= Degradation.secondsLimit else { throw n.error(tooLarge("resample", v, Degradation.secondsLimit, "s")) }
             d.resampleSeconds = v
         }

@@ -7,42 +7,88 @@ extension Degradation {
 
     /// Fixes at `first + offset + k·interval`, interpolated linearly (in time) between the two
     /// clean fixes around each instant; instants between two segments, or between two fixes more
-    /// than `maxGapSeconds` apart, get no fix (the source had no signal there). Fixes without
-    /// time are dropped.
-    func resample(_ fixes: [Fix], interval: Double, maxGapSeconds: Double = .infinity) -> [Fix] {
+    /// than `maxGapSeconds` apart, get no fix (the source had no signal there), and are not
+    /// stepped through: the instants of each pair of fixes are counted, then made. Fixes without
+    /// time are dropped; the clean fixes are in time order (an instant at several fixes' time
+    /// takes the last of them).
+    ///
+    /// - Throws: ``ResampleLimit`` when the feed would hold more than `limit` fixes; nothing
+    ///   is made then.
+    func resample(_ fixes: [Fix], interval: Double, maxGapSeconds: Double = .infinity,
+                  limit: Int = Degradation.resampledFixesLimit) throws(ResampleLimit) -> [Fix] {
         let timed = fixes.filter { $0.time != nil }
         guard let firstTime = timed.first?.time, let lastTime = timed.last?.time else { return [] }
         let step = max(1, Int64((interval * 1e9).rounded()))
         var rng = generator(.resample)
         // A seeded phase, whole milliseconds, so that different seeds sample different instants.
         let phase = Int64(rng.nextUnitDouble() * Double(step)) / 1_000_000 * 1_000_000
-        let span = lastTime.nanoseconds(since: firstTime)
-        var out: [Fix] = []
-        var j = 0
-        var offset = phase
-        while offset <= span {
-            let t = firstTime.adding(nanoseconds: offset)
-            offset += step
-            while j + 1 < timed.count, let next = timed[j + 1].time, next <= t { j += 1 }
+        /// The first instant at or after `offset` nanoseconds from the first fix.
+        func firstInstant(atOrAfter offset: Int64) -> Int64 {
+            let d = offset - phase
+            guard d > 0 else { return 0 }
+            return d / step + (d % step == 0 ? 0 : 1)
+        }
+        /// Per pair of consecutive fixes with `a` earlier than `b`: its instants `k0..<k1`, and
+        /// whether a path joins them.
+        func instants(_ j: Int) -> (k0: Int64, k1: Int64, joined: Bool)? {
             let a = timed[j]
-            guard let ta = a.time else { continue }
-            if ta == t || j + 1 >= timed.count {
-                if ta == t { out.append(a) }
-                continue
-            }
             let b = timed[j + 1]
-            guard let tb = b.time, a.segment == b.segment, tb.seconds(since: ta) <= maxGapSeconds else { continue }
-            let f = Double(t.nanoseconds(since: ta)) / Double(tb.nanoseconds(since: ta))
-            var fix = a
-            fix.time = t
-            fix.latitude = a.latitude + (b.latitude - a.latitude) * f
-            fix.longitude = a.longitude + (b.longitude - a.longitude) * f
-            fix.accuracyMeters = a.accuracyMeters + (b.accuracyMeters - a.accuracyMeters) * f
-            if let sa = a.speedMetersPerSecond, let sb = b.speedMetersPerSecond { fix.speedMetersPerSecond = sa + (sb - sa) * f }
-            if let ea = a.altitudeMeters, let eb = b.altitudeMeters { fix.altitudeMeters = ea + (eb - ea) * f }
-            out.append(fix)
+            guard let ta = a.time, let tb = b.time, ta < tb else { return nil }
+            let k0 = firstInstant(atOrAfter: ta.nanoseconds(since: firstTime))
+            let k1 = firstInstant(atOrAfter: tb.nanoseconds(since: firstTime))
+            return (k0, k1, a.segment == b.segment && tb.seconds(since: ta) <= maxGapSeconds)
+        }
+        func instant(_ k: Int64) -> Timestamp { firstTime.adding(nanoseconds: phase + k * step) }
+        // How many fixes the feed would hold, counted before any is made.
+        var count = 0
+        for j in 0..<max(0, timed.count - 1) {
+            guard let (k0, k1, joined) = instants(j), k1 > k0 else { continue }
+            let atA = instant(k0) == timed[j].time ? 1 : 0
+            let made = joined ? k1 - k0 : Int64(atA)
+            if made > Int64(limit - count) { throw ResampleLimit(fixes: nil, limit: limit) }
+            count += Int(made)
+        }
+        if lastTime.nanoseconds(since: firstTime) >= phase, instant(firstInstant(atOrAfter: lastTime.nanoseconds(since: firstTime))) == lastTime {
+            count += 1
+        }
+        if count > limit { throw ResampleLimit(fixes: count, limit: limit) }
+        var out: [Fix] = []
+        out.reserveCapacity(count)
+        for j in 0..<max(0, timed.count - 1) {
+            guard let (k0, k1, joined) = instants(j), k1 > k0 else { continue }
+            let a = timed[j]
+            let b = timed[j + 1]
+            guard let ta = a.time, let tb = b.time else { continue }
+            for k in k0..<k1 {
+                let t = instant(k)
+                if t == ta {
+                    out.append(a)
+                    continue
+                }
+                guard joined else { break }
+                let f = Double(t.nanoseconds(since: ta)) / Double(tb.nanoseconds(since: ta))
+                var fix = a
+                fix.time = t
+                fix.latitude = a.latitude + (b.latitude - a.latitude) * f
+                fix.longitude = a.longitude + (b.longitude - a.longitude) * f
+                fix.accuracyMeters = a.accuracyMeters + (b.accuracyMeters - a.accuracyMeters) * f
+                if let sa = a.speedMetersPerSecond, let sb = b.speedMetersPerSecond { fix.speedMetersPerSecond = sa + (sb - sa) * f }
+                if let ea = a.altitudeMeters, let eb = b.altitudeMeters { fix.altitudeMeters = ea + (eb - ea) * f }
+                out.append(fix)
+            }
+        }
+        if let last = timed.last, lastTime.nanoseconds(since: firstTime) >= phase,
+           instant(firstInstant(atOrAfter: lastTime.nanoseconds(since: firstTime))) == lastTime {
+            out.append(last)
         }
         return out
+    }
+
+    /// A resampling that would make more fixes than a feed may hold.
+    struct ResampleLimit: Error {
+        /// How many it would make (`nil`: more than the limit; not counted further).
+        var fixes: Int?
+        var limit: Int
     }
 
     /// Drops fixes with a two-state Markov chain whose long-run share of dropped fixes is

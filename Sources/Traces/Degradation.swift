@@ -46,6 +46,22 @@ public struct Degradation: Sendable, Hashable {
     /// Times are moved in whole nanoseconds, and this keeps every shift (up to about nine σ)
     /// far inside a 64-bit count.
     public static let secondsLimit = 100_000_000.0
+    /// The most fixes resampling may make of one trace (what a synthesized trace may hold by
+    /// default): a million fixes take about 150 MB.
+    public static let resampledFixesLimit = 10_000_000
+    /// The shortest resampling interval, seconds: fix times are written to the millisecond.
+    public static let shortestResampleSeconds = 0.001
+
+    /// `n` with thousands separated by commas.
+    static func grouped(_ n: Int) -> String {
+        var digits = String(n)
+        var k = digits.count - 3
+        while k > 0 {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: k))
+            k -= 3
+        }
+        return digits
+    }
     /// The largest noise σ, as a multiple of each fix's accuracy: 1,000.
     public static let noiseLimit = 1_000.0
     /// The largest spike, in metres: 1,000 km (``Fence``'s buffer and radius limit).
@@ -99,9 +115,19 @@ public struct Degradation: Sendable, Hashable {
     /// - Returns: the fixes a phone would have reported; the same for the same input and seed on
     ///   every machine.
     /// - Complexity: O(n + duration / resample interval).
-    public func apply(to fixes: [Fix], maxGapSeconds: Double = .infinity) -> [Fix] {
+    ///
+    /// - Throws: ``Support/FencesimError`` `.usage` when resampling would make more than
+    ///   ``resampledFixesLimit`` fixes of this trace (said before any is made).
+    public func apply(to fixes: [Fix], maxGapSeconds: Double = .infinity) throws(FencesimError) -> [Fix] {
         var out = fixes
-        if let interval = resampleSeconds, interval > 0 { out = resample(out, interval: interval, maxGapSeconds: maxGapSeconds) }
+        if let interval = resampleSeconds, interval > 0 {
+            do {
+                out = try resample(out, interval: interval, maxGapSeconds: maxGapSeconds)
+            } catch {
+                let count = error.fixes.map { "\(Degradation.grouped($0)) fixes" } ?? "more fixes"
+                throw FencesimError(.usage, "resampling every \(interval) s makes \(count) of this trace, more than the \(Degradation.grouped(error.limit)) a degraded feed may hold; resample less often")
+            }
+        }
         if dropout > 0 { out = dropOut(out) }
         if spikes > 0 || noise > 0 { out = displace(out) }
         if jitterSeconds > 0 { out = jitter(out) }

@@ -243,10 +243,15 @@ enum FrameChoice {
     /// ``Simulation/FrameDistortion``).
     static func warnIfDistorting(_ given: FrameDefinition?, source: String, at location: SourceLocation, fences: FenceSet,
                                  traces: [TraceStatistics?]) {
-        guard let given,
-              let warning = FrameDistortion.warning(given, over: FrameDistortion.extents(fences: fences, traces: traces), source: source, at: location)
-        else { return }
-        Terminal.err(warning.description)
+        distortionCheck(given, source: source, at: location, fences: fences)?.say(traces: traces)
+    }
+
+    /// ``warnIfDistorting(_:source:at:fences:traces:)`` in two steps: the fences are measured on
+    /// a thread of their own from now, and ``Simulation/FrameDistortion/Check/say(traces:)``
+    /// adds the traces read and says the warning; `nil` when the frame is automatic.
+    static func distortionCheck(_ given: FrameDefinition?, source: String, at location: SourceLocation,
+                                fences: FenceSet) -> FrameDistortion.Check? {
+        given.map { FrameDistortion.Check($0, fences: fences, source: source, at: location) }
     }
 
     /// Where a scenario's `crs:` is, for messages about it.
@@ -263,5 +268,12 @@ enum FrameChoice {
             throw ValidationError("--crs: \(error.message)")
         }
         return definition
+    }
+}
+
+extension FrameDistortion.Check {
+    /// Says the warning over the fences and the traces read, if there is one, on standard error.
+    func say(traces: [TraceStatistics?]) {
+        if let warning = warning(traces: traces) { Terminal.err(warning.description) }
     }
 }

@@ -79,6 +79,8 @@ struct Replay: ParsableCommand {
                 Terminal.out("fences=\(fenceSet.fences.count) fixes=\(fixes)\n")
                 return
             }
+            // A --crs is measured over the fences while they are replayed.
+            let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
             let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
             timer?.lap("resolve-settings")
@@ -100,8 +102,7 @@ struct Replay: ParsableCommand {
                 }
                 try Reporting.finish(outcomes, options: readOptions)
                 Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
-                FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet,
-                                             traces: outcomes.map(\.readStatistics))
+                distortion?.say(traces: outcomes.map(\.readStatistics))
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -125,8 +126,7 @@ struct Replay: ParsableCommand {
             }
             timer?.lap("write-log")
             Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
-            FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet,
-                                         traces: outcomes.map(\.readStatistics))
+            distortion?.say(traces: outcomes.map(\.readStatistics))
         }
     }
 }

@@ -89,6 +89,7 @@ struct Report: ParsableCommand {
             var workers: [AnyObject] = []
             let evaluations = try evaluator.run(setup.traces, progress: { done, total in bar.update(done, total) }, keep: { workers.append($0) })
             bar.finish()
+            setup.distortion?.say(traces: evaluations.map(\.outcome.readStatistics))
             if let note = TraceOptions.zonelessNote(evaluations.map(\.outcome), timeZone: readOptions.timeZone) { Terminal.err(note) }
             for e in evaluations {
                 Reporting.say(e.outcome, lenient: readOptions.lenient)
@@ -130,6 +131,8 @@ struct Report: ParsableCommand {
         var degradation: Degradation?
         var truth: TruthSource
         var truthDescription: String
+        /// The check of a frame the user chose, said once the traces are read.
+        var distortion: FrameDistortion.Check?
     }
 
     func prepare(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
@@ -151,12 +154,10 @@ struct Report: ParsableCommand {
                                                         requireDeclaredZones: !scenario.zones.isEmpty)
             let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
                                              remedy: .optionOrScenarioKey)
-            // Over the fences: the traces are read as they are scored.
-            if given != nil {
-                FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet, traces: [])
-            } else {
-                FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: fenceSet, traces: [])
-            }
+            // Measured over the fences while the traces are scored; the traces read are added then.
+            let distortion = given != nil
+                ? FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
+                : FrameChoice.distortionCheck(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: fenceSet)
             let truth: TruthSource
             let description: String
             if let value = self.truth {
@@ -169,7 +170,8 @@ struct Report: ParsableCommand {
             return Setup(title: scenario.name, traces: scenario.traces,
                          replay: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                         workers: workers, pipeline: pipeline),
-                         degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description)
+                         degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
+                         distortion: distortion)
         }
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
@@ -179,13 +181,13 @@ struct Report: ParsableCommand {
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
         let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
-        FrameChoice.warnIfDistorting(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet, traces: [])
+        let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
         let value = self.truth ?? "trace"
         let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
         let title = inputs.count == 1 ? inputs[0] : "\(traces.count) traces"
         return Setup(title: title, traces: traces,
                      replay: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: workers),
-                     degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value))
+                     degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion)
     }
 
     static func describe(_ truth: TruthSource, _ value: String) -> String {
