@@ -41,6 +41,11 @@ enum GPXReader {
         }
         switch outcome {
         case .success:
+            // A document with no point is no trace, as a CSV header with no rows is not (issue 21).
+            guard !handler.sink.holdsNoRecords else {
+                throw handler.sink.fatal(FencesimError(.badData, "no fixes: the GPX has no track, route or waypoint points, so there is no trace in it",
+                                                       at: SourceLocation(file: path, line: 1, column: 1)))
+            }
             return try handler.sink.finish()
         case .failure(let error):
             throw handler.sink.fatal(error)

@@ -78,14 +78,18 @@ struct GPXReaderTests {
         #expect(stats.pointsRead == 2)
     }
 
-    @Test("a valid GPX with no points reads as zero fixes")
+    /// A valid GPX with no point is no trace (issue 21: it replayed to an empty log with exit 0,
+    /// where a CSV header with no rows is refused).
+    @Test("a valid GPX with no points is refused as no trace")
     func emptyGPX() throws {
-        let path = TestData.write("<?xml version=\"1.0\"?>\n<gpx version=\"1.0\"></gpx>\n", named: "empty.gpx")
-        let (fixes, stats) = try TestData.read(path)
-        #expect(fixes.isEmpty)
-        #expect(stats.pointsRead == 0)
-        #expect(stats.dialect == "GPX 1.0")
-        #expect(stats.timeSpan == nil && stats.boundingBox == nil)
+        for text in ["<?xml version=\"1.0\"?>\n<gpx version=\"1.0\"></gpx>\n",
+                     "<gpx version=\"1.1\"><trk><trkseg></trkseg></trk><rte></rte></gpx>\n"] {
+            let path = TestData.write(text, named: "empty.gpx")
+            let error = try #require(throws: FencesimError.self) { try TestData.read(path) }
+            #expect(error.code == .badData)
+            #expect(error.message.hasPrefix("no fixes: the GPX has no track, route or waypoint points"), "\(error.message)")
+            #expect(error.location?.line == 1)
+        }
     }
 
     @Test("an impossible <ele> is refused in strict mode and dropped with a warning under --lenient (issue 21)",

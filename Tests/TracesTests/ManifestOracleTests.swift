@@ -23,6 +23,16 @@ struct ManifestOracleTests {
     @Test("MANIFEST row reads with the oracle's counts", arguments: ManifestRow.all.filter { refused[$0.path] == nil })
     func row(_ row: ManifestRow) throws {
         let path = TestData.path(row.path)
+        // A file of no point is no trace (issue 21), strict or lenient: a located error.
+        if row.points == 0 {
+            for options in [TraceReadOptions(), TraceReadOptions(lenient: true)] {
+                let error = try #require(TestData.error(reading: path, options))
+                #expect(error.code == .badData)
+                #expect(error.message.hasPrefix("no fixes"), "\(error)")
+                #expect(error.location?.line != nil)
+            }
+            return
+        }
         // Lenient reading keeps every point's counts, whatever its times; strict must agree with it.
         let (fixes, stats) = try TestData.read(path, TraceReadOptions(lenient: true))
         #expect(stats.pointsRead == row.points, "points")

@@ -71,8 +71,8 @@ let badInputs: [BadInput] = [
     refused("gpx/mismatched-tags.gpx", .trace),
     refused("gpx/processing-instruction-without-data.gpx", .trace),  // crashed FoundationXML (a null PI data pointer)
     accepted("gpx/time-far-past.gpx", .trace),  // year 0000 is a valid proleptic time
-    accepted("gpx/no-points.gpx", .trace),  // an empty trace replays to an empty log
-    accepted("gpx/deep-nesting.gpx", .trace),  // 5,000 nested <extensions>: no points, no crash
+    refused("gpx/no-points.gpx", .trace, saying: "error: no fixes: the GPX has no track, route or waypoint points"),  // issue 21: no trace, as a CSV header alone
+    refused("gpx/deep-nesting.gpx", .trace, saying: "error: no fixes"),  // 5,000 nested <extensions>: no points, no crash
     // Altitude is checked like the other numbers (issue 21; it was rendered as nan/inf).
     refused("gpx/elevation-nan.gpx", .trace, saying: "error: altitude is NaN, not a number"),
     refused("gpx/elevation-overflow.gpx", .trace, saying: "error: altitude inf m is out of range [-12000, 100000] m"),
