@@ -26,19 +26,19 @@ public struct FenceSet: Sendable {
         // reach beyond them: its extent takes four geodesics, and among 100,000 fences most lie
         // well inside the others' box (the same box: minima and maxima in any order).
         var box: BoundingBox?
-        var circles: [(center: XY, radius: Double, fence: Fence)] = []
-        for f in fences {
+        var circles: [(center: XY, radius: Double, fence: Int)] = []
+        for (k, f) in fences.enumerated() {
             let radius: Double
             switch f.kind {
             case .circle(let r): radius = r
             case .beacon(let range, _): radius = range
             case .area, .line: radius = 0
             }
-            if radius != 0, case .point(let c) = f.shape { circles.append((c, radius, f)) }
+            if radius != 0, case .point(let c) = f.shape { circles.append((c, radius, k)) }
             guard let b = radius != 0 ? f.shape.boundingBox : f.boundingBox else { continue }
             if box == nil { box = b } else { box?.include(b) }
         }
-        for (c, radius, f) in circles {
+        for (c, radius, k) in circles {
             // Degrees a geodesic of `radius` metres can move from the centre, over-estimated by
             // a tenth (a degree of latitude is at least 110,574 m; of longitude, 111,319 m × cos).
             let cosine = cos(c.latitude * .pi / 180)
@@ -47,7 +47,7 @@ public struct FenceSet: Sendable {
                 let dLon = radius / (111_319 * cosine) * 1.1
                 if c.x - dLon > b.minX, c.x + dLon < b.maxX, c.y - dLat > b.minY, c.y + dLat < b.maxY { continue }
             }
-            guard let b = f.boundingBox else { continue }
+            guard let b = fences[k].boundingBox else { continue }
             if box == nil { box = b } else { box?.include(b) }
         }
         return box

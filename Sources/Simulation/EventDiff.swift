@@ -156,12 +156,23 @@ public struct EventDiff: Sendable {
 
     /// The changes of one gap between anchors: same-subject events paired in order as changed,
     /// the rest missing or extra.
+    ///
+    /// - Complexity: O(n + m): the actual events wait in a queue per subject, in order (the
+    ///   first unused one of a subject is the front of its queue), where each expected event
+    ///   looked through every actual one (issue 21: two large, different logs did not end).
     static func pair(_ expected: [RecordedEvent], _ actual: [LogEvent]) -> [Change] {
         var used = [Bool](repeating: false, count: actual.count)
+        var queues: [String: (indices: [Int], next: Int)] = [:]
+        for (j, e) in actual.enumerated() { queues[subject(e), default: ([], 0)].indices.append(j) }
         var out: [Change] = []
         for r in expected {
             let s = subject(r.event)
-            if let j = actual.indices.first(where: { !used[$0] && subject(actual[$0]) == s }) {
+            var found: Int?
+            if let queue = queues[s], queue.next < queue.indices.count {
+                found = queue.indices[queue.next]
+                queues[s]?.next += 1
+            }
+            if let j = found {
                 used[j] = true
                 out.append(.changed(expected: r.event, line: r.line, actual: actual[j], fields: fieldChanges(r.event, actual[j])))
             } else {

@@ -32,6 +32,31 @@ import Testing
         return try EventLogReader.parse(SourceText(file: file, bytes: Array(text.utf8)))
     }
 
+    /// Two large logs that differ everywhere (past the alignment limit, every event a change)
+    /// are paired by subject in one pass (issue 21: each expected event looked through every
+    /// actual one, and `check` of such goldens did not end), as the first unused actual event
+    /// of the same subject, in order.
+    @Test func largeDifferentLogsArePairedInOnePass() {
+        let n = 40_000
+        let base = Timestamp(seconds: 1_767_225_600)
+        let golden = (0..<n).map { k in
+            RecordedEvent(event: LogEvent(time: base.adding(seconds: Double(k)), trace: "t.csv", type: k % 2 == 0 ? .enter : .exit,
+                                          fields: [("fence", .string("F\(k % 500)")), ("fix", .int(Int64(k)))]), line: k + 1)
+        }
+        let actual = (0..<n).map { k in
+            LogEvent(time: base.adding(seconds: Double(k) + 0.5), trace: "t.csv", type: k % 2 == 0 ? .enter : .exit,
+                     fields: [("fence", .string("F\(k % 500)")), ("fix", .int(Int64(k)))])
+        }
+        let diff = EventDiff.compare(expected: golden, actual: actual)
+        #expect(diff.count == n)
+        guard case .changed(let expected, _, let paired, let fields)? = diff.traces.first?.changes.first else {
+            Issue.record("the first difference is not a change")
+            return
+        }
+        #expect(expected.time == base && paired.time == base.adding(seconds: 0.5))
+        #expect(fields.map(\.key) == ["time"])
+    }
+
     @Test func aLogReadBackEqualsItself() throws {
         let golden = try Self.recorded(Self.golden)
         #expect(golden.map(\.line) == [1, 2, 3, 4])
