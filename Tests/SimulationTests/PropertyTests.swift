@@ -72,6 +72,9 @@ import Traces
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func entersAndExitsAlternatePerFence(seed: UInt64) throws {
+        // Not vacuous: an engine that emits nothing must fail (issue 26).
+        var enters = 0
+        var exits = 0
         for feed in GeotriggerSettings.Feed.allCases {
             for relationship in GeotriggerSettings.Relationship.allCases {
                 var global = GeotriggerOverrides()
@@ -87,11 +90,13 @@ import Traces
                     let was = inside[fence] ?? false
                     #expect(was == (e.type == .exit), "fence \(fence): \(e.type) while \(was ? "inside" : "outside") (\(feed), \(relationship)) \(EventLogFormat.jsonl.render([e]))")
                     inside[fence] = e.type == .enter
+                    if e.type == .enter { enters += 1 } else { exits += 1 }
                 }
                 // Events are in time order.
                 #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
             }
         }
+        #expect(enters >= 5 && exits >= 5, "\(enters) enters and \(exits) exits over every feed and relationship")
     }
 
     /// Visits as (fence, interval) from enter/exit pairs and passthroughs; an open visit ends at
