@@ -1,21 +1,9 @@
+import Support
+
 /// Small helpers for writing SVG and HTML text: escaping and fixed-precision coordinates.
 enum SVG {
     /// Escapes text for HTML and SVG content and attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 
     /// A coordinate with one decimal.
     static func n(_ v: Double) -> String { ReportNumber.text(v, 1) }

@@ -1,3 +1,5 @@
+import Support
+
 /// JUnit XML for CI systems (SPEC §6.5): one `<testsuite>` with one `<testcase>` per scenario,
 /// a `<failure>` holding the event diff of a mismatch and an `<error>` for a scenario that could
 /// not be checked.
@@ -70,22 +72,5 @@ public struct JUnitReport: Sendable {
 
     /// `text` escaped for XML 1.0 attribute values and content; characters XML 1.0 cannot hold
     /// (controls other than tab, newline and carriage return) become U+FFFD.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 }
