@@ -18,7 +18,32 @@ public struct AccuracyMetrics: Sendable {
         /// The percentiles of `values`, or `nil` when there are none.
         public init?(_ values: [Double]) {
             guard !values.isEmpty else { return nil }
-            let sorted = Percentiles.sorted(values)
+            if values.count <= Percentiles.inPlaceLimit {
+                // Most groups (a fence's visits) hold a few values: sorted in place on the stack,
+                // stably as `sorted()` sorts them, without an array per group.
+                self = withUnsafeTemporaryAllocation(of: Double.self, capacity: values.count) { buffer in
+                    _ = buffer.initialize(from: values)
+                    for i in 1..<buffer.count {
+                        let v = buffer[i]
+                        var j = i
+                        while j > 0, v < buffer[j - 1] {
+                            buffer[j] = buffer[j - 1]
+                            j -= 1
+                        }
+                        buffer[j] = v
+                    }
+                    return Percentiles(sorted: UnsafeBufferPointer(buffer))
+                }
+                return
+            }
+            self.init(sorted: Percentiles.sorted(values))
+        }
+
+        /// Values sorted in place (insertion sort, stable) up to this many.
+        static let inPlaceLimit = 16
+
+        /// Nearest-rank percentiles and the mean (summed in sorted order) of sorted values.
+        init<Sorted: RandomAccessCollection<Double>>(sorted: Sorted) where Sorted.Index == Int {
             func rank(_ q: Double) -> Double {
                 let k = Int((q * Double(sorted.count)).rounded(.up)) - 1
                 return sorted[min(sorted.count - 1, max(0, k))]

@@ -141,6 +141,28 @@ import Testing
         #expect(p.p50 == 5 && p.p90 == 9 && p.p99 == 10 && p.mean == 5.5)
     }
 
+    /// Small groups are sorted in place on the stack: the same percentiles and mean, to the bit,
+    /// as sorting a copy (the oracle), with ties, negative zeros and negative values.
+    @Test func smallGroupsSortedInPlaceGiveTheSamePercentiles() throws {
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<2000 {
+            let n = 1 + Int(rng.next() % UInt64(AccuracyMetrics.Percentiles.inPlaceLimit + 4))
+            let values = (0..<n).map { _ -> Double in
+                switch rng.next() % 6 {
+                case 0: -0.0
+                case 1: 0.0
+                case 2: Double(rng.next() % 5) / 10
+                default: (rng.nextUnitDouble() - 0.3) * 100
+                }
+            }
+            let p = try #require(AccuracyMetrics.Percentiles(values))
+            let sorted = values.sorted()
+            func rank(_ q: Double) -> Double { sorted[min(n - 1, max(0, Int((q * Double(n)).rounded(.up)) - 1))] }
+            #expect([p.p50, p.p90, p.p99, p.mean].map(\.bitPattern) == [rank(0.5), rank(0.9), rank(0.99), sorted.reduce(0, +) / Double(n)].map(\.bitPattern))
+            #expect(p.count == n)
+        }
+    }
+
     @Test(arguments: [(4.94, "0-5"), (4.96, "5-15"), (29.96, "30+"), (29.94, "15-30"), (30.0, "30+"), (nil, "unknown")] as [(Double?, String)])
     func speedBands(speed: Double?, band: String) {
         #expect(SpeedBand.label(for: speed) == band)
