@@ -70,6 +70,9 @@ public struct GeotriggerSettings: Hashable, Sendable {
     /// The largest buffer, either way, that a flag, a scenario or a fence may give
     /// (``Fences/Fence/bufferLimitMeters``).
     public static let bufferLimitMeters = Fence.bufferLimitMeters
+    /// The longest `maxGap`, seconds (about three years): a gap joined by a straight path is
+    /// then counted in nanoseconds without overflow.
+    public static let maxGapLimitSeconds = 100_000_000.0
 
     public var feed: Feed = .point
     public var relationship: Relationship = .intersects

@@ -30,7 +30,9 @@ extension GeotriggerOverrides {
             case "gapPolicy": gapPolicy = try Self.choice(value, key)
             case "maxGap":
                 let v = try Self.number(value, key)
-                guard v > 0 else { throw value.error("maxGap must be a positive number of seconds") }
+                guard v > 0, v <= GeotriggerSettings.maxGapLimitSeconds else {
+                    throw value.error("maxGap must be a positive number of seconds, at most 100000000 (about three years)")
+                }
                 maxGapSeconds = v
             case "dwell":
                 if value.isNull {

@@ -414,7 +414,8 @@ public final class GroundTruth {
                 func transition(_ j: Int, inside now: Bool, fraction f0: Double) throws(SpatialError) {
                     if segmentSpeed == nil { segmentSpeed = .some(GroundTruth.speed(path[c0 + i], path[c0 + i + 1])) }
                     let speed = segmentSpeed ?? nil
-                    let time = ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
+                    // At the later fix itself across a gap (whose nanoseconds may pass Int64).
+                    let time = f0 == 1 ? tb : ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
                     let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
                     isOpen[j] = now
                     if now {

@@ -22,11 +22,18 @@ extension Degradation {
         var rng = generator(.resample)
         // A seeded phase, whole milliseconds, so that different seeds sample different instants.
         let phase = Int64(rng.nextUnitDouble() * Double(step)) / 1_000_000 * 1_000_000
-        /// The first instant at or after `offset` nanoseconds from the first fix.
-        func firstInstant(atOrAfter offset: Int64) -> Int64 {
-            let d = offset - phase
-            guard d > 0 else { return 0 }
-            return d / step + (d % step == 0 ? 0 : 1)
+        /// The first instant at or after `t` (nanoseconds from the first fix counted in 128 bits:
+        /// a trace may span more than the 292 years 64 bits hold).
+        func firstInstant(atOrAfter t: Timestamp) -> Int64 {
+            let (high, low) = (t.seconds - firstTime.seconds).multipliedFullWidth(by: 1_000_000_000)
+            var d = (high: high, low: low)
+            let adjust = Int64(t.nanoseconds) - Int64(firstTime.nanoseconds) - phase
+            let (sum, carry) = d.low.addingReportingOverflow(UInt64(bitPattern: adjust))
+            d.high += (adjust < 0 ? -1 : 0) + (carry ? 1 : 0)
+            d.low = sum
+            guard d.high > 0 || (d.high == 0 && d.low > 0) else { return 0 }
+            let (q, r) = step.dividingFullWidth(d)
+            return q + (r == 0 ? 0 : 1)
         }
         /// Per pair of consecutive fixes with `a` earlier than `b`: its instants `k0..<k1`, and
         /// whether a path joins them.
@@ -34,11 +41,15 @@ extension Degradation {
             let a = timed[j]
             let b = timed[j + 1]
             guard let ta = a.time, let tb = b.time, ta < tb else { return nil }
-            let k0 = firstInstant(atOrAfter: ta.nanoseconds(since: firstTime))
-            let k1 = firstInstant(atOrAfter: tb.nanoseconds(since: firstTime))
+            let k0 = firstInstant(atOrAfter: ta)
+            let k1 = firstInstant(atOrAfter: tb)
             return (k0, k1, a.segment == b.segment && tb.seconds(since: ta) <= maxGapSeconds)
         }
-        func instant(_ k: Int64) -> Timestamp { firstTime.adding(nanoseconds: phase + k * step) }
+        /// Instant `k`: `first + phase + k·step`, the product in 128 bits.
+        func instant(_ k: Int64) -> Timestamp {
+            let (seconds, nanoseconds) = Int64(1_000_000_000).dividingFullWidth(k.multipliedFullWidth(by: step))
+            return Timestamp(seconds: firstTime.seconds + seconds, nanoseconds: Int64(firstTime.nanoseconds) + phase + nanoseconds)
+        }
         // How many fixes the feed would hold, counted before any is made.
         var count = 0
         for j in 0..<max(0, timed.count - 1) {
@@ -48,9 +59,7 @@ extension Degradation {
             if made > Int64(limit - count) { throw ResampleLimit(fixes: nil, limit: limit) }
             count += Int(made)
         }
-        if lastTime.nanoseconds(since: firstTime) >= phase, instant(firstInstant(atOrAfter: lastTime.nanoseconds(since: firstTime))) == lastTime {
-            count += 1
-        }
+        if instant(firstInstant(atOrAfter: lastTime)) == lastTime { count += 1 }
         if count > limit { throw ResampleLimit(fixes: count, limit: limit) }
         var out: [Fix] = []
         out.reserveCapacity(count)
@@ -77,10 +86,7 @@ extension Degradation {
                 out.append(fix)
             }
         }
-        if let last = timed.last, lastTime.nanoseconds(since: firstTime) >= phase,
-           instant(firstInstant(atOrAfter: lastTime.nanoseconds(since: firstTime))) == lastTime {
-            out.append(last)
-        }
+        if let last = timed.last, instant(firstInstant(atOrAfter: lastTime)) == lastTime { out.append(last) }
         return out
     }
 

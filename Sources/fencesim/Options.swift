@@ -167,7 +167,9 @@ struct GeotriggerOptions: ParsableArguments {
             o.dwellSeconds = .some(dwell)
         }
         if let maxGap {
-            guard maxGap.isFinite, maxGap > 0 else { throw ValidationError("--max-gap must be a positive number of seconds") }
+            guard maxGap.isFinite, maxGap > 0, maxGap <= GeotriggerSettings.maxGapLimitSeconds else {
+                throw ValidationError("--max-gap must be a positive number of seconds, at most 100000000 (about three years)")
+            }
             o.maxGapSeconds = maxGap
         }
         for (text, option) in [(enterAfter, "enter-after"), (exitAfter, "exit-after")] {

@@ -81,6 +81,22 @@ import Traces
         #expect(Self.near(visits[1].enter, 900) && visits[1].exit == nil && !visits[1].startsInside)
     }
 
+    /// Across a gap of more than 292 years (nanoseconds past 64 bits) the side changes at the
+    /// later fix itself.
+    @Test func aSideChangesAtTheLaterFixAcrossCenturies() throws {
+        let fences = FenceSet(file: "f.geojson", fences: [try Self.fences().fences[0]])
+        let truth = try GroundTruth(fences: fences, frame: Self.frame, maxGapSeconds: 120)
+        let f = try MetricFrame(Self.frame)
+        let later = Self.t0.adding(seconds: 1e10)
+        let fixes = [(Self.t0, 0.0), (Self.t0.adding(seconds: 1), 1), (later, 200), (later.adding(seconds: 1), 201)].map { (t, x) in
+            let ll = f.inverse(XY(x, 0))
+            return Fix(time: t, latitude: ll.latitude, longitude: ll.longitude, accuracyMeters: 5, accuracySource: .reported)
+        }
+        let visits = try truth.visits(along: fixes)
+        #expect(visits.count == 1)
+        #expect(visits.first?.exit == later)
+    }
+
     @Test func circleAndPolygonWithAHole() throws {
         let truth = try GroundTruth(fences: Self.fences(), frame: Self.frame)
         let visits = try truth.visits(along: Self.path())

@@ -65,6 +65,27 @@ import Testing
         }
     }
 
+    /// A trace spanning more than the 292 years 64-bit nanoseconds hold (a drive in 1700 and
+    /// one in 2026): both drives are resampled, each at its own instants (the later one was
+    /// lost to an overflowed offset).
+    @Test func resamplingATraceOfCenturies() throws {
+        let early = Self.drive(count: 11)
+        var late = Self.drive(count: 11)
+        let shift = Timestamp(year: 2026, month: 1, day: 1)!.seconds - Timestamp(year: 1700, month: 1, day: 1)!.seconds
+        var fixes: [Fix] = []
+        for var f in early {
+            f.time = f.time.map { Timestamp(seconds: $0.seconds - shift, nanoseconds: Int64($0.nanoseconds)) }
+            fixes.append(f)
+        }
+        for k in late.indices { late[k].segment = 1 }
+        fixes += late
+        let out = try Degradation(resampleSeconds: 1, seed: 3).apply(to: fixes, maxGapSeconds: 120)
+        let before = out.filter { ($0.time?.seconds ?? 0) < 0 }
+        let after = out.filter { ($0.time?.seconds ?? 0) > 0 }
+        #expect(before.count >= 9 && after.count >= 9, "\(before.count) in 1700, \(after.count) in 2026")
+        #expect(after.allSatisfy { $0.time! >= late[0].time! && $0.time! <= late[10].time! })
+    }
+
     @Test func resamplingPastTheLimitIsRefusedBeforeAnyFixIsMade() throws {
         let fixes = Self.drive(count: 1000)
         // 999 s every millisecond: about a million fixes, against a limit of 10,000.

@@ -17,6 +17,8 @@ struct RuntimeTrapTests {
         (["report"] + drive + ["--degrade", "jitter=1e300"], "--degrade:1:8: error: jitter 1e+300 s is more than the limit of 100000000 s"),
         (["report"] + drive + ["--degrade", "resample=1e300"], "--degrade:1:10: error: resample 1e+300 s is more than the limit of 100000000 s"),
         (["report"] + drive + ["--degrade", "noise=1e300"], "--degrade:1:7: error: noise 1e+300 × accuracy is more than the limit of 1000 × accuracy"),
+        // A maxGap past 292 years joined fixes whose nanoseconds overflow 64 bits.
+        (["replay"] + drive + ["--max-gap", "1e9"], "--max-gap must be a positive number of seconds, at most 100000000"),
         // A nanosecond resampling stepped through 10^12 instants of the drive (a hang).
         (["report"] + drive + ["--degrade", "resample=1e-9"], "--degrade:1:10: error: resample must be at least 0.001 s"),
         // A billion workers hung making their slots; Int.max corrupted the heap.
