@@ -161,32 +161,43 @@ enum Sniffer {
         return true
     }
 
-    /// The offset of the first byte that is not valid UTF-8 (a sequence cut by the sample's end
-    /// counts as valid).
-    static func firstInvalidUTF8(_ sample: UnsafeBufferPointer<UInt8>) -> Int? {
-        var k = 0
-        let n = sample.count
-        while k < n {
-            let byte = sample[k]
-            if byte < 0x80 {
-                k += 1
+    /// What a sequence cut by the end of the bytes is: valid (the end of a sample of a longer
+    /// file) or not (a whole document).
+    enum CutSequence {
+        case valid, invalid
+    }
+
+    /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence (RFC
+    /// 3629: no overlong forms, no surrogates, nothing past U+10FFFF); the one check of trace
+    /// format detection and of GPX documents.
+    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, cutAtEnd: CutSequence = .valid) -> Int? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
                 continue
             }
             let length: Int
-            if byte & 0xE0 == 0xC0, byte >= 0xC2 {
-                length = 2
-            } else if byte & 0xF0 == 0xE0 {
-                length = 3
-            } else if byte & 0xF8 == 0xF0, byte <= 0xF4 {
-                length = 4
-            } else {
-                return k
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return i
             }
-            for j in 1..<length {
-                if k + j >= n { return nil }  // cut by the sample's end
-                if sample[k + j] & 0xC0 != 0x80 { return k }
+            for k in 1..<length {
+                if i + k >= n { return cutAtEnd == .valid ? nil : i }
+                let c = bytes[i + k]
+                if k == 1 ? (c < low || c > high) : (c & 0xC0 != 0x80) { return i }
             }
-            k += length
+            i += length
         }
         return nil
     }
