@@ -89,6 +89,19 @@ public struct FenceGrid: Sendable {
         FenceGrid.cellRange(e, originX: originX, originY: originY, cellSize: cellSize, columns: columns, rows: rows)
     }
 
+    /// The cells a box covers (first and last column, first and last row); `nil` when it misses
+    /// the grid. The one cell arithmetic of a query, here and in ``FenceIndex``'s table.
+    @inline(__always)
+    static func cells(_ box: BoundingBox, originX: Double, originY: Double, cellSize: Double,
+                      columns: Int, rows: Int) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
+        let fx0 = (box.minX - originX) / cellSize
+        let fx1 = (box.maxX - originX) / cellSize
+        let fy0 = (box.minY - originY) / cellSize
+        let fy1 = (box.maxY - originY) / cellSize
+        guard fx1 >= 0, fy1 >= 0, fx0 < Double(columns), fy0 < Double(rows) else { return nil }
+        return (index(fx0, below: columns), index(fx1, below: columns), index(fy0, below: rows), index(fy1, below: rows))
+    }
+
     static func cellRange(_ e: BoundingBox, originX: Double, originY: Double, cellSize cell: Double,
                           columns: Int, rows: Int) -> (c0: Int, c1: Int, r0: Int, r1: Int) {
         (index((e.minX - originX) / cell, below: columns), index((e.maxX - originX) / cell, below: columns),
@@ -112,15 +125,8 @@ public struct FenceGrid: Sendable {
             marks[Int(j)] = stamp
             body(Int(j))
         }
-        let fx0 = (box.minX - originX) / cellSize
-        let fx1 = (box.maxX - originX) / cellSize
-        let fy0 = (box.minY - originY) / cellSize
-        let fy1 = (box.maxY - originY) / cellSize
-        guard fx1 >= 0, fy1 >= 0, fx0 < Double(columns), fy0 < Double(rows) else { return }
-        let c0 = FenceGrid.index(fx0, below: columns)
-        let c1 = FenceGrid.index(fx1, below: columns)
-        let r0 = FenceGrid.index(fy0, below: rows)
-        let r1 = FenceGrid.index(fy1, below: rows)
+        guard let (c0, c1, r0, r1) = FenceGrid.cells(box, originX: originX, originY: originY, cellSize: cellSize, columns: columns, rows: rows)
+        else { return }
         items.withUnsafeBufferPointer { itemsBuffer in
             starts.withUnsafeBufferPointer { startsBuffer in
                 for r in r0...r1 {

@@ -432,13 +432,7 @@ public final class FenceIndex: @unchecked Sendable {
         /// The cells a box covers, as column and row ranges; `nil` when it misses the grid.
         @inline(__always)
         func cells(_ box: BoundingBox) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
-            let fx0 = (box.minX - originX) / cellSize
-            let fx1 = (box.maxX - originX) / cellSize
-            let fy0 = (box.minY - originY) / cellSize
-            let fy1 = (box.maxY - originY) / cellSize
-            guard fx1 >= 0, fy1 >= 0, fx0 < Double(columns), fy0 < Double(rows) else { return nil }
-            return (FenceGrid.index(fx0, below: columns), FenceGrid.index(fx1, below: columns),
-                    FenceGrid.index(fy0, below: rows), FenceGrid.index(fy1, below: rows))
+            FenceGrid.cells(box, originX: originX, originY: originY, cellSize: cellSize, columns: columns, rows: rows)
         }
     }
 
