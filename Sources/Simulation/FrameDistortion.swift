@@ -1,6 +1,4 @@
-import Dispatch
 import Fences
-import Foundation
 import Spatial
 import Support
 import Traces
@@ -40,34 +38,27 @@ public enum FrameDistortion {
                           at: location, kind: "crs-distortion")
     }
 
-    /// The check of a frame the user chose, worked out over the fences on a thread of its own
-    /// while the command runs (the fences' extent and the frame's scales take a tenth of a
-    /// second for 100,000 fences); ``warning(traces:)`` adds the traces read at the end, and
-    /// measures again only when they reach beyond the fences.
-    public final class Check: @unchecked Sendable {
+    /// The check of a frame the user chose, worked out over the fences when they are read;
+    /// ``warning(traces:)`` adds the traces read at the end, and measures again only when they
+    /// reach beyond the fences.
+    public final class Check: Sendable {
         private let definition: FrameDefinition
         private let source: String
         private let location: SourceLocation
-        /// Written by the thread before it signals `done`; read after `done`.
-        private var fenceBox: BoundingBox?
-        private var fenceWarning: Diagnostic?
-        private let done = DispatchSemaphore(value: 0)
+        private let fenceBox: BoundingBox?
+        private let fenceWarning: Diagnostic?
 
         public init(_ definition: FrameDefinition, fences: FenceSet, source: String, at location: SourceLocation) {
             self.definition = definition
             self.source = source
             self.location = location
-            Thread { [self] in
-                fenceBox = fences.boundingBox
-                fenceWarning = FrameDistortion.warning(definition, over: fenceBox.map { [$0] } ?? [], source: source, at: location)
-                done.signal()
-            }.start()
+            let box = fences.boundingBox
+            fenceBox = box
+            fenceWarning = FrameDistortion.warning(definition, over: box.map { [$0] } ?? [], source: source, at: location)
         }
 
         /// The warning over the fences and the traces read (``FrameDistortion/warning(_:over:source:at:)``).
         public func warning(traces: [TraceStatistics?]) -> Diagnostic? {
-            done.wait()
-            done.signal()
             let traceBoxes = FrameDistortion.extents(traces: traces)
             if let box = fenceBox, traceBoxes.allSatisfy({ box.minX <= $0.minX && box.minY <= $0.minY && box.maxX >= $0.maxX && box.maxY >= $0.maxY }) {
                 return fenceWarning

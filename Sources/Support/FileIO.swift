@@ -234,11 +234,11 @@ public final class MemorySink: ByteSink {
 /// never accumulate. Not thread-safe: one producer at a time.
 public final class AtomicFileWriter: ByteSink {
     /// The size of the chunks bytes are gathered in.
-    public static let chunkBytes = 1 << 22
+    public static let chunkBytes = 1 << 20
     /// Full chunks that may wait for the writing thread before the producer waits for it.
     public static let chunksInFlight = 3
     /// Bytes written between two requests to start writing them to disk.
-    static let writebackBytes = 1 << 25
+    static let writebackBytes = 1 << 24
 
     public let path: String
     private var fd: Int32

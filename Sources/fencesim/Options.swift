@@ -248,9 +248,9 @@ enum FrameChoice {
         distortionCheck(given, source: source, at: location, fences: fences)?.say(traces: traces)
     }
 
-    /// ``warnIfDistorting(_:source:at:fences:traces:)`` in two steps: the fences are measured on
-    /// a thread of their own from now, and ``Simulation/FrameDistortion/Check/say(traces:)``
-    /// adds the traces read and says the warning; `nil` when the frame is automatic.
+    /// ``warnIfDistorting(_:source:at:fences:traces:)`` in two steps: the fences are measured
+    /// now, and ``Simulation/FrameDistortion/Check/say(traces:)`` adds the traces read and says
+    /// the warning; `nil` when the frame is automatic.
     static func distortionCheck(_ given: FrameDefinition?, source: String, at location: SourceLocation,
                                 fences: FenceSet) -> FrameDistortion.Check? {
         given.map { FrameDistortion.Check($0, fences: fences, source: source, at: location) }

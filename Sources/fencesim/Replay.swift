@@ -79,7 +79,7 @@ struct Replay: ParsableCommand {
                 Terminal.out("fences=\(fenceSet.fences.count) fixes=\(fixes)\n")
                 return
             }
-            // A --crs is measured over the fences while they are replayed.
+            // A --crs is measured over the fences now, and over the traces once they are read.
             let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
             let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)

@@ -154,7 +154,7 @@ struct Report: ParsableCommand {
                                                         requireDeclaredZones: !scenario.zones.isEmpty)
             let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
                                              remedy: .optionOrScenarioKey)
-            // Measured over the fences while the traces are scored; the traces read are added then.
+            // Measured over the fences now; the traces read are added once they are scored.
             let distortion = given != nil
                 ? FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
                 : FrameChoice.distortionCheck(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: fenceSet)
