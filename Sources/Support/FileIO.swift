@@ -355,28 +355,37 @@ public final class AtomicFileWriter: ByteSink {
 
 /// The thread of an ``AtomicFileWriter`` that writes full chunks in order, with a ring of
 /// ``AtomicFileWriter/chunksInFlight`` + 1 chunks between it and the producer (semaphores order
-/// every hand-over both ways).
+/// every hand-over both ways; the ring, the spare chunks and the first failure sit behind one
+/// lock).
 private final class WriteBehind: @unchecked Sendable {
+    typealias Item = (chunk: UnsafeMutableRawBufferPointer, count: Int)
+
+    /// What the producer and the thread share.
+    struct Shared {
+        /// Chunks handed over and not written yet, as a ring; `nil` ends the thread.
+        var ring: [Item?]
+        var put = 0
+        var get = 0
+        /// Empty chunks the producer may take.
+        var spare: [UnsafeMutableRawBufferPointer] = []
+        /// The errno of the first failed write; then nothing more is written.
+        var failure: Int32?
+    }
+
     private let fd: Int32
-    /// Chunks the producer has handed over and the thread has not written yet, as a ring.
-    private var ring: [(chunk: UnsafeMutableRawBufferPointer, count: Int)?]
-    /// Empty chunks the producer may take.
-    private var spare: [UnsafeMutableRawBufferPointer] = []
-    private var put = 0
-    private var get = 0
-    private let lock = PthreadLock()
+    private let shared: PthreadLock<Shared>
     private let ready = DispatchSemaphore(value: 0)
     private let room: DispatchSemaphore
     private let done = DispatchSemaphore(value: 0)
-    /// The errno of the first failed write; then nothing more is written.
-    private(set) var failure: Int32?
+    /// Producer-side: whether ``finish()`` has run, and whether chunks are written by
+    /// ``take(_:count:)`` itself (no thread could be started).
     private var finished = false
-    /// Set when no thread could be started: chunks are written by ``take(_:count:)`` itself.
     private var inline = false
+    private var inlineFailure: Int32?
 
     init(fd: Int32) {
         self.fd = fd
-        ring = Array(repeating: nil, count: AtomicFileWriter.chunksInFlight + 1)
+        shared = PthreadLock(Shared(ring: Array(repeating: nil, count: AtomicFileWriter.chunksInFlight + 1)))
         room = DispatchSemaphore(value: AtomicFileWriter.chunksInFlight)
         // The thread holds the writer until it ends (``finish()`` waits for that).
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -395,23 +404,26 @@ private final class WriteBehind: @unchecked Sendable {
         }
     }
 
+    /// The errno of the first failed write, or `nil`.
+    var failure: Int32? { inline ? inlineFailure : shared.withLock { $0.failure } }
+
     /// Queues `count` bytes of `chunk` (which the thread owns from now on) and returns an empty
     /// chunk, waiting while ``AtomicFileWriter/chunksInFlight`` chunks are queued; `nil` when a
     /// write has failed.
     func take(_ chunk: UnsafeMutableRawBufferPointer, count: Int) -> UnsafeMutableRawBufferPointer? {
         if inline {
-            if failure == nil { failure = FileIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: chunk[..<count])) }
-            return failure == nil ? chunk : nil
+            if inlineFailure == nil { inlineFailure = FileIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: chunk[..<count])) }
+            return inlineFailure == nil ? chunk : nil
         }
         room.wait()
-        let failed = lock.withLock { () -> Bool in
-            ring[put] = (chunk, count)
-            put = (put + 1) % ring.count
-            return failure != nil
+        let failed = shared.withLock { s -> Bool in
+            s.ring[s.put] = (chunk, count)
+            s.put = (s.put + 1) % s.ring.count
+            return s.failure != nil
         }
         ready.signal()
         if failed { return nil }
-        return lock.withLock { spare.popLast() } ?? .allocate(byteCount: AtomicFileWriter.chunkBytes, alignment: 16)
+        return shared.withLock { $0.spare.popLast() } ?? .allocate(byteCount: AtomicFileWriter.chunkBytes, alignment: 16)
     }
 
     /// Waits until every queued chunk is written and the thread has ended; the errno of a failed
@@ -419,15 +431,18 @@ private final class WriteBehind: @unchecked Sendable {
     func finish() -> Int32? {
         guard !finished, !inline else { return failure }
         finished = true
-        lock.withLock { ring[put] = nil; put = (put + 1) % ring.count }
         room.wait()
+        shared.withLock { s in
+            s.ring[s.put] = nil
+            s.put = (s.put + 1) % s.ring.count
+        }
         ready.signal()
         done.wait()
-        lock.withLock {
-            for chunk in spare { chunk.deallocate() }
-            spare = []
+        return shared.withLock { s in
+            for chunk in s.spare { chunk.deallocate() }
+            s.spare = []
+            return s.failure
         }
-        return failure
     }
 
     private func run() {
@@ -435,19 +450,19 @@ private final class WriteBehind: @unchecked Sendable {
         var synced: Int64 = 0
         while true {
             ready.wait()
-            let item = lock.withLock { () -> (chunk: UnsafeMutableRawBufferPointer, count: Int)? in
-                let item = ring[get]
-                get = (get + 1) % ring.count
-                return item
+            let (item, failed) = shared.withLock { s -> (Item?, Bool) in
+                let item = s.ring[s.get]
+                s.get = (s.get + 1) % s.ring.count
+                return (item, s.failure != nil)
             }
             guard let (chunk, count) = item else {
                 room.signal()
                 done.signal()
                 return
             }
-            if lock.withLock({ failure }) == nil {
+            if !failed {
                 if let code = FileIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: chunk[..<count])) {
-                    lock.withLock { failure = code }
+                    shared.withLock { $0.failure = code }
                 } else {
                     written += Int64(count)
                     if written - synced >= AtomicFileWriter.writebackBytes {
@@ -459,30 +474,9 @@ private final class WriteBehind: @unchecked Sendable {
                     }
                 }
             }
-            lock.withLock { spare.append(chunk) }
+            shared.withLock { $0.spare.append(chunk) }
             room.signal()
         }
-    }
-}
-
-/// A pthread mutex (which ThreadSanitizer models; see ``TurnLock`` in OrderedBlocks.swift).
-private final class PthreadLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }
 

@@ -63,7 +63,9 @@ public enum OrderedBlocks {
             return
         }
         let slots = Slots<T, E>(parts)
-        let turn = TurnLock()
+        // Behind a pthread mutex, which ThreadSanitizer models: the consumer's writes to the
+        // caller's state, ordered by it, are not reported as races.
+        let turn = PthreadLock(StreamTurn())
         try withoutActuallyEscaping(consume) { (consume) throws(E) in
             let consumer = Consumer(consume: consume)
             DispatchQueue.concurrentPerform(iterations: parts) { w in
@@ -119,31 +121,6 @@ private struct StreamTurn {
     var next = 0
     var consuming = false
     var stopped = false
-}
-
-/// The turn of ``OrderedBlocks/stream(count:parts:_:consume:)`` behind a pthread mutex: a lock
-/// ThreadSanitizer models, so that the consumer's writes to the caller's state, ordered by it,
-/// are not reported as races (it does not model `Synchronization.Mutex` on Linux; see
-/// tools/tsan-suppressions.txt).
-private final class TurnLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var turn = StreamTurn()
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<R>(_ body: (inout StreamTurn) -> R) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body(&turn)
-    }
 }
 
 /// The consumer of ``OrderedBlocks/stream(count:parts:_:consume:)``, called from worker threads
