@@ -16,6 +16,8 @@ public struct LogEvent: Sendable {
         /// An app launch or termination of the scenario's `sessions` (fencesim's addition).
         case session
         case rule, warning
+        /// A stretch of time inside a fence (``Geotriggers/GeotriggerSettings/Level/intervals``).
+        case inside
     }
 
     public var time: Timestamp
