@@ -35,6 +35,8 @@ public struct AccuracyReport: Sendable {
         public var longitude: Double
         public var latitude: Double
         public var label: String
+        /// The fence the event is about (`""` when it names none).
+        public var fence: String = ""
     }
 
     /// A fence as drawn: WGS84 shape, kind and id.
@@ -183,19 +185,19 @@ public struct AccuracyReport: Sendable {
             case .passthrough: kind = .passthrough
             default: kind = .lost
             }
-            out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)"))
+            out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)", fence: fence))
             // The markers below come after these: none of them would be drawn.
             if out.count == limit { return out }
         }
         for d in falseDetections {
             let enter = enters[EnterKey(fence: d.visit.fenceID, time: d.visit.enter)]
             guard let lon = enter?.longitude, let lat = enter?.latitude else { continue }
-            out.append(Marker(kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)"))
+            out.append(Marker(kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)", fence: d.visit.fenceID))
             if out.count == limit { return out }
         }
         for v in score?.visits ?? [] where !v.detected {
             guard let lon = v.truth.enterLongitude, let lat = v.truth.enterLatitude else { continue }
-            out.append(Marker(kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)"))
+            out.append(Marker(kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)", fence: v.truth.fenceID))
             if out.count == limit { return out }
         }
         return out

@@ -1,0 +1,175 @@
+import Foundation
+@testable import Reports
+import Simulation
+import Support
+import Testing
+import Traces
+
+/// Loads a page in headless Chromium with a test script appended (allowed by its own hash, the
+/// page's policy otherwise unchanged), which acts on the page and writes what it saw into
+/// `<pre id="fs-test">` as JSON; the DOM is dumped once the page is idle.
+enum Browser {
+    struct Run {
+        var results: [String: Any]
+        /// Chromium's log (console messages, refused loads, network errors).
+        var log: String
+        var dom: String
+    }
+
+    static func load(_ html: String, testScript: String, name: String = "page.html") throws -> Run {
+        let wrapped = "(function(){var out={};try{" + testScript + "}catch(e){out.exception=String(e&&e.stack||e);}"
+            + "var pre=document.createElement('pre');pre.id='fs-test';pre.textContent=JSON.stringify(out);document.body.appendChild(pre);})();"
+        let hash = "'sha256-\(SHA256.base64Digest(wrapped))'"
+        guard html.contains("script-src 'sha256-") else { throw Failure("the page allows no script by its hash") }
+        var page = html.replacingOccurrences(of: "script-src 'sha256-", with: "script-src \(hash) 'sha256-")
+        guard let end = page.range(of: "</body>", options: .backwards) else { throw Failure("no </body>") }
+        page.replaceSubrange(end, with: "<script>\(wrapped)</script></body>")
+        let dir = try ReportTests.temporaryDirectory()
+        let url = dir.appendingPathComponent(name)
+        try page.write(to: url, atomically: true, encoding: .utf8)
+        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
+                      "--disable-component-update", "--disable-sync", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
+                      "--enable-logging=stderr", "--v=1", "--window-size=1280,900", "--virtual-time-budget=3000"]
+        let run = try ReportTests.runChromium(common + ["--dump-dom", url.absoluteString])
+        guard run.status == 0 else { throw Failure("chromium exited \(run.status): \(run.stderr.suffix(1500))") }
+        guard let start = run.stdout.range(of: "<pre id=\"fs-test\">"), let stop = run.stdout.range(of: "</pre>", range: start.upperBound..<run.stdout.endIndex) else {
+            throw Failure("the test script left no result: \(run.stderr.suffix(1500))")
+        }
+        let text = String(run.stdout[start.upperBound..<stop.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+        if let keep = ProcessInfo.processInfo.environment["FENCESIM_BROWSER_KEEP"] {
+            // For a person checking the design: the page, what the script saw, and a screenshot.
+            try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+            try? page.write(toFile: "\(keep)/\(name)", atomically: true, encoding: .utf8)
+            try? text.write(toFile: "\(keep)/\(name).json", atomically: true, encoding: .utf8)
+            _ = try? ReportTests.runChromium(common + ["--hide-scrollbars", "--screenshot=\(keep)/\(name).png", url.absoluteString])
+        }
+        return Run(results: object, log: run.stderr, dom: run.stdout)
+    }
+
+    /// Lines of the log that show the page misbehaving: console messages, refused loads,
+    /// network errors and requests for anything but the page itself.
+    static func problems(_ log: String, page: String = "page.html") -> [String] {
+        log.split(separator: "\n").map(String.init).filter { line in
+            if line.contains("Refused to") || line.contains(":CONSOLE") { return true }
+            // Chromium's own sign-in fetcher (google_apis/) fails to resolve names offline.
+            if line.contains("net::ERR_") && !line.contains("google_apis/") { return true }
+            return false
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
+    }
+
+    /// The `viewBox` of an element in a DOM dump.
+    static func number(_ v: Any?) -> Double? { (v as? NSNumber)?.doubleValue }
+}
+
+@Suite(.enabled(if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` to test the report's map in a real browser"),
+       .timeLimit(.minutes(3)))
+struct MapBrowserTests {
+    /// Wheel, keys and buttons move the map's viewBox; a fence row zooms to the fence and
+    /// highlights it and its events; a timeline bar does too; the timeline zooms.
+    @Test func mapPansZoomsAndFocusesFences() throws {
+        let report = try ReportTests.report(degradation: Degradation(resampleSeconds: 2, noise: 0.3, exitLoss: 0.2, seed: 8))
+        let html = ReportHTML.render(report)
+        let script = """
+            var map=document.getElementById('map');var r=map.getBoundingClientRect();
+            function vb(){return map.getAttribute('viewBox');}
+            out.initial=vb();
+            map.dispatchEvent(new WheelEvent('wheel',{deltaY:-400,clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));
+            out.wheel=vb();
+            document.querySelector('.mapctl button[data-zoom="fit"]').click();out.fit=vb();
+            map.dispatchEvent(new KeyboardEvent('keydown',{key:'+',bubbles:true,cancelable:true}));out.key=vb();
+            map.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowRight',bubbles:true,cancelable:true}));out.pan=vb();
+            document.querySelector('.mapctl button[data-zoom="out"]').click();out.out=vb();
+            var row=document.querySelector('#table-fence tbody tr[data-fence="f3"]');row.click();
+            out.rowFocus=map.getAttribute('data-focus');out.rowView=vb();
+            var g=map.querySelector('g.f[data-fence="f3"]');out.box=g.getAttribute('data-box');out.fenceHighlighted=g.classList.contains('hl');
+            out.rowHighlighted=row.classList.contains('hl');
+            out.markersHighlighted=map.querySelectorAll('.mk.hl').length;out.markersOther=map.querySelectorAll('.mk[data-fence="f4"].hl').length;
+            out.tiny=map.querySelectorAll('g.f.tiny').length;
+            var bar=document.querySelector('svg.timeline-svg rect[data-fence="f7"]');bar.dispatchEvent(new MouseEvent('click',{bubbles:true}));
+            out.barFocus=map.getAttribute('data-focus');
+            var tl=document.querySelector('svg.timeline-svg');out.window0=tl.getAttribute('data-window');var tr=tl.getBoundingClientRect();
+            tl.dispatchEvent(new WheelEvent('wheel',{deltaY:-500,clientX:tr.left+tr.width*0.6,clientY:tr.top+tr.height/2,bubbles:true,cancelable:true}));
+            out.window1=tl.getAttribute('data-window');
+            out.scale=document.querySelector('svg.overlay g.scalebar').getAttribute('data-meters');
+            out.graticule=map.querySelectorAll('g.graticule text').length;
+            out.labelsShown=map.querySelectorAll('text.fence-label:not(.hidden)').length;
+            """
+        let run = try Browser.load(html, testScript: script, name: "report-map.html")
+        let r = run.results
+        #expect(r["exception"] == nil, "\(r["exception"] ?? "")")
+        func width(_ key: String) -> Double? {
+            (r[key] as? String).flatMap { Double($0.split(separator: " ")[2]) }
+        }
+        #expect(r["initial"] as? String == "0 0 960 600")
+        #expect((width("wheel") ?? 960) < 960, "wheel: \(r["wheel"] ?? "")")
+        #expect(r["fit"] as? String == "0 0 960 600")
+        #expect((width("key") ?? 960) < 960)
+        #expect(r["pan"] as? String != r["key"] as? String)
+        #expect((width("out") ?? 0) > (width("key") ?? 0))
+        // The row zoomed to f3: the view holds its box and is at most a few times its size.
+        #expect(r["rowFocus"] as? String == "f3")
+        let view = try #require((r["rowView"] as? String)?.split(separator: " ").compactMap { Double($0) })
+        let box = try #require((r["box"] as? String)?.split(separator: " ").compactMap { Double($0) })
+        #expect(view[0] <= box[0] && view[1] <= box[1] && view[0] + view[2] >= box[2] && view[1] + view[3] >= box[3], "\(view) \(box)")
+        #expect(view[2] < 960 / 3, "\(view)")
+        #expect(r["fenceHighlighted"] as? Bool == true && r["rowHighlighted"] as? Bool == true)
+        #expect((Browser.number(r["markersHighlighted"]) ?? 0) > 0)
+        #expect(Browser.number(r["markersOther"]) == 0)
+        #expect(r["barFocus"] as? String == "f7")
+        #expect(r["window0"] as? String != r["window1"] as? String, "\(r["window0"] ?? "") \(r["window1"] ?? "")")
+        #expect(r["scale"] != nil && (Browser.number(r["graticule"]) ?? 0) > 0)
+        #expect((Browser.number(r["labelsShown"]) ?? 0) > 0)
+        #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
+    }
+
+    /// Without --basemap nothing is requested; with it, tiles are asked of that host only (the
+    /// page says so) and the policy allows nothing else.
+    @Test func basemapRelaxesThePolicyToItsHostOnly() throws {
+        let report = try ReportTests.report()
+        let plain = ReportHTML.render(report)
+        #expect(!plain.contains("img-src") && !plain.contains("data-tiles=\""))
+        let template = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png"
+        let html = ReportHTML.render(report, basemap: template)
+        #expect(html.contains("img-src http://127.0.0.1:9\""))
+        #expect(html.contains("loads map tiles from http://127.0.0.1:9"))
+        let run = try Browser.load(html, testScript: "out.tiles=document.querySelectorAll('#map g.basemap image').length;out.href=(document.querySelector('#map g.basemap image')||{getAttribute:function(){return ''}}).getAttribute('href');")
+        #expect((Browser.number(run.results["tiles"]) ?? 0) > 0)
+        #expect((run.results["href"] as? String)?.hasPrefix("http://127.0.0.1:9/tiles/") == true)
+        // Tiles were requested (and failed: nothing listens on port 9), and nothing was refused.
+        #expect(!run.log.contains("Refused to"))
+        let plainRun = try Browser.load(plain, testScript: "out.tiles=document.querySelectorAll('#map g.basemap image').length;")
+        #expect(Browser.number(plainRun.results["tiles"]) == 0)
+        #expect(Browser.problems(plainRun.log).isEmpty, "\(Browser.problems(plainRun.log))")
+        #expect(!plainRun.log.contains("127.0.0.1:9"))
+    }
+}
+
+@Suite struct PagePolicyTests {
+    /// The page's one script is the one its policy allows: change a byte of the script and the
+    /// browser would refuse it.
+    @Test func policyHashesTheInlineScript() throws {
+        let html = ReportHTML.render(try ReportTests.report())
+        let open = try #require(html.range(of: "<script>"))
+        let close = try #require(html.range(of: "</script>", range: open.upperBound..<html.endIndex))
+        let script = String(html[open.upperBound..<close.lowerBound])
+        #expect(html.contains("script-src 'sha256-\(SHA256.base64Digest(script))'"))
+        #expect(!html.contains("'unsafe-inline'; script-src 'unsafe-inline'") && !html.contains("script-src 'unsafe-inline'"))
+        #expect(html.components(separatedBy: "<script").count == 2)
+    }
+
+    @Test(arguments: [
+        ("https://tile.openstreetmap.org/{z}/{x}/{y}.png", "https://tile.openstreetmap.org"),
+        ("https://{s}.tile.example.com:8443/a/{z}/{x}/{y}@2x.png?key=1", "https://*.tile.example.com:8443"),
+        ("ftp://tiles/{z}/{x}/{y}", nil), ("https://tile.openstreetmap.org/{z}/{x}.png", nil), ("https://a b/{z}/{x}/{y}", nil),
+    ] as [(String, String?)])
+    func basemapHosts(template: String, host: String?) {
+        #expect(MapTemplate.host(template) == host)
+    }
+}
