@@ -173,3 +173,20 @@ struct MapBrowserTests {
         #expect(MapTemplate.host(template) == host)
     }
 }
+
+@Suite struct ReportCardTests {
+    /// Lost exits and flaps are on the cards, and missed visits say why.
+    @Test func cardsShowLostExitsFlapsAndMissReasons() throws {
+        let report = try ReportTests.report(degradation: Degradation(noise: 0.5, exitLoss: 0.3, seed: 3))
+        let o = report.summary.overall
+        #expect(o.exitsMissed > 0 && o.missed > 0)
+        let html = ReportHTML.render(report)
+        #expect(html.contains("<div class=\"k\">exits lost</div><div class=\"v\">\(o.exitsMissed)</div>"))
+        #expect(html.contains("<div class=\"k\">flaps</div><div class=\"v\">\(o.flaps)</div>"))
+        let undetected = report.visits.filter { !$0.detected && $0.missReason != .gap && $0.missReason != .entryLoss }.count
+        #expect(html.contains("<div class=\"k\">missed visits</div><div class=\"v\">\(o.missed)</div><div class=\"d\">gap \(o.missedInGap) · undetected \(undetected) · lost notification 0</div>"))
+        #expect(html.contains("<td>gap (fence between fixes)</td>"))
+        // Rows of the visits table name their fence, for the map.
+        #expect(html.contains("<tr data-fence=\"\(report.visits[0].truth.fenceID)\">"))
+    }
+}
