@@ -133,3 +133,37 @@ enum PageScript {
     /// The report page's script.
     static let reportPage = "(function(){\n" + tables + map + report + "})();\n"
 }
+
+extension PageScript {
+    /// The replay view's own part: the clock, the device, fence states and the event list.
+    static let view = """
+        var map=document.getElementById('map'),api=fsMap(map),data=JSON.parse(document.getElementById('replay-data').textContent);
+        var slider=document.getElementById('slider'),clock=document.getElementById('clock'),play=document.getElementById('play'),speed=document.getElementById('speed');
+        var dev=document.getElementById('device'),disc=document.getElementById('disc'),tru=document.getElementById('device-truth');
+        var items=Array.prototype.slice.call(document.querySelectorAll('#events li'));items.forEach(function(li){li._t=+li.getAttribute('data-t');});
+        var list=document.getElementById('events'),T=0,playing=false,last=null,D=+slider.max;
+        function find(a,t){var lo=0,hi=a.length-1,k=-1;while(lo<=hi){var m=(lo+hi)>>1;if(a[m][0]<=t){k=m;lo=m+1;}else hi=m-1;}return k;}
+        function hms(s){s=Math.floor(s);var h=Math.floor(s/3600),m=Math.floor(s/60)%60,x=s%60;return h+':'+(m<10?'0':'')+m+':'+(x<10?'0':'')+x;}
+        function show(t){T=Math.max(0,Math.min(D,t));slider.value=String(T);clock.textContent=hms(T);
+        var k=find(data.feed,T);if(k<0)k=0;var f=data.feed[k];if(f){dev.setAttribute('cx',f[1]);dev.setAttribute('cy',f[2]);disc.setAttribute('cx',f[1]);disc.setAttribute('cy',f[2]);disc.setAttribute('r',f[3]);dev.setAttribute('data-fix',String(k));}
+        if(tru&&data.truth.length){var j=find(data.truth,T);if(j<0)j=0;tru.setAttribute('cx',data.truth[j][1]);tru.setAttribute('cy',data.truth[j][2]);}
+        var inside={},cur=null;items.forEach(function(li){var past=li._t<=T;li.classList.toggle('past',past);li.classList.remove('current');if(past){cur=li;var f=li.getAttribute('data-fence'),ty=li.getAttribute('data-type');
+        if(f!==null){if(ty==='enter'||ty==='dwell')inside[f]=true;else if(ty==='exit')delete inside[f];}}});
+        map.querySelectorAll('g.f').forEach(function(g){g.classList.toggle('inside',!!inside[g.getAttribute('data-fence')]);});
+        if(cur){cur.classList.add('current');var top=cur.offsetTop-list.offsetTop-list.clientHeight/2;if(Math.abs(list.scrollTop-top)>list.clientHeight/3)list.scrollTop=top;}
+        map.setAttribute('data-time',T.toFixed(1));}
+        // Timers rather than animation frames: they also run in a page in the background and under a test's virtual time.
+        function tick(){if(!playing)return;var now=performance.now();if(last!==null)show(T+(now-last)/1000*(+speed.value));last=now;if(T>=D){toggle(false);return;}setTimeout(tick,33);}
+        function toggle(on){playing=on;last=null;play.textContent=on?'❚❚ pause':'▶ play';play.setAttribute('aria-label',on?'Pause':'Play');if(on){if(T>=D)show(0);tick();}}
+        play.addEventListener('click',function(){toggle(!playing);});
+        slider.addEventListener('input',function(){show(+slider.value);});
+        items.forEach(function(li){li.addEventListener('click',function(){toggle(false);show(li._t);var f=li.getAttribute('data-fence');if(f!==null)api.focus(f,true);});});
+        document.addEventListener('keydown',function(e){if(e.key===' '&&e.target.tagName!=='INPUT'&&e.target.tagName!=='SELECT'&&e.target.tagName!=='BUTTON'){e.preventDefault();toggle(!playing);}});
+        show(0);
+        document.documentElement.setAttribute('data-ready','1');
+
+        """
+
+    /// The replay view's script.
+    static let viewPage = "(function(){\n" + map + view + "})();\n"
+}

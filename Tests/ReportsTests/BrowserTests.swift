@@ -4,6 +4,7 @@ import Simulation
 import Support
 import Testing
 import Traces
+import Geotriggers
 
 /// Loads a page in headless Chromium with a test script appended (allowed by its own hash, the
 /// page's policy otherwise unchanged), which acts on the page and writes what it saw into
@@ -17,8 +18,9 @@ enum Browser {
     }
 
     static func load(_ html: String, testScript: String, name: String = "page.html") throws -> Run {
-        let wrapped = "(function(){var out={};try{" + testScript + "}catch(e){out.exception=String(e&&e.stack||e);}"
-            + "var pre=document.createElement('pre');pre.id='fs-test';pre.textContent=JSON.stringify(out);document.body.appendChild(pre);})();"
+        // The script may set `out.wait` and call `finish()` later (after a timer).
+        let wrapped = "(function(){var out={};function finish(){var pre=document.createElement('pre');pre.id='fs-test';pre.textContent=JSON.stringify(out);document.body.appendChild(pre);}"
+            + "try{" + testScript + "}catch(e){out.exception=String(e&&e.stack||e);out.wait=false;}if(!out.wait)finish();})();"
         let hash = "'sha256-\(SHA256.base64Digest(wrapped))'"
         guard html.contains("script-src 'sha256-") else { throw Failure("the page allows no script by its hash") }
         var page = html.replacingOccurrences(of: "script-src 'sha256-", with: "script-src \(hash) 'sha256-")
@@ -188,5 +190,61 @@ struct MapBrowserTests {
         #expect(html.contains("<td>gap (fence between fixes)</td>"))
         // Rows of the visits table name their fence, for the map.
         #expect(html.contains("<tr data-fence=\"\(report.visits[0].truth.fenceID)\">"))
+    }
+}
+
+@Suite(.enabled(if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` to test the replay view in a real browser"),
+       .timeLimit(.minutes(3)))
+struct ReplayViewBrowserTests {
+    static func page(degradation: Degradation?, in folder: URL) throws -> String {
+        let (fences, traces, frame) = try ReportTests.drives(in: folder)
+        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
+        let evaluator = Evaluator(Evaluator.Configuration(
+            replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 1), degradation: degradation,
+            trackPointLimit: 1_000_000))
+        let evaluations = try evaluator.run([traces[0]])
+        let report = AccuracyReport(evaluations: evaluations, fences: fences, title: "row", generator: "fencesim test", truth: "clean trace",
+                                    degradation: degradation)
+        return ReplayView.render(report, events: evaluations[0].outcome.events)
+    }
+
+    /// The slider moves the device to the fix at that time; an event clicked sets the time to
+    /// it and its fence turns "inside"; play advances the clock; nothing is logged or loaded.
+    @Test func sliderMovesTheDeviceToTheFixAtThatTime() throws {
+        let folder = try ReportTests.temporaryDirectory()
+        let html = try Self.page(degradation: Degradation(resampleSeconds: 3, noise: 0.5, seed: 4), in: folder)
+        // Deterministic bytes for the same inputs.
+        #expect(try Self.page(degradation: Degradation(resampleSeconds: 3, noise: 0.5, seed: 4), in: folder) == html)
+        let script = """
+            var data=JSON.parse(document.getElementById('replay-data').textContent);var s=document.getElementById('slider');
+            var dev=document.getElementById('device');var k=Math.floor(data.feed.length/2);
+            s.value=String(data.feed[k][0]+0.5);s.dispatchEvent(new Event('input',{bubbles:true}));
+            out.fix=data.feed[k];out.cx=+dev.getAttribute('cx');out.cy=+dev.getAttribute('cy');out.disc=+document.getElementById('disc').getAttribute('r');
+            out.truth=!!document.getElementById('device-truth');
+            var li=document.querySelector('#events li[data-type="enter"]');out.enterFence=li.getAttribute('data-fence');out.enterT=+li.getAttribute('data-t');
+            li.click();out.clock=document.getElementById('clock').textContent;out.slider=+s.value;out.current=li.classList.contains('current');
+            out.inside=document.querySelector('#map g.f[data-fence="'+out.enterFence+'"]').classList.contains('inside');
+            out.insideCount=document.querySelectorAll('#map g.f.inside').length;
+            s.value='0';s.dispatchEvent(new Event('input',{bubbles:true}));out.insideAtStart=document.querySelectorAll('#map g.f.inside').length;
+            var m=document.getElementById('map');m.dispatchEvent(new WheelEvent('wheel',{deltaY:-300,clientX:m.getBoundingClientRect().left+50,clientY:m.getBoundingClientRect().top+50,bubbles:true,cancelable:true}));
+            out.viewBox=m.getAttribute('viewBox');
+            document.getElementById('play').click();out.wait=true;
+            setTimeout(function(){out.played=+document.getElementById('slider').value;out.playLabel=document.getElementById('play').textContent;finish();},1500);
+            """
+        let run = try Browser.load(html, testScript: script, name: "replay.html")
+        let r = run.results
+        #expect(r["exception"] == nil, "\(r["exception"] ?? "")")
+        let fix = try #require(r["fix"] as? [Double])
+        #expect(Browser.number(r["cx"]) == fix[1] && Browser.number(r["cy"]) == fix[2], "\(r)")
+        #expect((Browser.number(r["disc"]) ?? 0) > 0)
+        #expect(r["truth"] as? Bool == true)
+        #expect(Browser.number(r["slider"]) == Browser.number(r["enterT"]))
+        #expect(r["current"] as? Bool == true && r["inside"] as? Bool == true)
+        #expect(Browser.number(r["insideCount"]) == 1 && Browser.number(r["insideAtStart"]) == 0)
+        #expect(r["viewBox"] as? String != "0 0 960 600")
+        #expect((Browser.number(r["played"]) ?? 0) > 0, "\(r)")
+        #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
+        for attribute in ["src=", "href=", "url("] { #expect(!html.contains(attribute), "found \(attribute)") }
+        #expect(!html.contains("http://") && !html.contains("https://"))
     }
 }
