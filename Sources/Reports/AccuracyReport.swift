@@ -21,6 +21,8 @@ public struct AccuracyReport: Sendable {
         public var feedFixes: Int
         /// Notifications and findings worth drawing (enter, exit, passthrough, lost signals), with a place.
         public var markers: [Marker]
+        /// The Places state over time (empty without Places, or when the events were not kept).
+        public var places: [CheckInSummary.PlacesStep] = []
 
         public var failed: Bool { error != nil }
     }
@@ -64,6 +66,9 @@ public struct AccuracyReport: Sendable {
     public var fences: [FenceShape]
     /// Fences not drawn because of the limit.
     public var fencesOmitted: Int
+    /// Check-ins per zone against the truth stays in the zone's fences; empty when no event was
+    /// kept (only the HTML report keeps them) or there are no check-ins.
+    public var checkIns: CheckInSummary
 
     /// At most this many fences are drawn.
     public static let fenceDrawLimit = 3000
@@ -97,8 +102,16 @@ public struct AccuracyReport: Sendable {
         traces = evaluations.map { e in
             TraceEntry(name: e.input.label, path: e.input.path, error: e.error?.fullDescription, score: e.score,
                        cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
-                       feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e))
+                       feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e),
+                       places: e.start.map { CheckInSummary.places(e.outcome.events, start: $0) } ?? [])
         }
+        var checkIns = CheckInSummary()
+        for e in evaluations where e.outcome.events.contains(where: { $0.type == .checkin }) {
+            guard let start = e.start, let score = e.score else { continue }
+            checkIns.add(events: e.outcome.events, visits: score.visits, start: start,
+                         end: Timestamp(seconds: start.seconds, nanoseconds: Int64(start.nanoseconds) + Int64((score.durationSeconds * 1e9).rounded())))
+        }
+        self.checkIns = checkIns
         // Fences near the tracks, visited ones first, at most the limit.
         var box: BoundingBox?
         for t in traces {

@@ -75,6 +75,8 @@ public enum ReportHTML {
         out += "<section><h2>Overall</h2>" + groupTable("table-overall", [("all", o)]) + "</section>\n"
         out += "<section><h2>By speed band</h2><p class=\"note\">Speed of the true path at the entry, m/s. False detections have no true entry, so bands have no precision.</p>"
             + groupTable("table-speed", s.bySpeedBand.map { ($0.key, $0.metrics) }) + "</section>\n"
+        if !report.checkIns.zones.isEmpty { out += "<section id=\"checkins\"><h2>Check-ins by zone</h2>" + checkInTable(report) + "</section>\n" }
+        if report.traces.contains(where: { !$0.places.isEmpty }) { out += "<section id=\"places\"><h2>Places</h2>" + TimelineFigure.places(report) + "</section>\n" }
         out += "<section><h2>By zone</h2>" + groupTable("table-zone", s.byZone.map { ($0.key, $0.metrics) }) + "</section>\n"
         out += "<section><h2>By fence</h2>" + groupTable("table-fence", s.byFence.map { ($0.key, $0.metrics) }, fenceRows: true) + "</section>\n"
         out += "<section><h2>By trace</h2>" + groupTable("table-trace", s.byTrace.map { ($0.key, $0.metrics) }) + "</section>\n"
@@ -158,6 +160,22 @@ public enum ReportHTML {
         return table(id, ReportTable.columns, rows, fences: fenceRows ? groups.map(\.0) : nil)
     }
 
+    /// Check-ins and check-outs per zone against the truth stays in the zone's fences.
+    static func checkInTable(_ report: AccuracyReport) -> String {
+        let headers = ["zone", "truth stays", "check-ins", "check-outs", "matched", "missed stays", "check-ins without a stay",
+                       "check-in lat. p50", "p90", "dwell err. p50", "p90"]
+        let rows = report.checkIns.zones.map { z -> [(String, String?)] in
+            let latency = AccuracyMetrics.Percentiles(z.checkInLatencies)
+            let dwell = AccuracyMetrics.Percentiles(z.dwellErrors)
+            let cells: [String] = [String(z.stays), String(z.checkIns), String(z.checkOuts), String(z.matched), String(z.stays - z.matched),
+                                   String(z.unmatched), ReportNumber.seconds(latency?.p50), ReportNumber.seconds(latency?.p90),
+                                   ReportNumber.seconds(dwell?.p50), ReportNumber.seconds(dwell?.p90)]
+            return [(z.zone, nil)] + cells.map { ($0, $0 == "-" ? "" : $0) }
+        }
+        return "<p class=\"note\">A stay is the time inside any fence of the zone by the truth; it is matched by the first check-in whose check-in to check-out overlaps it. Latency = check-in − stay start; dwell error = checked-in duration − stay duration, seconds.</p>"
+            + table("table-checkins", headers, rows)
+    }
+
     static func visitTable(_ report: AccuracyReport) -> String {
         guard !report.visits.isEmpty else { return "<p class=\"empty\">No truth visits.</p>" }
         let headers = ["trace", "fence", "zone", "true enter", "true exit", "speed", "band", "detected", "enter lat.", "exit lat.",
@@ -224,6 +242,7 @@ public enum ReportHTML {
         .ylabel{font-size:10px;fill:var(--muted);text-anchor:end}.axis-line{stroke:#94a3b8}.axis-title{font-size:11px;fill:var(--muted);text-anchor:middle}
         .barlabel{font-size:11px;text-anchor:middle;fill:var(--ink);font-weight:600}.plot-legend text{font-size:11px;fill:var(--ink)}
         .bar-enter{fill:var(--green)}.bar-exit{fill:var(--red);fill-opacity:.8}.bar-recall{fill:var(--blue)}.bar-missed{fill:var(--orange);fill-opacity:.35}
+        .poi-0{fill:#0ea5e9}.poi-1{fill:#f59e0b}.poi-2{fill:#10b981}.poi-3{fill:#a855f7}.poi-4{fill:#ef4444}.poi-5{fill:#64748b}
         .timeline{margin:0 0 12px}.tlctl button{border:1px solid #cbd5e1;background:#fff;border-radius:4px;font-size:11px;margin-left:2px;cursor:pointer;min-width:22px}
         details.more>summary{cursor:pointer;color:var(--blue);margin:6px 0}svg.overlay{--u:1}.timeline figcaption{font-weight:600;font-size:13px;margin-bottom:2px}.lane{font-size:11px;text-anchor:end;fill:var(--ink)}
         .key{font-size:10px;fill:var(--muted)}.tl-truth{fill:#94a3b8}.tl-missed{fill:#fff7ed;stroke:var(--orange);stroke-width:1.5}.tl-detected{fill:var(--blue)}.tl-false{fill:var(--purple)}

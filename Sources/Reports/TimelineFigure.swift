@@ -82,4 +82,45 @@ enum TimelineFigure {
         }
         return out + "</svg></figure>"
     }
+
+    /// The Places state of each trace with Places events: lanes Current, Last Entered and Last
+    /// Exited POI, a bar per POI held, zoomable like the other timelines.
+    static func places(_ report: AccuracyReport) -> String {
+        var out = ""
+        for t in report.traces.prefix(traceLimit) where !t.places.isEmpty {
+            guard let score = t.score else { continue }
+            let duration = max(score.durationSeconds, 1)
+            let lanes: [(String, KeyPath<CheckInSummary.PlacesStep, String?>)] = [("Current POI", \.current), ("Last Entered", \.lastEntered), ("Last Exited", \.lastExited)]
+            let height = 34 + Double(lanes.count) * laneHeight + 24
+            let plotWidth = width - labelWidth - 16
+            var pois: [String] = []
+            for step in t.places { for (_, k) in lanes { if let p = step[keyPath: k], !pois.contains(p) { pois.append(p) } } }
+            out += "<figure class=\"timeline\"><figcaption>\(SVG.escape(t.name)) <span class=\"tlctl\"><button type=\"button\" data-tl=\"out\">−</button><button type=\"button\" data-tl=\"in\">+</button><button type=\"button\" data-tl=\"reset\">all</button></span></figcaption>"
+            out += "<svg class=\"figure timeline-svg places-svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-left=\"\(SVG.n(labelWidth))\" data-plot=\"\(SVG.n(plotWidth))\""
+            out += " data-duration=\"\(ReportNumber.text(duration, 1))\" data-axis=\"\(SVG.n(height - 20))\" role=\"img\" aria-label=\"Places state of \(SVG.escape(t.name))\"><g class=\"axis\"></g>"
+            for (row, (name, key)) in lanes.enumerated() {
+                let y = 28 + Double(row) * laneHeight
+                out += "<text class=\"lane\" x=\"\(SVG.n(labelWidth - 8))\" y=\"\(SVG.n(y + 14))\">\(name)</text>"
+                for (k, step) in t.places.enumerated() {
+                    guard let poi = step[keyPath: key] else { continue }
+                    let t0 = min(max(step.seconds, 0), duration)
+                    let t1 = k + 1 < t.places.count ? min(max(t.places[k + 1].seconds, 0), duration) : duration
+                    // A run of steps holding the same POI is one bar.
+                    if k > 0, t.places[k - 1][keyPath: key] == poi { continue }
+                    var end = t1
+                    var j = k + 1
+                    while j < t.places.count, t.places[j][keyPath: key] == poi {
+                        end = j + 1 < t.places.count ? min(max(t.places[j + 1].seconds, 0), duration) : duration
+                        j += 1
+                    }
+                    let colour = (pois.firstIndex(of: poi) ?? 0) % 6
+                    let x0 = labelWidth + t0 / duration * plotWidth, x1 = max(labelWidth + end / duration * plotWidth, x0 + 2)
+                    out += "<rect class=\"poi poi-\(colour)\" data-fence=\"\(SVG.escape(poi))\" data-t0=\"\(ReportNumber.text(t0, 1))\" data-t1=\"\(ReportNumber.text(end, 1))\" x=\"\(SVG.n(x0))\" width=\"\(SVG.n(x1 - x0))\" y=\"\(SVG.n(y + 4))\" height=\"14\"><title>\(name): \(SVG.escape(poi))</title></rect>"
+                    _ = t1
+                }
+            }
+            out += "</svg></figure>"
+        }
+        return out
+    }
 }
