@@ -102,6 +102,17 @@ struct MapBrowserTests {
             out.scale=document.querySelector('svg.overlay g.scalebar').getAttribute('data-meters');
             out.graticule=map.querySelectorAll('g.graticule text').length;
             out.labelsShown=map.querySelectorAll('text.fence-label:not(.hidden)').length;
+            // Zoomed far out: the 12 m fences become dots, and the labels left (made long here, as
+            // real store names are) do not overlap.
+            map.querySelectorAll('text.fence-label').forEach(function(t){t.textContent='a rather long store name '+t.textContent;});
+            document.querySelector('.mapctl button[data-zoom="all"]').click();
+            for(var i=0;i<4;i++)document.querySelector('.mapctl button[data-zoom="out"]').click();
+            out.tinyOut=map.querySelectorAll('g.f.tiny').length;out.fences=map.querySelectorAll('g.f').length;
+            var shown=Array.prototype.slice.call(map.querySelectorAll('text.fence-label:not(.hidden)')).map(function(t){return t.getBoundingClientRect();});
+            out.labelsOut=shown.length;out.labelsHidden=map.querySelectorAll('text.fence-label.hidden').length;out.overlaps=0;
+            for(var a=0;a<shown.length;a++)for(var b=a+1;b<shown.length;b++){var p=shown[a],q=shown[b];if(p.left<q.right&&q.left<p.right&&p.top<q.bottom&&q.top<p.bottom)out.overlaps++;}
+            // Tables fit the page at 1280 pixels: nothing makes the page scroll sideways.
+            out.pageWidth=document.documentElement.scrollWidth;out.viewport=window.innerWidth;
             """
         let run = try Browser.load(html, testScript: script, name: "report-map.html")
         let r = run.results
@@ -128,6 +139,10 @@ struct MapBrowserTests {
         #expect(r["window0"] as? String != r["window1"] as? String, "\(r["window0"] ?? "") \(r["window1"] ?? "")")
         #expect(r["scale"] != nil && (Browser.number(r["graticule"]) ?? 0) > 0)
         #expect((Browser.number(r["labelsShown"]) ?? 0) > 0)
+        #expect(Browser.number(r["tinyOut"]) == Browser.number(r["fences"]) && (Browser.number(r["fences"]) ?? 0) == 10, "\(r)")
+        #expect((Browser.number(r["labelsOut"]) ?? 0) >= 1 && (Browser.number(r["labelsHidden"]) ?? 0) >= 1, "\(r)")
+        #expect(Browser.number(r["overlaps"]) == 0)
+        #expect((Browser.number(r["pageWidth"]) ?? 9999) <= (Browser.number(r["viewport"]) ?? 0), "\(r)")
         #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
     }
 
