@@ -106,14 +106,20 @@ enum PageScript {
     /// timelines.
     static let report = """
         function fsTimeline(svg){
-        var L=+svg.getAttribute('data-left'),P=+svg.getAttribute('data-plot'),D=+svg.getAttribute('data-duration'),a=0,b=D;
+        var L=+svg.getAttribute('data-left'),P=+svg.getAttribute('data-plot'),D=+svg.getAttribute('data-duration'),C=+(svg.getAttribute('data-clock')||0),a=0,b=D;
         var bars=Array.prototype.slice.call(svg.querySelectorAll('rect[data-t0]'));bars.forEach(function(e){e._t=[+e.getAttribute('data-t0'),+e.getAttribute('data-t1')];});
         var axis=svg.querySelector('g.axis'),Y=+svg.getAttribute('data-axis');
         function x(t){return L+(t-a)/(b-a)*P;}
         function draw(){bars.forEach(function(e){var x0=Math.max(x(e._t[0]),L-2),x1=Math.min(x(e._t[1]),L+P+2);var vis=x1>=L-1&&x0<=L+P+1;
         e.style.display=vis?'':'none';if(vis){e.setAttribute('x',x0.toFixed(1));e.setAttribute('width',Math.max(x1-x0,2).toFixed(1));}});
+        // Traces of a day or more are labelled by UTC day and clock (day 1 is the start's date), shorter ones by time from the start.
         var span=b-a,unit=span>=172800?86400:span>=7200?3600:span>=600?60:1,step=nice(span/unit/8)*unit,s='<line x1="'+L+'" y1="'+Y+'" x2="'+(L+P)+'" y2="'+Y+'"/>';
-        for(var t=Math.ceil(a/step)*step;t<=b+1e-9;t+=step){var X=x(t).toFixed(1);s+='<line class="grid" x1="'+X+'" y1="24" x2="'+X+'" y2="'+Y+'"/><text x="'+X+'" y="'+(Y+14)+'">'+(Math.round(t/unit*100)/100)+' '+(unit===1?'s':unit===60?'min':unit===3600?'h':'d')+'</text>';}
+        var days=D>=86400,off=days?C:0;if(days&&unit===3600)step=([1,2,3,6,12].find(function(h){return h*3600>=span/8;})||24)*3600;
+        if(days&&unit===86400&&step<86400)step=43200;
+        function two(n){return (n<10?'0':'')+n;}
+        function text(t){if(!days)return (Math.round(t/unit*100)/100)+' '+(unit===1?'s':unit===60?'min':unit===3600?'h':'d');var v=t+C,d=Math.floor(v/86400)+1,c=v-(d-1)*86400;
+        return 'day '+d+(c<1?'':' '+two(Math.floor(c/3600))+':'+two(Math.floor(c/60)%60)+(unit===1?':'+two(Math.floor(c)%60):''));}
+        for(var u=Math.ceil((a+off)/step)*step;u<=b+off+1e-9;u+=step){var t=u-off,X=x(t).toFixed(1);s+='<line class="grid" x1="'+X+'" y1="24" x2="'+X+'" y2="'+Y+'"/><text x="'+X+'" y="'+(Y+14)+'">'+text(t)+'</text>';}
         axis.innerHTML=s;svg.setAttribute('data-window',a.toFixed(1)+' '+b.toFixed(1));}
         svg.addEventListener('wheel',function(e){var r=svg.getBoundingClientRect(),vx=(e.clientX-r.left)/r.width*960;if(vx<L)return;e.preventDefault();
         var c=a+(vx-L)/P*(b-a),f=Math.exp(Math.max(-1,Math.min(1,e.deltaY*0.002))),w=Math.min(D,Math.max(1,(b-a)*f));a=Math.max(0,Math.min(D-w,c-(c-a)*w/(b-a)));b=a+w;draw();},{passive:false});

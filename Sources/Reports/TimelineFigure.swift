@@ -60,7 +60,7 @@ enum TimelineFigure {
         out += "<button type=\"button\" data-tl=\"in\" title=\"Zoom in (or the wheel over the bars)\">+</button><button type=\"button\" data-tl=\"right\" title=\"Later\">›</button>"
         out += "<button type=\"button\" data-tl=\"reset\" title=\"Whole trace\">all</button></span>"
         out += "</figcaption><svg class=\"figure timeline-svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-left=\"\(SVG.n(labelWidth))\" data-plot=\"\(SVG.n(plotWidth))\""
-        out += " data-duration=\"\(ReportNumber.text(duration, 1))\" data-axis=\"\(SVG.n(axisY))\" role=\"img\" aria-label=\"Timeline of \(SVG.escape(t.name))\">"
+        out += " data-duration=\"\(ReportNumber.text(duration, 1))\" data-clock=\"\(clock(start))\" data-axis=\"\(SVG.n(axisY))\" role=\"img\" aria-label=\"Timeline of \(SVG.escape(t.name))\">"
         // The time axis is drawn by the page script, for the window shown.
         out += "<g class=\"axis\"></g>"
         out += "<text class=\"key\" x=\"\(SVG.n(labelWidth))\" y=\"14\">truth ▬ grey · detected ▬ blue · false ▬ purple · missed ▭ orange</text>"
@@ -97,7 +97,7 @@ enum TimelineFigure {
             for step in t.places { for (_, k) in lanes { if let p = step[keyPath: k], !pois.contains(p) { pois.append(p) } } }
             out += "<figure class=\"timeline\"><figcaption>\(SVG.escape(t.name)) <span class=\"tlctl\"><button type=\"button\" data-tl=\"out\">−</button><button type=\"button\" data-tl=\"in\">+</button><button type=\"button\" data-tl=\"reset\">all</button></span></figcaption>"
             out += "<svg class=\"figure timeline-svg places-svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-left=\"\(SVG.n(labelWidth))\" data-plot=\"\(SVG.n(plotWidth))\""
-            out += " data-duration=\"\(ReportNumber.text(duration, 1))\" data-axis=\"\(SVG.n(height - 20))\" role=\"img\" aria-label=\"Places state of \(SVG.escape(t.name))\"><g class=\"axis\"></g>"
+            out += " data-duration=\"\(ReportNumber.text(duration, 1))\" data-clock=\"\(t.start.map(clock) ?? "0")\" data-axis=\"\(SVG.n(height - 20))\" role=\"img\" aria-label=\"Places state of \(SVG.escape(t.name))\"><g class=\"axis\"></g>"
             for (row, (name, key)) in lanes.enumerated() {
                 let y = 28 + Double(row) * laneHeight
                 out += "<text class=\"lane\" x=\"\(SVG.n(labelWidth - 8))\" y=\"\(SVG.n(y + 14))\">\(name)</text>"
@@ -122,5 +122,11 @@ enum TimelineFigure {
             out += "</svg></figure>"
         }
         return out
+    }
+
+    /// Seconds since UTC midnight of `start`, for the axis of traces of a day or more.
+    static func clock(_ start: Timestamp) -> String {
+        let s = ((start.seconds % 86_400) + 86_400) % 86_400
+        return ReportNumber.text(Double(s) + Double(start.nanoseconds) * 1e-9, 1)
     }
 }

@@ -5,6 +5,8 @@ import Support
 import Testing
 import Traces
 import Geotriggers
+import Fences
+import Spatial
 
 /// Loads a page in headless Chromium with a test script appended (allowed by its own hash, the
 /// page's policy otherwise unchanged), which acts on the page and writes what it saw into
@@ -261,5 +263,64 @@ struct ReplayViewBrowserTests {
         #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
         for attribute in ["src=", "href=", "url("] { #expect(!html.contains(attribute), "found \(attribute)") }
         #expect(!html.contains("http://") && !html.contains("https://"))
+    }
+}
+
+@Suite(.enabled(if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` to test the report's timelines in a real browser"),
+       .timeLimit(.minutes(3)))
+struct TimelineBrowserTests {
+    /// Three days with a 2-minute and a 1-hour visit each day: at first the axis counts days and
+    /// the 2-minute visits are 2 pixels wide (not lost); zoomed in, the axis counts minutes or
+    /// hours and the bars widen to their true width.
+    @Test func multiDayTraceZoomsInTime() throws {
+        let dir = try ReportTests.temporaryDirectory()
+        let centre = XY(longitude: 8.5, latitude: 47.39)
+        let home = Geodesic.wgs84.direct(latitude: centre.latitude, longitude: centre.longitude, azimuth: 90, distanceMeters: 500)
+        var csv = "time,latitude,longitude\n"
+        let t0 = Timestamp(seconds: 1_767_225_600)  // 2026-01-01
+        for k in 0..<(3 * 86_400 / 30) {
+            let s = k * 30
+            let clock = s % 86_400
+            let inside = (clock >= 43_200 && clock < 43_320) || (clock >= 64_800 && clock < 68_400)
+            let p = inside ? (centre.latitude, centre.longitude) : (home.latitude, home.longitude)
+            csv += "\(Timestamp(seconds: t0.seconds + Int64(s))),\(p.0),\(p.1)\n"
+        }
+        let trace = dir.appendingPathComponent("days.csv")
+        try csv.write(to: trace, atomically: true, encoding: .utf8)
+        let fence = Fence(index: 0, id: "office", kind: .circle(radiusMeters: 50), shape: .point(centre), zone: "work",
+                          location: SourceLocation(file: "office.geojson", line: 1))
+        let fences = FenceSet(file: "office.geojson", fences: [fence])
+        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
+        let evaluator = Evaluator(Evaluator.Configuration(
+            replay: Replayer.Configuration(fences: fences, frame: .transverseMercator(latitudeOfOrigin: 47.39, centralMeridian: 8.5), settings: settings, workers: 1)))
+        let evaluations = try evaluator.run([TraceInput(path: trace.path, label: "days")])
+        let report = AccuracyReport(evaluations: evaluations, fences: fences, title: "days", generator: "fencesim test", truth: "clean trace", degradation: nil)
+        #expect(report.visits.count == 6)
+        let script = """
+            var tl=document.querySelector('svg.timeline-svg');var r=tl.getBoundingClientRect();
+            function axis(){return Array.prototype.map.call(tl.querySelectorAll('g.axis text'),function(t){return t.textContent;});}
+            function widths(){return Array.prototype.map.call(tl.querySelectorAll('rect.tl-truth'),function(e){return e.style.display==='none'?-1:+e.getAttribute('width');});}
+            out.duration=+tl.getAttribute('data-duration');out.axis0=axis();out.widths0=widths();
+            for(var i=0;i<5;i++)tl.dispatchEvent(new WheelEvent('wheel',{deltaY:-500,clientX:r.left+r.width*(140+66600/259200*804)/960,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));
+            out.window=tl.getAttribute('data-window');out.axis1=axis();out.widths1=widths();
+            """
+        let run = try Browser.load(ReportHTML.render(report), testScript: script, name: "days.html")
+        let r = run.results
+        #expect(r["exception"] == nil, "\(r["exception"] ?? "")")
+        let axis0 = try #require(r["axis0"] as? [String])
+        // Ticks at UTC midnights and noons (the trace starts at midnight).
+        #expect(axis0.starts(with: ["day 1", "day 1 12:00", "day 2", "day 2 12:00"]), "\(axis0)")
+        let widths0 = try #require(r["widths0"] as? [Double])
+        #expect(widths0.count == 6 && widths0.allSatisfy { $0 >= 2 }, "\(widths0)")
+        // The 2-minute visits are at the minimum width; the 1-hour ones are wider.
+        #expect(widths0.filter { $0 == 2 }.count == 3, "\(widths0)")
+        let window = try #require((r["window"] as? String)?.split(separator: " ").compactMap { Double($0) })
+        #expect(window[1] - window[0] < 7200, "\(window)")
+        let axis1 = try #require(r["axis1"] as? [String])
+        // Around 18:30 on the first day, by clock.
+        #expect(!axis1.isEmpty && axis1.allSatisfy { $0.hasPrefix("day 1 18:") }, "\(axis1)")
+        let widths1 = try #require(r["widths1"] as? [Double])
+        #expect(widths1.contains { $0 > 20 }, "\(widths1)")
+        #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
     }
 }
