@@ -156,7 +156,7 @@ extension PageScript {
         var inside={},cur=null;items.forEach(function(li){var past=li._t<=T;li.classList.toggle('past',past);li.classList.remove('current');if(past){cur=li;var f=li.getAttribute('data-fence'),ty=li.getAttribute('data-type');
         if(f!==null){if(ty==='enter'||ty==='dwell')inside[f]=true;else if(ty==='exit')delete inside[f];}}});
         map.querySelectorAll('g.f').forEach(function(g){g.classList.toggle('inside',!!inside[g.getAttribute('data-fence')]);});
-        if(cur){cur.classList.add('current');var top=cur.offsetTop-list.offsetTop-list.clientHeight/2;if(Math.abs(list.scrollTop-top)>list.clientHeight/3)list.scrollTop=top;}
+        if(cur){cur.classList.add('current');var top=cur.offsetTop-list.offsetTop-list.clientHeight/2;if(Math.abs(list.scrollTop-top)>list.clientHeight/3)list.scrollTop=top;}else list.scrollTop=0;
         map.setAttribute('data-time',T.toFixed(1));}
         // Timers rather than animation frames: they also run in a page in the background and under a test's virtual time.
         function tick(){if(!playing)return;var now=performance.now();if(last!==null)show(T+(now-last)/1000*(+speed.value));last=now;if(T>=D){toggle(false);return;}setTimeout(tick,33);}

@@ -65,7 +65,8 @@ public enum ReplayView {
         }
         out += "</section>\n<section class=\"eventcard\"><h2>Events</h2><ol id=\"events\">"
         var listed = 0
-        for e in events where e.trace == trace.name || events.allSatisfy({ $0.trace == events.first?.trace }) {
+        // The events of one evaluation: all of them are this trace's.
+        for e in events {
             guard listed < eventLimit, let start = trace.start else { break }
             let t = e.time.seconds(since: start)
             var subject = ""

@@ -243,6 +243,11 @@ struct ReplayViewBrowserTests {
             out.inside=document.querySelector('#map g.f[data-fence="'+out.enterFence+'"]').classList.contains('inside');
             out.insideCount=document.querySelectorAll('#map g.f.inside').length;
             s.value='0';s.dispatchEvent(new Event('input',{bubbles:true}));out.insideAtStart=document.querySelectorAll('#map g.f.inside').length;
+            // The list follows the time: made short here, it scrolls to the last event at the end and back at the start.
+            var list=document.getElementById('events');list.style.maxHeight='80px';
+            s.value=s.max;s.dispatchEvent(new Event('input',{bubbles:true}));out.scrollEnd=list.scrollTop;
+            var lastLi=list.lastElementChild.getBoundingClientRect(),box=list.getBoundingClientRect();out.lastVisible=lastLi.top>=box.top-1&&lastLi.bottom<=box.bottom+1;
+            s.value='0';s.dispatchEvent(new Event('input',{bubbles:true}));out.scrollStart=list.scrollTop;
             var m=document.getElementById('map');m.dispatchEvent(new WheelEvent('wheel',{deltaY:-300,clientX:m.getBoundingClientRect().left+50,clientY:m.getBoundingClientRect().top+50,bubbles:true,cancelable:true}));
             out.viewBox=m.getAttribute('viewBox');
             document.getElementById('play').click();out.wait=true;
@@ -258,6 +263,7 @@ struct ReplayViewBrowserTests {
         #expect(Browser.number(r["slider"]) == Browser.number(r["enterT"]))
         #expect(r["current"] as? Bool == true && r["inside"] as? Bool == true)
         #expect(Browser.number(r["insideCount"]) == 1 && Browser.number(r["insideAtStart"]) == 0)
+        #expect((Browser.number(r["scrollEnd"]) ?? 0) > 0 && r["lastVisible"] as? Bool == true && Browser.number(r["scrollStart"]) == 0, "\(r)")
         #expect(r["viewBox"] as? String != "0 0 960 600")
         #expect((Browser.number(r["played"]) ?? 0) > 0, "\(r)")
         #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
