@@ -130,7 +130,8 @@ enum MapFigure {
         all = [min(all[0], 0), min(all[1], 0), max(all[2], width), max(all[3], height)]
         var out = "<div class=\"mapbox\"><div class=\"mapctl\" role=\"toolbar\" aria-label=\"Map controls\">"
         out += "<button type=\"button\" data-zoom=\"in\" title=\"Zoom in (+)\">+</button><button type=\"button\" data-zoom=\"out\" title=\"Zoom out (−)\">−</button>"
-        out += "<button type=\"button\" data-zoom=\"fit\" title=\"Fit to fences and visits (0)\">fit</button><button type=\"button\" data-zoom=\"all\" title=\"Show all tracks (a)\">all</button></div>"
+        out += "<button type=\"button\" data-zoom=\"fit\" title=\"Fit to fences and visits (0)\">fit</button><button type=\"button\" data-zoom=\"all\" title=\"Show all tracks (a)\">all</button>"
+        out += "<button type=\"button\" data-zoom=\"legend\" title=\"Show or hide the legend\">key</button></div>"
         out += "<svg id=\"map\" class=\"figure map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-fit=\"0 0 \(Int(width)) \(Int(height))\""
         out += " data-all=\"\(all.map { p.n($0) }.joined(separator: " "))\" data-proj=\"\(p.attribute)\""
         if let basemap { out += " data-tiles=\"\(SVG.escape(basemap))\"" }

@@ -83,7 +83,7 @@ enum PageScript {
         else if(k==='ArrowLeft')pan(-s,0);else if(k==='ArrowRight')pan(s,0);else if(k==='ArrowUp')pan(0,-s);else if(k==='ArrowDown')pan(0,s);
         else if(k==='0')api.fit();else if(k==='a')api.all();else if(k==='Escape')api.focus(null);else return;e.preventDefault();});
         box.querySelectorAll('.mapctl button').forEach(function(b){b.addEventListener('click',function(){var z=b.getAttribute('data-zoom');
-        if(z==='in')zoom(1/1.4);else if(z==='out')zoom(1.4);else if(z==='fit'){api.focus(null);api.fit();}else api.all();});});
+        if(z==='in')zoom(1/1.4);else if(z==='out')zoom(1.4);else if(z==='fit'){api.focus(null);api.fit();}else if(z==='legend')box.classList.toggle('nolegend');else api.all();});});
         var api={
         fit:function(){var f=nums(svg.getAttribute('data-fit'));set(f);},
         all:function(){fitBox(all[0],all[1],all[2],all[3],0.02);},

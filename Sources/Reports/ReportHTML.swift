@@ -231,7 +231,7 @@ public enum ReportHTML {
         .graticule path{fill:none;stroke:#dbe3ec;stroke-width:1}.graticule text{font-size:calc(9px*var(--u));fill:#94a3b8;paint-order:stroke;stroke:#f8fafc;stroke-width:calc(2px*var(--u))}.graticule text.w{text-anchor:start}
         .f.hl .fence{fill:#f59e0b;fill-opacity:.35;stroke:#b45309;stroke-width:2.5}.f.hl .pin{fill:#f59e0b}#map.focused .mk:not(.hl){opacity:.18}
         .fence-label.hl{fill:#92400e;font-weight:700}tr.hl td{background:#fef3c7}rect.hl{stroke:#b45309;stroke-width:2}tr[data-fence],rect[data-fence]{cursor:pointer}
-        .basemap image{opacity:.85}.attribution{position:absolute;right:8px;bottom:4px;margin:0;font-size:10px;color:var(--muted);background:#ffffffcc;padding:0 4px;border-radius:3px}
+        .mapbox.nolegend .legend{display:none}.basemap image{opacity:.85}.attribution{position:absolute;right:8px;bottom:4px;margin:0;font-size:10px;color:var(--muted);background:#ffffffcc;padding:0 4px;border-radius:3px}
         .truth{fill:none;stroke:#94a3b8;stroke-width:5;stroke-opacity:.55;stroke-linecap:round;stroke-linejoin:round}
         .feed{fill:none;stroke:var(--blue);stroke-width:1.4;stroke-linejoin:round}.fixes circle{fill:var(--blue)}
         .m-enter{fill:var(--green);stroke:#fff;stroke-width:.8}.m-exit{fill:var(--red);stroke:#fff;stroke-width:.8}.m-pass{fill:var(--orange);stroke:#fff;stroke-width:.8}

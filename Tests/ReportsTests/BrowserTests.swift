@@ -104,6 +104,8 @@ struct MapBrowserTests {
             out.scale=document.querySelector('svg.overlay g.scalebar').getAttribute('data-meters');
             out.graticule=map.querySelectorAll('g.graticule text').length;
             out.labelsShown=map.querySelectorAll('text.fence-label:not(.hidden)').length;
+            var key=document.querySelector('.mapctl button[data-zoom="legend"]'),legend=document.querySelector('svg.overlay .legend');
+            out.legendShown=legend.getBoundingClientRect().width>0;key.click();out.legendHidden=legend.getBoundingClientRect().width===0;key.click();
             // Zoomed far out: the 12 m fences become dots, and the labels left (made long here, as
             // real store names are) do not overlap.
             map.querySelectorAll('text.fence-label').forEach(function(t){t.textContent='a rather long store name '+t.textContent;});
@@ -115,6 +117,11 @@ struct MapBrowserTests {
             for(var a=0;a<shown.length;a++)for(var b=a+1;b<shown.length;b++){var p=shown[a],q=shown[b];if(p.left<q.right&&q.left<p.right&&p.top<q.bottom&&q.top<p.bottom)out.overlaps++;}
             // Tables fit the page at 1280 pixels: nothing makes the page scroll sideways.
             out.pageWidth=document.documentElement.scrollWidth;out.viewport=window.innerWidth;
+            // The wide visits table scrolls inside its card, its first column staying put.
+            var sc=document.getElementById('table-visits').parentNode;out.tableWider=sc.scrollWidth>sc.clientWidth;
+            var cell=document.querySelector('#table-visits tbody td'),x0=cell.getBoundingClientRect().left;sc.scrollLeft=200;
+            out.scrolled=sc.scrollLeft;out.firstColumnMoved=Math.abs(cell.getBoundingClientRect().left-x0);
+            var other=document.querySelector('#table-visits tbody td:nth-child(3)');out.otherMoved=other.getBoundingClientRect().left;sc.scrollLeft=0;out.otherMoved-=other.getBoundingClientRect().left;
             """
         let run = try Browser.load(html, testScript: script, name: "report-map.html")
         let r = run.results
@@ -141,10 +148,14 @@ struct MapBrowserTests {
         #expect(r["window0"] as? String != r["window1"] as? String, "\(r["window0"] ?? "") \(r["window1"] ?? "")")
         #expect(r["scale"] != nil && (Browser.number(r["graticule"]) ?? 0) > 0)
         #expect((Browser.number(r["labelsShown"]) ?? 0) > 0)
+        #expect(r["legendShown"] as? Bool == true && r["legendHidden"] as? Bool == true)
         #expect(Browser.number(r["tinyOut"]) == Browser.number(r["fences"]) && (Browser.number(r["fences"]) ?? 0) == 10, "\(r)")
         #expect((Browser.number(r["labelsOut"]) ?? 0) >= 1 && (Browser.number(r["labelsHidden"]) ?? 0) >= 1, "\(r)")
         #expect(Browser.number(r["overlaps"]) == 0)
         #expect((Browser.number(r["pageWidth"]) ?? 9999) <= (Browser.number(r["viewport"]) ?? 0), "\(r)")
+        #expect(r["tableWider"] as? Bool == true && (Browser.number(r["scrolled"]) ?? 0) > 0, "\(r)")
+        #expect(Browser.number(r["firstColumnMoved"]) == 0, "\(r)")
+        #expect(abs((Browser.number(r["otherMoved"]) ?? 0) + (Browser.number(r["scrolled"]) ?? 0)) < 1, "\(r)")
         #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
     }
 
