@@ -47,6 +47,7 @@ public enum ReplayView {
         out += "<label>speed <select id=\"speed\">"
         for (k, s) in [1, 10, 30, 60, 300, 1200].enumerated() { out += "<option value=\"\(s)\"\(k == 3 ? " selected" : "")>\(s)×</option>" }
         out += "</select></label><input type=\"range\" id=\"slider\" min=\"0\" max=\"\(ReportNumber.text(duration, 1))\" step=\"any\" value=\"0\" aria-label=\"Time\">"
+        out += "<label title=\"Pan the map to keep the device in view\"><input type=\"checkbox\" id=\"follow\" checked> follow</label>"
         out += "<output id=\"clock\">0 s</output></section>\n"
         var tracks: [MapFigure.Layers.Track] = []
         if degraded { tracks.append(.init(points: trace.cleanTrack, style: "truth", title: "true path", dots: false)) }

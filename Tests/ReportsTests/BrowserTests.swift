@@ -261,6 +261,11 @@ struct ReplayViewBrowserTests {
             s.value='0';s.dispatchEvent(new Event('input',{bubbles:true}));out.scrollStart=list.scrollTop;
             var m=document.getElementById('map');m.dispatchEvent(new WheelEvent('wheel',{deltaY:-300,clientX:m.getBoundingClientRect().left+50,clientY:m.getBoundingClientRect().top+50,bubbles:true,cancelable:true}));
             out.viewBox=m.getAttribute('viewBox');
+            // Zoomed in, the map follows the device to the end of the drive.
+            var last=data.feed[data.feed.length-1];s.value=s.max;s.dispatchEvent(new Event('input',{bubbles:true}));
+            var v=m.getAttribute('viewBox').split(' ').map(Number);out.followed=last[1]>=v[0]&&last[1]<=v[0]+v[2]&&last[2]>=v[1]&&last[2]<=v[1]+v[3];out.followedWidth=v[2];
+            document.getElementById('follow').click();s.value='0';s.dispatchEvent(new Event('input',{bubbles:true}));
+            var v2=m.getAttribute('viewBox').split(' ').map(Number);out.stayed=Math.abs(v2[0]-v[0])<0.01;
             document.getElementById('play').click();out.wait=true;
             setTimeout(function(){out.played=+document.getElementById('slider').value;out.playLabel=document.getElementById('play').textContent;finish();},1500);
             """
@@ -276,6 +281,7 @@ struct ReplayViewBrowserTests {
         #expect(Browser.number(r["insideCount"]) == 1 && Browser.number(r["insideAtStart"]) == 0)
         #expect((Browser.number(r["scrollEnd"]) ?? 0) > 0 && r["lastVisible"] as? Bool == true && Browser.number(r["scrollStart"]) == 0, "\(r)")
         #expect(r["viewBox"] as? String != "0 0 960 600")
+        #expect(r["followed"] as? Bool == true && (Browser.number(r["followedWidth"]) ?? 960) < 960 && r["stayed"] as? Bool == true, "\(r)")
         #expect((Browser.number(r["played"]) ?? 0) > 0, "\(r)")
         #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
         for attribute in ["src=", "href=", "url("] { #expect(!html.contains(attribute), "found \(attribute)") }
