@@ -96,8 +96,8 @@ enum PageScript {
         var min=60*sc;var cx=(b[0]+b[2])/2,cy=(b[1]+b[3])/2,w=Math.max(b[2]-b[0],min),h=Math.max(b[3]-b[1],min*H/W);fitBox(cx-w/2,cy-h/2,cx+w/2,cy+h/2,0.35);},
         moved:function(){return moved;},
         project:function(l,a){return [px(l),py(a)];},
-        // Pans so that (x, y) is in view, centred, when it lies outside the middle 80 %.
-        keep:function(x,y){var mx=vb[2]*0.1,my=vb[3]*0.1;if(x<vb[0]+mx||x>vb[0]+vb[2]-mx||y<vb[1]+my||y>vb[1]+vb[3]-my)set([x-vb[2]/2,y-vb[3]/2,vb[2],vb[3]]);}
+        // Pans so that (x, y) is in view, centred, when it is about to leave the view.
+        keep:function(x,y){var mx=vb[2]*0.04,my=vb[3]*0.04;if(x<vb[0]+mx||x>vb[0]+vb[2]-mx||y<vb[1]+my||y>vb[1]+vb[3]-my)set([x-vb[2]/2,y-vb[3]/2,vb[2],vb[3]]);}
         };
         svg.addEventListener('click',function(e){if(moved){moved=false;return;}var f=e.target.closest('[data-fence]');api.focus(f?f.getAttribute('data-fence'):null);});
         update();svg.fsMap=api;return api;}
@@ -149,11 +149,11 @@ extension PageScript {
         var slider=document.getElementById('slider'),clock=document.getElementById('clock'),play=document.getElementById('play'),speed=document.getElementById('speed'),follow=document.getElementById('follow');
         var dev=document.getElementById('device'),disc=document.getElementById('disc'),tru=document.getElementById('device-truth');
         var items=Array.prototype.slice.call(document.querySelectorAll('#events li'));items.forEach(function(li){li._t=+li.getAttribute('data-t');});
-        var list=document.getElementById('events'),T=0,playing=false,last=null,D=+slider.max;
+        var list=document.getElementById('events'),T=0,playing=false,last=null,D=+slider.max,started=false;
         function find(a,t){var lo=0,hi=a.length-1,k=-1;while(lo<=hi){var m=(lo+hi)>>1;if(a[m][0]<=t){k=m;lo=m+1;}else hi=m-1;}return k;}
         function hms(s){s=Math.floor(s);var h=Math.floor(s/3600),m=Math.floor(s/60)%60,x=s%60;return h+':'+(m<10?'0':'')+m+':'+(x<10?'0':'')+x;}
         function show(t){T=Math.max(0,Math.min(D,t));slider.value=String(T);clock.textContent=hms(T);
-        var k=find(data.feed,T);if(k<0)k=0;var f=data.feed[k];if(f){dev.setAttribute('cx',f[1]);dev.setAttribute('cy',f[2]);disc.setAttribute('cx',f[1]);disc.setAttribute('cy',f[2]);disc.setAttribute('r',f[3]);dev.setAttribute('data-fix',String(k));if(follow.checked)api.keep(f[1],f[2]);}
+        var k=find(data.feed,T);if(k<0)k=0;var f=data.feed[k];if(f){dev.setAttribute('cx',f[1]);dev.setAttribute('cy',f[2]);disc.setAttribute('cx',f[1]);disc.setAttribute('cy',f[2]);disc.setAttribute('r',f[3]);dev.setAttribute('data-fix',String(k));if(follow.checked&&started)api.keep(f[1],f[2]);}
         if(tru&&data.truth.length){var j=find(data.truth,T);if(j<0)j=0;tru.setAttribute('cx',data.truth[j][1]);tru.setAttribute('cy',data.truth[j][2]);}
         var inside={},cur=null;items.forEach(function(li){var past=li._t<=T;li.classList.toggle('past',past);li.classList.remove('current');if(past){cur=li;var f=li.getAttribute('data-fence'),ty=li.getAttribute('data-type');
         if(f!==null){if(ty==='enter'||ty==='dwell')inside[f]=true;else if(ty==='exit')delete inside[f];}}});
@@ -167,7 +167,8 @@ extension PageScript {
         slider.addEventListener('input',function(){show(+slider.value);});
         items.forEach(function(li){li.addEventListener('click',function(){toggle(false);show(li._t);var f=li.getAttribute('data-fence');if(f!==null)api.focus(f,true);});});
         document.addEventListener('keydown',function(e){if(e.key===' '&&e.target.tagName!=='INPUT'&&e.target.tagName!=='SELECT'&&e.target.tagName!=='BUTTON'){e.preventDefault();toggle(!playing);}});
-        show(0);
+        // The page opens on the whole drive; following starts with the first move.
+        show(0);started=true;
         document.documentElement.setAttribute('data-ready','1');
 
         """
