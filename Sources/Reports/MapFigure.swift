@@ -161,7 +161,11 @@ enum MapFigure {
         out += "</g></svg>"
         out += "<svg class=\"overlay\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" aria-hidden=\"true\">" + legend(items) + "<g class=\"scalebar\"></g></svg>"
         if let basemap {
-            out += "<p class=\"attribution\">Basemap tiles from \(SVG.escape(host(basemap) ?? basemap)) (--basemap)</p>"
+            // OpenStreetMap's tile usage policy asks for this credit on the map
+            // (operations.osmfoundation.org/policies/tiles); other hosts are named.
+            let h = host(basemap) ?? basemap
+            let credit = h.hasSuffix("openstreetmap.org") ? "© OpenStreetMap contributors · " : ""
+            out += "<p class=\"attribution\">\(credit)Basemap tiles from \(SVG.escape(h)) (--basemap)</p>"
         }
         return out + "</div>"
     }

@@ -32,6 +32,7 @@ import Testing
         let text = try String(contentsOf: out, encoding: .utf8)
         #expect(text.contains("; img-src https://tile.openstreetmap.org\">"))
         #expect(text.contains("loads map tiles from https://tile.openstreetmap.org"))
+        #expect(text.contains("© OpenStreetMap contributors · Basemap tiles from https://tile.openstreetmap.org"))
         #expect(!text.contains("id=\"device-truth\""))
     }
 
