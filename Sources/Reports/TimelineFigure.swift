@@ -103,20 +103,15 @@ enum TimelineFigure {
                 out += "<text class=\"lane\" x=\"\(SVG.n(labelWidth - 8))\" y=\"\(SVG.n(y + 14))\">\(name)</text>"
                 for (k, step) in t.places.enumerated() {
                     guard let poi = step[keyPath: key] else { continue }
-                    let t0 = min(max(step.seconds, 0), duration)
-                    let t1 = k + 1 < t.places.count ? min(max(t.places[k + 1].seconds, 0), duration) : duration
-                    // A run of steps holding the same POI is one bar.
+                    // A run of steps holding the same POI is one bar, to the next step holding another.
                     if k > 0, t.places[k - 1][keyPath: key] == poi { continue }
-                    var end = t1
+                    let t0 = min(max(step.seconds, 0), duration)
                     var j = k + 1
-                    while j < t.places.count, t.places[j][keyPath: key] == poi {
-                        end = j + 1 < t.places.count ? min(max(t.places[j + 1].seconds, 0), duration) : duration
-                        j += 1
-                    }
+                    while j < t.places.count, t.places[j][keyPath: key] == poi { j += 1 }
+                    let end = j < t.places.count ? min(max(t.places[j].seconds, 0), duration) : duration
                     let colour = (pois.firstIndex(of: poi) ?? 0) % 6
                     let x0 = labelWidth + t0 / duration * plotWidth, x1 = max(labelWidth + end / duration * plotWidth, x0 + 2)
                     out += "<rect class=\"poi poi-\(colour)\" data-fence=\"\(SVG.escape(poi))\" data-t0=\"\(ReportNumber.text(t0, 1))\" data-t1=\"\(ReportNumber.text(end, 1))\" x=\"\(SVG.n(x0))\" width=\"\(SVG.n(x1 - x0))\" y=\"\(SVG.n(y + 4))\" height=\"14\"><title>\(name): \(SVG.escape(poi))</title></rect>"
-                    _ = t1
                 }
             }
             out += "</svg></figure>"
