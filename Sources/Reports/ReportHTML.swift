@@ -47,7 +47,7 @@ public enum ReportHTML {
                     "p90 \(ReportNumber.seconds(o.enterLatency?.p90)) s · p99 \(ReportNumber.seconds(o.enterLatency?.p99)) s")
         out += card("exit latency p50", ReportNumber.seconds(o.exitLatency?.p50) + " s",
                     "p90 \(ReportNumber.seconds(o.exitLatency?.p90)) s · p99 \(ReportNumber.seconds(o.exitLatency?.p99)) s")
-        out += card("missed visits", String(o.missed), missedDetail(report))
+        out += card("missed visits", String(o.missed), missedDetail(report), alert: o.missed > 0)
         let lostNotifications = report.traces.reduce(0) { $0 + ($1.score?.lostExits ?? 0) }
         out += card("exits lost", String(o.exitsMissed), "detection never closed · \(lostNotifications) exit notifications lost (OS)",
                     alert: o.exitsMissed > 0)
