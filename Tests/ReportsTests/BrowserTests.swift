@@ -98,6 +98,9 @@ struct MapBrowserTests {
             out.tiny=map.querySelectorAll('g.f.tiny').length;
             var bar=document.querySelector('svg.timeline-svg rect[data-fence="f7"]');bar.dispatchEvent(new MouseEvent('click',{bubbles:true}));
             out.barFocus=map.getAttribute('data-focus');
+            // A fence clicked on the map itself; Esc clears the focus.
+            map.querySelector('g.f[data-fence="f5"] .fence').dispatchEvent(new MouseEvent('click',{bubbles:true}));out.mapFocus=map.getAttribute('data-focus');
+            map.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape',bubbles:true,cancelable:true}));out.cleared=map.getAttribute('data-focus')===null&&document.querySelectorAll('.hl').length===0;
             var tl=document.querySelector('svg.timeline-svg');out.window0=tl.getAttribute('data-window');var tr=tl.getBoundingClientRect();
             tl.dispatchEvent(new WheelEvent('wheel',{deltaY:-500,clientX:tr.left+tr.width*0.6,clientY:tr.top+tr.height/2,bubbles:true,cancelable:true}));
             out.window1=tl.getAttribute('data-window');
@@ -145,6 +148,7 @@ struct MapBrowserTests {
         #expect((Browser.number(r["markersHighlighted"]) ?? 0) > 0)
         #expect(Browser.number(r["markersOther"]) == 0)
         #expect(r["barFocus"] as? String == "f7")
+        #expect(r["mapFocus"] as? String == "f5" && r["cleared"] as? Bool == true, "\(r)")
         #expect(r["window0"] as? String != r["window1"] as? String, "\(r["window0"] ?? "") \(r["window1"] ?? "")")
         #expect(r["scale"] != nil && (Browser.number(r["graticule"]) ?? 0) > 0)
         #expect((Browser.number(r["labelsShown"]) ?? 0) > 0)
@@ -345,5 +349,26 @@ struct TimelineBrowserTests {
         let widths1 = try #require(r["widths1"] as? [Double])
         #expect(widths1.contains { $0 > 20 }, "\(widths1)")
         #expect(Browser.problems(run.log).isEmpty, "\(Browser.problems(run.log))")
+    }
+}
+
+@Suite struct TimelineFoldingTests {
+    /// Past the fourth trace, timelines are folded under one summary, so that a report of many
+    /// traces stays short; every trace still has its row in the by-trace table.
+    @Test func timelinesPastTheFourthAreFolded() throws {
+        let folder = try ReportTests.temporaryDirectory()
+        let (fences, traces, frame) = try ReportTests.drives(in: folder)
+        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
+        let many = (0..<6).flatMap { k in traces.map { TraceInput(path: $0.path, label: "\($0.label)-\(k)") } }
+        let evaluator = Evaluator(Evaluator.Configuration(
+            replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2), drawnEventsKept: 0))
+        let report = AccuracyReport(evaluations: try evaluator.run(many), fences: fences, title: "many", generator: "fencesim test",
+                                    truth: "clean trace", degradation: nil)
+        let html = ReportHTML.render(report)
+        let timelines = try #require(html.range(of: "<section><h2>Timelines</h2>"))
+        let folded = try #require(html.range(of: "<details class=\"more\"><summary>Timelines of 8 more traces</summary>"))
+        #expect(html[timelines.upperBound..<folded.lowerBound].components(separatedBy: "<figure class=\"timeline\">").count - 1 == 4)
+        #expect(html[folded.upperBound...].components(separatedBy: "<figure class=\"timeline\">").count - 1 == 8)
+        #expect(html.components(separatedBy: "<tr><td>drive-").count - 1 == 12)
     }
 }
