@@ -12,6 +12,8 @@ import Support
 public enum ReplayView {
     /// Events listed at most.
     public static let eventLimit = 20_000
+    /// Fixes of each track the page holds at most (a trace with more is thinned evenly).
+    public static let fixLimit = 200_000
 
     /// The page of `report`'s first evaluated trace and its `events` (in log order).
     ///
@@ -63,6 +65,9 @@ public enum ReplayView {
         out += "<div class=\"stage\"><section class=\"mapcard\">" + MapFigure.html(layers, p, legend: legend, basemap: tiles)
         if let tiles, let host = MapFigure.host(tiles) {
             out += "<p class=\"note basemap-note\">Basemap: this page loads map tiles from \(SVG.escape(host)) (given with --basemap); nothing else is loaded.</p>"
+        }
+        if trace.feedFixes > trace.feedTrack.count {
+            out += "<p class=\"note\">The feed's \(trace.feedFixes) fixes are thinned to \(trace.feedTrack.count) evenly spaced ones.</p>"
         }
         out += "</section>\n<section class=\"eventcard\"><h2>Events</h2><ol id=\"events\">"
         var listed = 0

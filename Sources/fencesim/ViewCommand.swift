@@ -65,9 +65,10 @@ struct View: ParsableCommand {
                 throw FencesimError(.usage, "--trace \(trace): there are \(setup.traces.count) traces")
             }
             let chosen = setup.traces[trace - 1]
-            // Every fix is kept: the slider moves the device to each one.
+            // Every fix is kept up to the view's limit (the slider moves the device to each one);
+            // a longer trace is thinned evenly and the page says so.
             let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
-                                                              trackPointLimit: 1_000_000, drawnEventsKept: .max))
+                                                              trackPointLimit: ReplayView.fixLimit, drawnEventsKept: .max))
             let evaluations = try evaluator.run([chosen])
             for e in evaluations {
                 Reporting.say(e.outcome, lenient: readOptions.lenient)
