@@ -50,7 +50,7 @@ struct Run: ParsableCommand {
                                valueName: "platform"))
     var rulesPlatform: String?
 
-    @Option(help: ArgumentHelp("Replay only shard K of N (the traces at positions K, K+N, ... of the scenario, 0-based) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Replay only shard K of N (0-based; traces balanced by size, see the README) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
     var shard: String?
 
     @OptionGroup var output: OutputOptions
@@ -84,7 +84,7 @@ struct Run: ParsableCommand {
         try Terminal.run {
             let scenario = try ScenarioReader.read(path: scenario, splitting: readOptions)
             let shard = try self.shard.map { text throws(FencesimError) in try Shard(parsing: text) }
-            let positions = shard?.positions(of: scenario.traces.count) ?? Array(scenario.traces.indices)
+            let positions = shard?.positions(weights: ShardedRun.weights(scenario.traces)) ?? Array(scenario.traces.indices)
             let traces = positions.map { scenario.traces[$0] }
             var places = scenario.places
             if state != nil && places == nil && !scenario.hasRules {
