@@ -122,6 +122,7 @@ enum ShardedRun {
         for file in files {
             let header = try RunPart.read(path: file) { (header, position, node) throws(FencesimError) in
                 if position == header.positions.first { try check(header, file: file) }
+                guard !covered[position] else { throw node.error("trace \(position) is also in another part: the parts are edited") }
                 covered[position] = true
                 try record(position, node)
             }
