@@ -57,7 +57,7 @@ setup-slurm:
 # single runs byte for byte (at most a few minutes; says SKIPPED where Slurm cannot start).
 test-slurm: setup
 	$(SWIFT) build
-	deploy/slurm/test-cluster.sh $(BIN_DEBUG)
+	timeout 600 deploy/slurm/test-cluster.sh $(BIN_DEBUG)
 
 build: setup
 	$(SWIFT) build
@@ -69,7 +69,7 @@ test: setup
 	$(SWIFT) build
 	$(SWIFT) test
 	$(BIN_DEBUG) check scenarios/
-	deploy/slurm/test-cluster.sh $(BIN_DEBUG)
+	timeout 600 deploy/slurm/test-cluster.sh $(BIN_DEBUG)
 
 # Rewrites the bundled scenarios' golden event logs; review the diff before committing it.
 update-goldens: build

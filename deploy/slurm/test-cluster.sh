@@ -25,6 +25,8 @@ done
 tmp=$(mktemp -d /tmp/fencesim-slurm.XXXXXX)
 pids=()
 stop() {
+  # Jobs still running on this cluster (after a time limit) end with it.
+  if [ -s "$tmp/slurmctld.pid" ]; then SLURM_CONF="$tmp/slurm.conf" timeout 10 scancel --user=root >/dev/null 2>&1 || true; fi
   # The daemons this script started, by the process ids they wrote; nothing else.
   for f in "$tmp/slurmd.pid" "$tmp/slurmctld.pid" "$tmp/munged.pid"; do
     [ -s "$f" ] || continue
@@ -36,6 +38,8 @@ stop() {
   if [ "${KEEP:-0}" = 1 ]; then say "kept $tmp"; else rm -rf "$tmp"; fi
 }
 trap stop EXIT
+# A time limit (make test's, or TERM from anywhere) still stops the daemons.
+trap 'exit 1' TERM INT HUP
 logs() {
   for f in "$tmp"/*.log; do echo "--- $f"; tail -n 15 "$f"; done
 }
@@ -98,7 +102,8 @@ export SLURM_CONF="$tmp/slurm.conf"
 slurmctld -c -f "$SLURM_CONF" >"$tmp/slurmctld.out" 2>&1 || { logs; skip "slurmctld does not start"; }
 slurmd -f "$SLURM_CONF" >"$tmp/slurmd.out" 2>&1 || { logs; skip "slurmd does not start"; }
 ready=0
-for _ in $(seq 60); do
+deadline=$(($(date +%s) + 30))
+while [ "$(date +%s)" -lt "$deadline" ]; do
   state=$(timeout 5 sinfo -h -o %T 2>/dev/null | head -n 1 || true)
   case "$state" in idle*|mixed*|allocated*) ready=1; break ;; esac
   sleep 0.5
@@ -133,13 +138,16 @@ set -e
 
 export FENCESIM="$bin"
 started=$(date +%s)
-report_job=$("$root/deploy/slurm/submit.sh" 3 report-parts report fleet.yaml -- --html merged.html --json merged.json --quiet 2>/dev/null)
-sweep_job=$("$root/deploy/slurm/submit.sh" 4 sweep-parts "${sweep[@]}" -- --plot merged.svg --json merged-sweep.json 2>/dev/null)
+report_job=$(timeout 60 "$root/deploy/slurm/submit.sh" 3 report-parts report fleet.yaml -- --html merged.html --json merged.json --quiet 2>/dev/null) \
+  || { logs; say "FAILED: sbatch of the report"; exit 1; }
+sweep_job=$(timeout 60 "$root/deploy/slurm/submit.sh" 4 sweep-parts "${sweep[@]}" -- --plot merged.svg --json merged-sweep.json 2>/dev/null) \
+  || { logs; say "FAILED: sbatch of the sweep"; exit 1; }
 say "submitted: report merge job $report_job (after a 3-task array), sweep merge job $sweep_job (after a 4-task array)"
 
-# Wait for both merges (a job leaves squeue when it ends), at most 180 s.
+# Wait for both merges, at most 180 s.
 job_state() { timeout 5 scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1; }
-for _ in $(seq 360); do
+deadline=$(($(date +%s) + 180))
+while [ "$(date +%s)" -lt "$deadline" ]; do
   r=$(job_state "$report_job"); s=$(job_state "$sweep_job")
   case "$r" in PENDING|RUNNING|CONFIGURING|COMPLETING|"") ;; *) case "$s" in PENDING|RUNNING|CONFIGURING|COMPLETING|"") ;; *) break ;; esac ;; esac
   sleep 0.5
