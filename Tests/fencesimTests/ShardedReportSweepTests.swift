@@ -170,6 +170,23 @@ import Testing
         try Self.refuses([p0, p1, p2], in: dir, at: "\(p0):1", saying: "changed since the shards ran")
     }
 
+    @Test func mergeRefusesSweepPartsOfAnotherGridOrWithReplaysMissing() throws {
+        let dir = try Self.folder(failing: false)
+        try Self.shards("sweep", ["fleet.yaml", "--vary", "buffer=0,10"], shards: 2, folder: "a", in: dir)
+        try Self.shards("sweep", ["fleet.yaml", "--vary", "buffer=0,20"], shards: 2, folder: "b", in: dir)
+        let a0 = "a/fleet.sweep.part-0-of-2.jsonl", a1 = "a/fleet.sweep.part-1-of-2.jsonl"
+        try Self.refuses([a0, "b/fleet.sweep.part-1-of-2.jsonl"], in: dir, at: "b/fleet.sweep.part-1-of-2.jsonl:1", saying: "is of another run")
+        #expect(try CLI.run(["merge", a0, a1, "--json", "ok.json"], in: dir).status == 0)
+        // A trace's line with one replay left out (its header untouched).
+        let url = dir.appendingPathComponent(a1)
+        var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        object["replays"] = Array(try #require(object["replays"] as? [Any]).dropLast())
+        lines[1] = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        try Self.refuses([a0, a1], in: dir, at: "\(a1):2:", saying: "1 replays for a sweep of 2 combinations")
+    }
+
     @Test func shardOptionsAreCheckedBeforeAnythingRuns() throws {
         let dir = try Self.folder(failing: false)
         #expect(try CLI.run(["report", "fleet.yaml", "--shard", "0/2"], in: dir).status == 64)
