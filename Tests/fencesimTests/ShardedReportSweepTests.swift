@@ -195,5 +195,16 @@ import Testing
         #expect(try CLI.run(["report", "fleet.yaml", "--out", "p"], in: dir).status == 64)
         #expect(try CLI.run(["sweep", "fleet.yaml", "--vary", "buffer=0", "--shard", "0/2", "--out", "p", "--plot", "s.svg"], in: dir).status == 64)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("p").path))
+        // Each kind of part takes its own output options.
+        try Self.shards("report", ["fleet.yaml"], shards: 1, folder: "r", in: dir)
+        try Self.shards("sweep", ["fleet.yaml", "--vary", "buffer=0"], shards: 1, folder: "s", in: dir)
+        #expect(try CLI.run(["run", "fleet.yaml", "--shard", "0/1", "--out", "e"], in: dir).status == 0)
+        for (folder, options) in [("r", ["--out", "x.jsonl"]), ("r", ["--plot", "x.svg"]), ("s", ["--html", "x.html"]), ("s", ["--format", "csv"]),
+                                  ("e", ["--html", "x.html"]), ("e", ["--json", "x.json"])] {
+            let r = try CLI.run(["merge", folder] + options, in: dir)
+            #expect(r.status == 64, "merge \(folder) \(options): \(r.stderr)")
+        }
+        #expect(try CLI.run(["merge", "r", "--json", "r.json", "--quiet"], in: dir).status == 0)
+        #expect(try CLI.run(["merge", "e", "--out", "e.jsonl"], in: dir).status == 0)
     }
 }
