@@ -26,7 +26,7 @@ struct Report: ParsableCommand {
             itself; # starts a comment). Traces run on all cores with a progress bar on a terminal. \
             A trace that fails is reported and the others complete; the exit code is then 65 (or \
             the failure's own code). Report files are written atomically, only at the end.
-            """ + HelpExamples.text("fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json", "fencesim report drives/ --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html r.html", "fencesim report drives.list --fences stores.geojson --truth labelled-visits.csv")
+            """ + HelpExamples.text("fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json", "fencesim report drives/ --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html r.html", "fencesim report drives.list --fences stores.geojson --truth labelled-visits.csv", "fencesim report drives.list --fences stores.geojson --shard 0/4 --out parts")
     )
 
     @Argument(help: "A scenario file, or trace files, folders, globs or manifests.")

@@ -43,7 +43,7 @@ struct SweepCommand: ParsableCommand {
             trace that fails), 66 input missing, 74 I/O error. Errors in flags are located as \
             --vary:N:COL (N: which --vary, from 1) or --target:1:COL. Files are written \
             atomically, only at the end; the output does not depend on --workers.
-            """ + HelpExamples.text("fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --vary resample=1,5,30 --target \"recall>=0.95,precision>=0.9\" --plot sweep.svg")
+            """ + HelpExamples.text("fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --vary resample=1,5,30 --target \"recall>=0.95,precision>=0.9\" --plot sweep.svg", "fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --shard 1/4 --out parts")
     )
 
     @Argument(help: "A scenario file (.yaml, .yml, .json).")
