@@ -149,7 +149,7 @@ struct Report: ParsableCommand {
     func runShard(_ shard: Shard, setup: Setup, readOptions: TraceReadOptions, out: String) throws {
         let positions = shard.positions(weights: ShardedRun.weights(setup.traces))
         let arguments = ShardedRun.arguments(after: "report")
-        let run = try ShardedRun.digest(kind: .report, arguments: arguments, files: setup.files, traces: setup.traces, shards: shard.count)
+        let run = try ShardedRun.digest(command: "report", arguments: arguments, files: setup.files, traces: setup.traces, shards: shard.count).hex
         let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
                                                           drawnEventsKept: AccuracyReport.markerLimit))
         let bar = ProgressBar(enabled: isatty(2) == 1, total: positions.count)

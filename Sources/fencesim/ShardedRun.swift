@@ -15,8 +15,10 @@ enum ShardedRun {
     static let outputOptions: Set<String> = ["--shard", "--out", "--workers", "--html", "--json", "--plot"]
     static let outputFlags: Set<String> = ["--quiet"]
 
-    /// The words after `command` on the command line but the output options (and their values).
-    static func arguments(after command: String, in words: [String] = CommandLine.arguments) -> [String] {
+    /// The words after `command` on the command line but the output options (and their values)
+    /// and the `also` options (with a value each).
+    static func arguments(after command: String, also: Set<String> = [], in words: [String] = CommandLine.arguments) -> [String] {
+        let options = outputOptions.union(also)
         var out: [String] = []
         var skipNext = false
         for word in words.drop(while: { $0 != command }).dropFirst() {
@@ -25,11 +27,11 @@ enum ShardedRun {
                 continue
             }
             if outputFlags.contains(word) { continue }
-            if outputOptions.contains(word) {
+            if options.contains(word) {
                 skipNext = true
                 continue
             }
-            if let equals = word.firstIndex(of: "="), outputOptions.contains(String(word[..<equals])) { continue }
+            if let equals = word.firstIndex(of: "="), options.contains(String(word[..<equals])) { continue }
             out.append(word)
         }
         return out
@@ -48,17 +50,17 @@ enum ShardedRun {
         }
     }
 
-    /// The digest of a sharded run, the same in every shard of it: fencesim's version, what
-    /// runs (`report`, `sweep`), the shard count, the command's arguments but the output
-    /// options (in their order), the bytes of `files` (scenario, fences, truth), and each
-    /// trace's label, size and bytes.
+    /// The digest of a sharded run, the same in every shard of it: fencesim's version, the
+    /// command (`run`, `report`, `sweep`), the shard count, the command's arguments but the
+    /// output options (in their order), the bytes of `files` (scenario, fences, truth), and
+    /// each trace's label, size and bytes.
     ///
     /// - Throws: ``Support/FencesimError`` when a file cannot be read; a trace that cannot is
     ///   counted by its label alone (its replay reports why).
-    static func digest(kind: RunPart.Kind, arguments: [String], files: [String], traces: [TraceInput], shards: Int) throws(FencesimError) -> String {
+    static func digest(command: String, arguments: [String], files: [String], traces: [TraceInput], shards: Int) throws(FencesimError) -> RunDigest {
         var digest = RunDigest()
         digest.add("fencesim \(FencesimVersion.string)")
-        digest.add("\(kind.rawValue) shards \(shards)")
+        digest.add("\(command) shards \(shards)")
         digest.add("arguments \(arguments.count)")
         for a in arguments { digest.add(a) }
         for file in files {
@@ -76,7 +78,7 @@ enum ShardedRun {
             }
             digest.add("trace \(t.label) \(size) \(seen[t.path] ?? "")")
         }
-        return digest.hex
+        return digest
     }
 
     /// Writes a part into `folder` atomically (a retried shard replaces its part whole) and says so.
@@ -150,7 +152,7 @@ extension ShardedRun {
             throw FencesimError(.badData, "the part is of a run of \(first.traceCount) traces and its inputs now give \(traces.count): they changed since the shards ran; run the shards again",
                                 at: at)
         }
-        let digest = try digest(kind: first.kind, arguments: first.arguments, files: files, traces: traces, shards: first.shard.count)
+        let digest = try digest(command: first.kind.rawValue, arguments: first.arguments, files: files, traces: traces, shards: first.shard.count).hex
         guard digest == first.run else {
             throw FencesimError(.badData, "the part's run digest is \(first.run) and its inputs now give \(digest): the scenario, fences, truth or traces changed since the shards ran, or another fencesim version ran them; run the shards again",
                                 at: at)

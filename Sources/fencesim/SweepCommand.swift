@@ -161,7 +161,7 @@ struct SweepCommand: ParsableCommand {
         let traces = p.sweep.base.traces
         let positions = shard.positions(weights: ShardedRun.weights(traces))
         let arguments = ShardedRun.arguments(after: "sweep")
-        let run = try ShardedRun.digest(kind: .sweep, arguments: arguments, files: SweepCommand.files(p), traces: traces, shards: shard.count)
+        let run = try ShardedRun.digest(command: "sweep", arguments: arguments, files: SweepCommand.files(p), traces: traces, shards: shard.count).hex
         var base = p.sweep.base
         base.traces = positions.map { traces[$0] }
         let sweep = try Sweep(base: base, axes: p.sweep.axes, target: p.sweep.target)
