@@ -27,6 +27,9 @@ public struct Evaluator: Sendable {
         /// none: an evaluation holds what scoring reads of each event (``Scoring/Event``), not
         /// its log.
         public var drawnEventsKept: Int
+        /// Which notifications are scored: the engine's, or what an operating-system profile
+        /// delivered to the app.
+        public var view: Scoring.View = .geometry
 
         public init(replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
                     bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500, drawnEventsKept: Int = .max) {
@@ -176,7 +179,7 @@ public struct Evaluator: Sendable {
                 var drawn = 0
                 init(_ reader: Scoring.Reader) { self.reader = reader }
             }
-            let read = Read(Scoring.Reader(fences: compiled.fenceSet))
+            let read = Read(Scoring.Reader(fences: compiled.fenceSet, view: configuration.view))
             let drawnEventsKept = configuration.drawnEventsKept
             struct Work: @unchecked Sendable {
                 let truth: () -> Result<[TruthVisit], FencesimError>

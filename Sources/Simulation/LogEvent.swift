@@ -15,6 +15,10 @@ public struct LogEvent: Sendable {
         /// An app launch or termination of the scenario's `sessions` (fencesim's addition).
         case session
         case rule, warning
+        /// What an operating-system profile did with a transition it decided (fencesim's
+        /// addition, only with a profile): delivered to the app (late), delivered again, or
+        /// dropped with a reason.
+        case delivered, duplicate, dropped
     }
 
     public var time: Timestamp

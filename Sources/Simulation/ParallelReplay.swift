@@ -14,7 +14,7 @@ import Traces
 public enum ParallelReplay {
     /// Whether `configuration` can be replayed this way.
     public static func applies(to configuration: Replayer.Configuration) -> Bool {
-        configuration.pipeline == nil && !configuration.summaryOnly
+        configuration.pipeline == nil && configuration.profile == nil && !configuration.summaryOnly
             && configuration.settings.allSatisfy { $0.message == nil }
             && GeotriggerEngine.isMemoryless(configuration.settings, fences: configuration.fences.fences)
     }

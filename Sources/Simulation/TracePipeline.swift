@@ -40,6 +40,10 @@ struct TracePipeline {
     var warnings: [Diagnostic] = []
     /// The check-in events of the current fix (reused).
     var checkInBuffer: [CheckInEvent] = []
+    /// The operating system's layer, when a profile is selected: the app hears it, not the engine.
+    var osLayer: OSLayer?
+    /// The last fix, for deliveries after it (check-ins take a fix).
+    var lastSample: Sample?
 
     /// A pipeline for one trace.
     ///
@@ -47,7 +51,8 @@ struct TracePipeline {
     ///   - pipeline: the run's pipeline; `nil` to log engine events only.
     ///   - placesState: the state persisted by an earlier run (`--state`), else a fresh one.
     ///   - log: where the log lines go.
-    init(trace: String, fences: CompiledFences, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog) {
+    ///   - profile: the operating system's layer between the engine and the app, if any.
+    init(trace: String, fences: CompiledFences, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog, profile: OSProfile? = nil) {
         self.trace = trace
         self.log = log
         self.fences = fences.fenceSet
@@ -58,6 +63,7 @@ struct TracePipeline {
         }
         if let setup = pipeline?.rules { rules = RulesStage(setup: setup, trace: trace) }
         checkInBuffer.reserveCapacity(16)
+        if let profile { osLayer = OSLayer(profile: profile, trace: trace, fences: fences.fenceSet, frame: fences.frame) }
     }
 
     /// Takes the engine's events for one fix (all of them, notified or not, possibly none).
@@ -67,6 +73,7 @@ struct TracePipeline {
     /// check-in events, each followed by its Places signal) and session launches, terminations
     /// and strict expiries are interleaved with them by time.
     mutating func process(_ buffer: [GeotriggerEvent], sample: Sample) {
+        if osLayer != nil { return processWithProfile(buffer, sample: sample) }
         guard checkIns != nil else {
             // By index: a loop variable would copy each event.
             for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], labels: labels, trace: trace)) }
@@ -101,6 +108,7 @@ struct TracePipeline {
     /// Ends the trace: strict expiry up to the last fix; sessions after the end are reported; the
     /// rules state is left for `--state`.
     mutating func finish() {
+        if osLayer != nil { finishProfile() }
         if places != nil { finishPlaces() }
         if let rules { rules.setup.collector?.deposit(rules.state, trace: trace) }
     }

@@ -14,6 +14,8 @@ import Support
 import Synchronization
 import Traces
 
+extension Scoring.View: ExpressibleByArgument {}
+
 /// `fencesim report SCENARIO|TRACES...`: scores traces against ground truth and writes the
 /// accuracy report (SPEC §6.3) as a terminal table, and as HTML and JSON files.
 struct Report: ParsableCommand {
@@ -53,6 +55,12 @@ struct Report: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
     var workers: Int = 0
 
+    @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).", valueName: "profile"))
+    var profile: String?
+
+    @Option(help: ArgumentHelp("Score the geometry engine's events (geometry) or what the profile delivered to the app (app) (default: app with a profile, else geometry).", valueName: "view"))
+    var view: Scoring.View?
+
     @Flag(help: "Print nothing on standard output (the table), only write the files.")
     var quiet = false
 
@@ -82,8 +90,13 @@ struct Report: ParsableCommand {
             let degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
             let setup = try prepare(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
             // Events are kept only for the HTML map's markers, and only as many as it draws.
-            let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
-                                                              drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0))
+            var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
+                                                     drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0)
+            evaluation.view = view ?? (setup.replay.profile != nil ? .app : .geometry)
+            if evaluation.view == .app, setup.replay.profile == nil {
+                throw FencesimError(.usage, "--view app scores what a profile delivered: give --profile (or profile: in the scenario)")
+            }
+            let evaluator = Evaluator(evaluation)
             let bar = ProgressBar(enabled: isatty(2) == 1, total: setup.traces.count)
             // The workers' compiled fences and truths, kept until the process ends (see below).
             var workers: [AnyObject] = []
@@ -99,7 +112,9 @@ struct Report: ParsableCommand {
                 }
             }
             Reporting.sayReach(fences: setup.replay.fences, settings: setup.replay.settings, outcomes: evaluations.map(\.outcome))
-            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
+            // Which notifications were scored, when a profile stands between the engine and the app.
+            let title = setup.replay.profile.map { "\(setup.title) · \(evaluation.view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" } ?? setup.title
+            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: title,
                                         generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                         degradation: setup.degradation)
             // Both files or neither (the JSON streamed as it is rendered).
@@ -167,9 +182,11 @@ struct Report: ParsableCommand {
                 truth = try scenario.truthSource(fences: fenceSet)
                 description = Report.describe(truth, scenario.root["truth"]?.string ?? "trace")
             }
+            var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
+                                                workers: workers, pipeline: pipeline)
+            replay.profile = try scenario.profile(override: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
             return Setup(title: scenario.name, traces: scenario.traces,
-                         replay: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
-                                                        workers: workers, pipeline: pipeline),
+                         replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
                          distortion: distortion)
         }
@@ -185,8 +202,10 @@ struct Report: ParsableCommand {
         let value = self.truth ?? "trace"
         let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
         let title = inputs.count == 1 ? inputs[0] : "\(traces.count) traces"
+        var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: workers)
+        replay.profile = try profile.map { name throws(FencesimError) in try OSProfile.named(name) }
         return Setup(title: title, traces: traces,
-                     replay: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: workers),
+                     replay: replay,
                      degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion)
     }
 

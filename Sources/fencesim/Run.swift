@@ -53,6 +53,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Replay only shard K of N (the traces at positions K, K+N, ... of the scenario, 0-based) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
     var shard: String?
 
+    @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).", valueName: "profile"))
+    var profile: String?
+
     @OptionGroup var output: OutputOptions
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
@@ -107,7 +110,7 @@ struct Run: ParsableCommand {
             // replayed.
             var runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions,
                                             places: places, rulesPlatform: rulesPlatform.flatMap(RulesPlatform.init(rawValue:)),
-                                            workers: output.workers)
+                                            workers: output.workers, profile: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
             for diagnostic in runner.diagnostics { Terminal.err(diagnostic.description) }
             let initialStates = try statePaths.map { paths throws(FencesimError) -> [PlacesState?] in
                 guard places != nil else { return [] }
