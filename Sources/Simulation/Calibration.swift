@@ -16,7 +16,8 @@ import Traces
 ///   distance between the samples and the fitted distribution.
 /// - Exit loss: of the true visits that end (truth), whose fence the app was told it entered
 ///   between the visit's start and the fence's next true visit, the share whose window holds no
-///   exit after that entry. An exit the phone never decided (the device came back before the
+///   exit after that entry (events placed by when the phone decided them, when the log says, so
+///   that a late delivery does not fall in the next window). An exit the phone never decided (the device came back before the
 ///   exit distance) counts as lost: the app cannot tell them apart.
 /// - Distances: from events with the signed distance of their decision fix (`distance`, or a
 ///   position the fence's circle is measured from): the smallest distance inside for entries and
@@ -37,6 +38,9 @@ public struct Calibration: Sendable {
         var time: Timestamp
         var decided: Timestamp?
         var distance: Double?
+
+        /// When the phone decided, else when the app heard it.
+        var order: Timestamp { decided ?? time }
     }
 
     /// Fits `base`'s free parameters to the recorded `logs`, scored against the truth `setup`
@@ -65,7 +69,10 @@ public struct Calibration: Sendable {
             // The truth of each trace, as score takes it.
             let evaluations = try log.evaluate(setup)
             for (trace, evaluation) in zip(log.traces, evaluations) {
-                let notes = trace.events.compactMap { notification($0, circles: circles, metric: metric) }
+                // A fencesim log with a profile holds the engine's events too (the geometry
+                // view): the app heard only the deliveries.
+                let delivers = trace.events.contains { [.delivered, .duplicate, .dropped].contains($0.type) }
+                let notes = trace.events.compactMap { notification($0, delivers: delivers, circles: circles, metric: metric) }
                 for n in notes {
                     if let decided = n.decided, n.kind != .dwell { delays.append(n.time.seconds(since: decided)) }
                     if let d = n.distance {
@@ -81,9 +88,11 @@ public struct Calibration: Sendable {
                     let mine = notes.filter { $0.fence == fence }
                     for (k, v) in sorted.enumerated() where v.exit != nil {
                         let end = k + 1 < sorted.count ? sorted[k + 1].enter : Timestamp.latest
-                        guard let entered = mine.first(where: { $0.kind == .enter && $0.time >= v.enter && $0.time < end }) else { continue }
+                        // By when the phone decided, when the log says: a late delivery does
+                        // not move a decision past the next visit.
+                        guard let entered = mine.first(where: { $0.kind == .enter && $0.order >= v.enter && $0.order < end }) else { continue }
                         endedVisits += 1
-                        if !mine.contains(where: { $0.kind == .exit && $0.time >= entered.time && $0.time < end }) { lostExits += 1 }
+                        if !mine.contains(where: { $0.kind == .exit && $0.order >= entered.order && $0.order < end }) { lostExits += 1 }
                     }
                 }
             }
@@ -124,12 +133,13 @@ public struct Calibration: Sendable {
     }
 
     /// The notification `e` is for the app, with what it says about the decision: a plain
-    /// `enter`/`exit`/`dwell`, or a fencesim `delivered` line (a duplicate is the same decision
-    /// again and is not read).
-    static func notification(_ e: LogEvent, circles: [String: (centre: XY, radius: Double)], metric: MetricFrame) -> Notification? {
+    /// `enter`/`exit`/`dwell` (when the log `delivers` nothing), or a fencesim `delivered` line
+    /// (a duplicate is the same decision again and is not read).
+    static func notification(_ e: LogEvent, delivers: Bool, circles: [String: (centre: XY, radius: Double)], metric: MetricFrame) -> Notification? {
         let kind: LogEvent.EventType
         switch e.type {
         case .enter, .exit, .dwell:
+            guard !delivers else { return nil }
             kind = e.type
         case .delivered:
             switch Scoring.text(e.field("trigger")) {
