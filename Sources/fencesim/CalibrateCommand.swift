@@ -26,7 +26,7 @@ struct CalibrateCommand: ParsableCommand {
     @Argument(help: "Device logs (.jsonl, .csv, .rec).")
     var logs: [String]
 
-    @Option(help: ArgumentHelp("Truth: a trace file (the true path) or a visits CSV; repeatable.", valueName: "file"))
+    @Option(help: ArgumentHelp("Truth: a trace file (the true path) or a visits CSV; repeatable (default: none; at least one is required).", valueName: "file"))
     var truth: [String] = []
 
     @Option(help: ArgumentHelp("GeoJSON fence file.", valueName: "file"))
