@@ -96,6 +96,8 @@ struct Report: ParsableCommand {
             if evaluation.view == .app, setup.replay.profile == nil {
                 throw FencesimError(.usage, "--view app scores what a profile delivered: give --profile (or profile: in the scenario)")
             }
+            // With a profile, the terminal shows the other view's tables beside the chosen one's.
+            if setup.replay.profile != nil, !quiet { evaluation.alsoView = evaluation.view == .app ? .geometry : .app }
             let evaluator = Evaluator(evaluation)
             let bar = ProgressBar(enabled: isatty(2) == 1, total: setup.traces.count)
             // The workers' compiled fences and truths, kept until the process ends (see below).
@@ -123,6 +125,16 @@ struct Report: ParsableCommand {
             if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try ReportJSON.write(report, to: sink) }) }
             for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
             if !quiet { Terminal.out(ReportTable.render(report)) }
+            if !quiet, let other = evaluation.alsoView {
+                var beside = evaluations
+                for k in beside.indices { beside[k].score = beside[k].alternateScore }
+                let name = other == .app ? "app view" : "geometry view"
+                let otherReport = AccuracyReport(evaluations: beside, fences: setup.replay.fences,
+                                                 title: "\(setup.title) · \(name), \(setup.replay.profile?.platform.rawValue ?? "") profile",
+                                                 generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
+                                                 degradation: setup.degradation)
+                Terminal.out("\n" + ReportTable.render(otherReport))
+            }
             // What is left is to free the fences, every visit's score and the report piece by
             // piece (a tenth of a second for a long drive over 100,000 fences): the process ends
             // here instead when nothing failed. Output is written unbuffered; nothing is lost.

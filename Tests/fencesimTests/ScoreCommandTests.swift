@@ -31,8 +31,26 @@ import Testing
         #expect(s.count > 20)
         #expect(s == (try Self.numbers(reported)))
         // The tables too, below their first line (the title).
+        // With a profile report prints the geometry view's tables after the app view's.
+        let chosen = report.stdout.components(separatedBy: "\n\nfencesim accuracy report").first ?? ""
         #expect(score.stdout.split(separator: "\n").dropFirst(2).joined(separator: "\n")
-                == report.stdout.split(separator: "\n").dropFirst(2).joined(separator: "\n"))
+                == chosen.split(separator: "\n").dropFirst(2).joined(separator: "\n"))
+    }
+
+    /// With a profile, report's terminal output puts the geometry view beside the app view: the
+    /// geometry view's tables are those of the same report without a profile.
+    @Test func reportWithAProfileShowsBothViews() throws {
+        let plain = try CLI.run(["report", Self.drive, "--fences", Self.fences])
+        let profiled = try CLI.run(["report", Self.drive, "--fences", Self.fences, "--profile", "ios-region"])
+        #expect(plain.status == 0 && profiled.status == 0, "\(profiled.stderr)")
+        let parts = profiled.stdout.components(separatedBy: "\n\nfencesim accuracy report")
+        #expect(parts.count == 2)
+        #expect(parts.first?.hasPrefix("fencesim accuracy report: \(Self.drive) · app view, ios-region profile") == true)
+        #expect(parts.last?.hasPrefix(": \(Self.drive) · geometry view, ios-region profile") == true)
+        #expect(parts.last?.split(separator: "\n").dropFirst().joined(separator: "\n")
+                == plain.stdout.split(separator: "\n").dropFirst().joined(separator: "\n"))
+        // The app view is not the engine's: iOS decides 200 m past the boundary.
+        #expect(parts.first?.split(separator: "\n").dropFirst() != plain.stdout.split(separator: "\n").dropFirst())
     }
 
     /// A plain CSV log and an OwnTracks recording of the same events score as the replay's log.
