@@ -47,6 +47,9 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .customLong("max-gap"), help: ArgumentHelp("Truth joins no two fixes further apart, seconds, as the replay's --max-gap (default: 120, or the fences' own).", valueName: "s"))
     var maxGap: Double?
 
+    @Option(help: ArgumentHelp("Also replay the truth traces through this profile (a built-in or a file, such as calibrate writes) and print the simulated app view's tables after the recorded ones (default: none).", valueName: "profile"))
+    var simulate: String?
+
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: automatic).", valueName: "crs"))
     var crs: String?
 
@@ -87,7 +90,35 @@ struct ScoreCommand: ParsableCommand {
             if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try ReportJSON.write(report, to: sink) }) }
             for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
             if !quiet { Terminal.out(ReportTable.render(report)) }
+            if let simulate {
+                let simulated = try ScoreCommand.simulate(simulate, truths: truth, fences: fenceSet,
+                                                          frame: try FrameChoice.frame(given: given, fences: fenceSet, location: nil),
+                                                          readOptions: readOptions, maxGap: maxGap)
+                Terminal.out("\n" + ReportTable.render(simulated))
+            }
         }
+    }
+
+    /// The report of the truth traces replayed through `profile` (the app view), to read beside
+    /// the recorded one: the same truth, the simulated phone.
+    static func simulate(_ name: String, truths: [String], fences: FenceSet, frame: FrameDefinition, readOptions: TraceReadOptions,
+                         maxGap: Double?) throws(FencesimError) -> AccuracyReport {
+        let profile = try OSProfile.named(name, source: "--simulate")
+        let traces = truths.filter { !LabelledVisits.isVisitsFile($0) }
+        guard !traces.isEmpty else {
+            throw FencesimError(.usage, "--simulate replays the truth traces, and --truth names only visits files", at: SourceLocation(file: "--simulate"))
+        }
+        var overrides = GeotriggerOverrides()
+        overrides.maxGapSeconds = maxGap
+        let settings = try SettingsResolver.resolve(fences, global: overrides)
+        var replay = Replayer.Configuration(fences: fences, frame: frame, settings: settings, readOptions: readOptions)
+        replay.profile = profile
+        var configuration = Evaluator.Configuration(replay: replay, truth: .trace, drawnEventsKept: 0)
+        configuration.view = .app
+        let evaluations = try Evaluator(configuration).run(traces.map { TraceInput(path: $0) })
+        for e in evaluations { if let error = e.error { throw error } }
+        return AccuracyReport(evaluations: evaluations, fences: fences, title: "simulated: \(profile.platform.rawValue) profile \(name) on the truth traces",
+                              generator: "fencesim \(FencesimVersion.string)", truth: "clean trace", degradation: nil)
     }
 
     /// How report describes a truth file.
@@ -98,8 +129,10 @@ struct ScoreCommand: ParsableCommand {
     /// Reads every log and scores its traces (``Simulation/DeviceLog/evaluate(_:)``).
     static func evaluate(logs: [String], format: DeviceLog.Format?, trace: String?, view: Scoring.View?, maxGap: Double?, truths: [String],
                          fences: FenceSet, frame: FrameDefinition, readOptions: TraceReadOptions) throws(FencesimError) -> [TraceEvaluation] {
-        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
-        let gap = maxGap ?? Replayer.Configuration(fences: fences, frame: frame, settings: settings).maxGapSeconds
+        var overrides = GeotriggerOverrides()
+        overrides.maxGapSeconds = maxGap
+        let settings = try SettingsResolver.resolve(fences, global: overrides)
+        let gap = Replayer.Configuration(fences: fences, frame: frame, settings: settings).maxGapSeconds
         var evaluations: [TraceEvaluation] = []
         for path in logs {
             let log = try DeviceLog.read(path: path, format: format, trace: trace, fences: fences)

@@ -107,6 +107,26 @@ import Testing
         #expect(r.stderr.contains(path.path + expected), "\(r.stderr)")
     }
 
+    /// `--simulate` replays the truth through a profile beside the recorded log: a log the same
+    /// profile and seed made scores the same.
+    @Test func simulatedBesideRecorded() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let profile = dir.appendingPathComponent("p.yaml")
+        try "platform: android-geofencing\nexitLoss: 0.3\nseed: 5\n".write(to: profile, atomically: true, encoding: .utf8)
+        let log = dir.appendingPathComponent("events.jsonl")
+        #expect(try CLI.run(["replay", Self.drive, "--fences", Self.fences, "--profile", profile.path, "--out", log.path]).status == 0)
+        let r = try CLI.run(["score", log.path, "--truth", Self.drive, "--fences", Self.fences, "--simulate", profile.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let parts = r.stdout.components(separatedBy: "\n\nfencesim accuracy report")
+        #expect(parts.count == 2)
+        #expect(parts.last?.hasPrefix(": simulated: android-geofencing profile") == true)
+        #expect(parts.first?.split(separator: "\n").dropFirst(2) == parts.last?.split(separator: "\n").dropFirst(2))
+        let other = try CLI.run(["score", log.path, "--truth", Self.drive, "--fences", Self.fences, "--simulate", "ios-region"])
+        let otherParts = other.stdout.components(separatedBy: "\n\nfencesim accuracy report")
+        #expect(otherParts.first?.split(separator: "\n").dropFirst(2) != otherParts.last?.split(separator: "\n").dropFirst(2))
+    }
+
     @Test func calibrateWritesAProfileThatReplayReads() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
