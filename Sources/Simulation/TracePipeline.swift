@@ -22,6 +22,9 @@ struct TracePipeline {
         var sdkEvents: [PlacesEvent] = []
         /// The Places shared state published with it (`com.adobe.module.places`), if any.
         var placesSharedState: JSONValue?
+        /// What the rules read as its geotrigger event when that is not ``log`` itself: a
+        /// profile's `delivered` line is an `enter`, `exit` or `dwell` to the app.
+        var rulesView: LogEvent?
     }
 
     let trace: String
@@ -146,7 +149,7 @@ struct TracePipeline {
             rules?.placesSharedState = run.state.sharedState()
         }
         if let published = event.placesSharedState { rules?.placesSharedState = published }
-        let log = event.log
+        let log = event.rulesView ?? event.log
         if GeotriggerRuleEvent.kinds.contains(log.type), let setup = rules?.setup {
             let fence = log.field("fence").flatMap { id -> Fence? in
                 guard case .string(let s) = id, let k = setup.fenceIndex[s] else { return nil }
@@ -157,7 +160,7 @@ struct TracePipeline {
                 return setup.zones[s]
             }
             if let ruleEvent = GeotriggerRuleEvent.make(log, fence: fence, zone: zone),
-               let lines = rules?.evaluate(ruleEvent, mask: GeotriggerRuleEvent.historyMask, trigger: log) {
+               let lines = rules?.evaluate(ruleEvent, mask: GeotriggerRuleEvent.historyMask, trigger: event.log) {
                 for line in lines { self.log.append(line) }
             }
         }

@@ -27,21 +27,38 @@ import Testing
         #expect(unknown.stderr.contains(file.path + ":2:1: error:") && unknown.stderr.contains("colour"), "\(unknown.stderr)")
     }
 
-    @Test func profileWithPlacesIsRefusedAtTheKey() throws {
+    /// Places and the rules hear the profile's deliveries, not the engine: every check-in,
+    /// Places signal and rule of a run with a profile is at the instant of a delivery, and the
+    /// engine's enters (the geometry view) still stand in the log.
+    @Test func placesAndRulesHearTheDeliveries() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let root = CLI.packageRoot.path
+        var text = try String(contentsOfFile: root + "/scenarios/places-seed001-rules.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "../", with: root + "/")
+        text += "\nprofile: {platform: android-geofencing, delayMinimum: 30, seed: 2}\n"
         let scenario = dir.appendingPathComponent("s.yaml")
-        try """
-            name: s
-            traces: [\(root)/traces/demo-drive.gpx]
-            fences: \(root)/traces/demo-fences.geojson
-            places: {signals: checkins}
-            profile: ios-monitor
-            """.write(to: scenario, atomically: true, encoding: .utf8)
+        try text.write(to: scenario, atomically: true, encoding: .utf8)
         let r = try CLI.run(["run", scenario.path])
-        #expect(r.status == 65, "\(r.stderr)")
-        #expect(r.stderr.contains(scenario.path + ":5:10: error: a profile cannot be combined with places or rules yet"), "\(r.stderr)")
+        #expect(r.status == 0, "\(r.stderr)")
+        var delivered: Set<String> = []
+        var engine: Set<String> = []
+        var derived: [(String, String)] = []
+        for line in r.stdout.split(separator: "\n") {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let type = object["type"] as? String, let time = object["time"] as? String, let trace = object["trace"] as? String else { continue }
+            switch type {
+            case "delivered", "duplicate": delivered.insert(trace + time)
+            case "enter": engine.insert(trace + time)
+            case "checkin", "checkout", "places.entry", "places.exit", "rule": derived.append((type, trace + time))
+            default: break
+            }
+        }
+        #expect(!engine.isEmpty && !delivered.isEmpty)
+        #expect(derived.contains { $0.0 == "rule" } && derived.contains { $0.0 == "places.entry" })
+        for (type, key) in derived { #expect(delivered.contains(key), "\(type) at \(key) is not at a delivery") }
+        // At least 30 s late: no delivery shares an instant with the engine's enters.
+        #expect(delivered.isDisjoint(with: engine))
     }
 
     /// The event log of a run with a profile: deliveries and check-ins taken from them, the same
