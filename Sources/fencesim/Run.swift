@@ -127,7 +127,7 @@ struct Run: ParsableCommand {
             if let shard {
                 outcomes = try runner.run(traces, placesStates: initialStates)
                 try Reporting.finish(outcomes, options: readOptions)
-                let text = PartialEventLog(scenario: scenario.name, run: try runDigest(scenario, shards: shard.count).hex,
+                let text = PartialEventLog(scenario: scenario.name, run: try runDigest(scenario, shards: shard.count, profile: runner.profile).hex,
                                            shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text
                 if let out {
                     try Run.makeDirectory(out)
@@ -174,9 +174,11 @@ struct Run: ParsableCommand {
     /// The digest of this run, the same for every shard of it: fencesim's version, the shard
     /// count, the scenario's and the fences' bytes, each trace's label and size, and the
     /// command-line options, sorted, but for those that do not change events (`--shard`,
-    /// `--out`, `--workers`, `--state`, `--format`) and the scenario's path.
-    func runDigest(_ scenario: Scenario, shards: Int) throws(FencesimError) -> RunDigest {
+    /// `--out`, `--workers`, `--state`, `--format`) and the scenario's path; and the profile in
+    /// effect, as a profile file writes it (a profile file may change between shards).
+    func runDigest(_ scenario: Scenario, shards: Int, profile: OSProfile? = nil) throws(FencesimError) -> RunDigest {
         var digest = RunDigest()
+        if let profile { digest.add("profile \(profile.yaml())") }
         digest.add("fencesim \(FencesimVersion.string)")
         digest.add("shards \(shards)")
         try digest.addFile(scenario.file)

@@ -61,6 +61,31 @@ import Testing
         #expect(delivered.isDisjoint(with: engine))
     }
 
+    /// A profile file that changes between shards makes parts of different runs: merge refuses
+    /// them; the parts of one run merge into the single run's bytes.
+    @Test func shardsOfARunWithAProfileFile() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = CLI.packageRoot.path
+        let profile = dir.appendingPathComponent("p.yaml")
+        try "platform: android-geofencing\nexitLoss: 0.5\nseed: 1\n".write(to: profile, atomically: true, encoding: .utf8)
+        let scenario = dir.appendingPathComponent("s.yaml")
+        try "name: s\ntraces: [\(root)/traces/demo-drive.gpx, \(root)/traces/demo-drive.gpx]\nfences: \(root)/traces/demo-fences.geojson\nprofile: p.yaml\n"
+            .write(to: scenario, atomically: true, encoding: .utf8)
+        let parts = dir.appendingPathComponent("parts").path
+        #expect(try CLI.run(["run", scenario.path, "--shard", "0/2", "--out", parts]).status == 0)
+        #expect(try CLI.run(["run", scenario.path, "--shard", "1/2", "--out", parts]).status == 0)
+        let merged = try CLI.run(["merge", parts])
+        let single = try CLI.run(["run", scenario.path])
+        #expect(merged.status == 0 && single.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == single.stdout)
+        #expect(single.stdout.contains("\"delivered\""))
+        try "platform: android-geofencing\nexitLoss: 0.5\nseed: 2\n".write(to: profile, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["run", scenario.path, "--shard", "1/2", "--out", parts]).status == 0)
+        let mixed = try CLI.run(["merge", parts])
+        #expect(mixed.status == 65, "\(mixed.stderr)")
+    }
+
     /// The event log of a run with a profile: deliveries and check-ins taken from them, the same
     /// bytes in every format on one and two workers.
     @Test(arguments: ["jsonl", "csv", "geojson", "table"])
