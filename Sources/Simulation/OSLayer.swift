@@ -65,20 +65,29 @@ struct OSLayer {
         var pending: (target: Side, since: Timestamp)?
         var dwellDue: Timestamp?
         var decided: [Int] = [0, 0, 0]
+        /// Registered with the operating system now (past the region limit it is not).
+        var active = true
     }
 
     let profile: OSProfile
     let trace: String
     let ids: [String]
     let zones: [String?]
-    /// Why each fence that is not monitored is not (by fence index).
+    /// Why each fence that is never monitored is not (by fence index).
     let refused: [Int: OSProfile.DropReason]
+    /// Every circle fence, registered (``Monitored/active``) or not.
     var monitored: [Monitored]
+    /// The place in ``monitored`` of each circle fence, by fence index.
+    let slot: [Int: Int]
+    /// Where the nearest fences were last chosen (``OSProfile/BeyondLimit/nearest``).
+    var chosenAt: XY?
     var queue: [Delivery] = []
     var queued = 0
 
-    /// The layer of `profile` for `trace` over `fences` projected by `frame`: the first
-    /// ``OSProfile/regionLimit`` circle fences (file order) are monitored.
+    /// The layer of `profile` for `trace` over `fences` projected by `frame`: with
+    /// ``OSProfile/BeyondLimit/refuse`` the first ``OSProfile/regionLimit`` circle fences (file
+    /// order) are monitored; with ``OSProfile/BeyondLimit/nearest`` the nearest, chosen at the
+    /// first fix and again as the device moves.
     init(profile: OSProfile, trace: String, fences: FenceSet, frame: MetricFrame) {
         self.profile = profile
         self.trace = trace
@@ -86,33 +95,70 @@ struct OSLayer {
         zones = fences.fences.map(\.zone)
         var refused: [Int: OSProfile.DropReason] = [:]
         var monitored: [Monitored] = []
+        var slot: [Int: Int] = [:]
         for (j, fence) in fences.fences.enumerated() {
             guard case .circle(let radius) = fence.kind, case .point(let centre) = fence.shape else {
                 refused[j] = .notCircle
                 continue
             }
-            guard monitored.count < profile.regionLimit else {
-                refused[j] = .regionLimit
-                continue
+            var m = Monitored(fence: j, centre: frame.forward(centre), radius: max(radius, profile.minimumRadiusMeters))
+            if monitored.count >= profile.regionLimit {
+                guard profile.beyondLimit == .nearest else {
+                    refused[j] = .regionLimit
+                    continue
+                }
+                m.active = false
             }
-            monitored.append(Monitored(fence: j, centre: frame.forward(centre), radius: max(radius, profile.minimumRadiusMeters)))
+            slot[j] = monitored.count
+            monitored.append(m)
         }
         self.refused = refused
         self.monitored = monitored
+        self.slot = slot
+    }
+
+    /// Registers the ``OSProfile/regionLimit`` fences nearest `position` (by distance to their
+    /// boundary, then file order) when the device has moved ``OSProfile/refreshDistanceMeters``
+    /// since the last choice. A fence let go forgets its state; one registered anew starts
+    /// unknown, so the initial trigger applies to it.
+    private mutating func chooseNearest(_ position: XY) {
+        guard profile.beyondLimit == .nearest, monitored.count > profile.regionLimit else { return }
+        if let last = chosenAt, position.distance(to: last) < profile.refreshDistanceMeters { return }
+        chosenAt = position
+        let order = monitored.indices.sorted { a, b in
+            let da = position.distance(to: monitored[a].centre) - monitored[a].radius
+            let db = position.distance(to: monitored[b].centre) - monitored[b].radius
+            return da != db ? da < db : monitored[a].fence < monitored[b].fence
+        }
+        var keep = Set<Int>()
+        for k in order.prefix(profile.regionLimit) { keep.insert(k) }
+        for k in monitored.indices {
+            let active = keep.contains(k)
+            if monitored[k].active && !active {
+                monitored[k].side = .unknown
+                monitored[k].pending = nil
+                monitored[k].dwellDue = nil
+            }
+            monitored[k].active = active
+        }
     }
 
     /// Takes one fix (and the geometry engine's events for it): decides, then hands out every
     /// delivery due by the fix's time.
     mutating func process(_ engineEvents: [GeotriggerEvent], sample: Sample, into out: inout [Output]) {
+        chooseNearest(sample.position)
         for e in engineEvents where e.notified && (e.kind == .enter || e.kind == .exit || e.kind == .dwell) {
-            guard let reason = refused[e.fence] else { continue }
+            let unregistered = slot[e.fence].map { !monitored[$0].active } ?? false
+            guard let reason = refused[e.fence] ?? (unregistered ? .regionLimit : nil) else { continue }
             let d = Decision(kind: e.kind, fence: e.fence, time: e.time, fixIndex: e.fixIndex, fixTime: e.fixTime, distance: e.distance ?? 0,
                              accuracy: e.accuracy, longitude: e.longitude, latitude: e.latitude, initial: false)
             out.append(.log(dropped(d, reason, detail: reason == .regionLimit
-                ? "the platform monitors \(profile.regionLimit) fences per app and this one is past them"
+                ? (profile.beyondLimit == .nearest
+                    ? "the app registers the \(profile.regionLimit) nearest fences and this one is not among them"
+                    : "the platform monitors \(profile.regionLimit) fences per app and this one is past them")
                 : "the platform monitors circles only")))
         }
-        for m in monitored.indices { decide(m, sample: sample, into: &out) }
+        for m in monitored.indices where monitored[m].active { decide(m, sample: sample, into: &out) }
         release(upTo: sample.time, into: &out)
     }
 

@@ -41,14 +41,14 @@ extension OSProfile {
         switch platform {
         case .iosRegion, .iosMonitor:
             return OSProfile(
-                platform: platform, rule: .distanceAndTime, regionLimit: 20, minimumRadiusMeters: 100,
+                platform: platform, rule: .distanceAndTime, regionLimit: 20, beyondLimit: .refuse, refreshDistanceMeters: 1000, minimumRadiusMeters: 100,
                 entryDistanceMeters: 200, entryDistanceCapShare: 0.5, exitDistanceMeters: 200, sameSideSeconds: 20,
                 enterOverlapLarger: 0.85, enterOverlapSmaller: 0.75, exitOverlapLarger: 0.15, exitOverlapSmaller: 0.25,
                 initialTrigger: platform == .iosMonitor ? .state : .none, loiteringDelaySeconds: nil, responsivenessSeconds: 0,
                 delayMinimumSeconds: 0, delayMeanSeconds: 10, entryLoss: 0, exitLoss: 0, duplicateShare: 0, seed: 0)
         case .androidGeofencing:
             return OSProfile(
-                platform: platform, rule: .accuracyOverlap, regionLimit: 100, minimumRadiusMeters: 100,
+                platform: platform, rule: .accuracyOverlap, regionLimit: 100, beyondLimit: .refuse, refreshDistanceMeters: 1000, minimumRadiusMeters: 100,
                 entryDistanceMeters: 0, entryDistanceCapShare: 0.5, exitDistanceMeters: 0, sameSideSeconds: 0,
                 enterOverlapLarger: 0.85, enterOverlapSmaller: 0.75, exitOverlapLarger: 0.15, exitOverlapSmaller: 0.25,
                 initialTrigger: .enter, loiteringDelaySeconds: nil, responsivenessSeconds: 0,
@@ -74,6 +74,10 @@ extension OSProfile {
                     ? .assumed("CLMonitor reports conditionLimitExceeded (\(OSProfile.appleCLMonitor)) without a number; the 20 of region monitoring")
                     : .cited("\(OSProfile.appleRegionGuide) (20 regions per app); fences past it fail with regionMonitoringFailure, \(OSProfile.appleMonitoringFailure)"))
                 : .cited("\(OSProfile.androidGuide) (100 geofences per app per device user; more fail with GEOFENCE_TOO_MANY_GEOFENCES)")),
+            p("beyondLimit", beyondLimit.rawValue, .cited(ios
+                ? "\(OSProfile.appleMonitoringFailure): monitoring fails past the limit (refuse); registering the nearest is the app's strategy (\"I only want to monitor the closest 20\", cowbell/cordova-plugin-geofence#15)"
+                : "\(OSProfile.androidGuide): adding past the limit fails (refuse); registering the nearest is the app's strategy (transistorsoft background-geolocation activates the nearest 100)")),
+            p("refreshDistance", n(refreshDistanceMeters), .assumed("with nearest: choose again after this many metres; transistorsoft's geofenceProximityRadius defaults to 1000 m")),
             p("minimumRadius", n(minimumRadiusMeters), ios
                 ? .assumed("no documented minimum; small regions behave as larger ones in field reports (home-assistant/iOS#784)")
                 : .assumed("\(OSProfile.androidGuide) recommends at least 100-150 m; that it acts as a floor is assumed")),

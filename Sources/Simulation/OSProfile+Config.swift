@@ -4,7 +4,7 @@ import Support
 extension OSProfile {
     /// The keys of a profile mapping (a scenario's `profile:`, a profile file), besides `fit`,
     /// which `calibrate` writes and nothing reads.
-    public static let keys = ["platform", "rule", "regionLimit", "minimumRadius", "entryDistance", "entryDistanceCap", "exitDistance",
+    public static let keys = ["platform", "rule", "regionLimit", "beyondLimit", "refreshDistance", "minimumRadius", "entryDistance", "entryDistanceCap", "exitDistance",
                               "sameSide", "enterOverlapLarger", "enterOverlapSmaller", "exitOverlapLarger", "exitOverlapSmaller",
                               "initialTrigger", "loiteringDelay", "responsiveness", "delayMinimum", "delayMean", "entryLoss", "exitLoss",
                               "duplicate", "seed"]
@@ -73,6 +73,7 @@ extension OSProfile {
         }
         if let v = try choice("rule", DecisionRule.self) { profile.rule = v }
         if let v = try choice("initialTrigger", InitialTrigger.self) { profile.initialTrigger = v }
+        if let v = try choice("beyondLimit", BeyondLimit.self) { profile.beyondLimit = v }
         if let v = try number("regionLimit") {
             guard v >= 0, v == v.rounded(), v <= 1_000_000 else { throw (node["regionLimit"] ?? node).error("regionLimit must be a whole number of fences, 0 to 1000000") }
             profile.regionLimit = Int(v)
@@ -82,7 +83,7 @@ extension OSProfile {
             profile.seed = UInt64(v)
         }
         let doubles: [(String, WritableKeyPath<OSProfile, Double>)] = [
-            ("minimumRadius", \.minimumRadiusMeters), ("entryDistance", \.entryDistanceMeters), ("entryDistanceCap", \.entryDistanceCapShare),
+            ("minimumRadius", \.minimumRadiusMeters), ("refreshDistance", \.refreshDistanceMeters), ("entryDistance", \.entryDistanceMeters), ("entryDistanceCap", \.entryDistanceCapShare),
             ("exitDistance", \.exitDistanceMeters), ("sameSide", \.sameSideSeconds), ("enterOverlapLarger", \.enterOverlapLarger),
             ("enterOverlapSmaller", \.enterOverlapSmaller), ("exitOverlapLarger", \.exitOverlapLarger), ("exitOverlapSmaller", \.exitOverlapSmaller),
             ("responsiveness", \.responsivenessSeconds), ("delayMinimum", \.delayMinimumSeconds), ("delayMean", \.delayMeanSeconds),
@@ -124,7 +125,7 @@ extension OSProfile {
     public func yaml(header: [String] = [], fits: [String: FitNote] = [:]) -> String {
         var lines = header.map { "# \($0)" }
         for p in parameters {
-            let value = p.key == "platform" || p.key == "rule" || p.key == "initialTrigger" || p.value == "none" ? "\"\(p.value)\"" : p.value
+            let value = p.key == "platform" || p.key == "rule" || p.key == "initialTrigger" || p.key == "beyondLimit" || p.value == "none" ? "\"\(p.value)\"" : p.value
             if let fit = fits[p.key] {
                 lines.append("\(p.key): \(value)  # fitted from \(fit.samples) samples; residual \(fit.residual)")
             } else {

@@ -37,11 +37,25 @@ public struct OSProfile: Sendable, Equatable {
         case state
     }
 
+    /// What happens to the circle fences past ``regionLimit``.
+    public enum BeyondLimit: String, Sendable, CaseIterable {
+        /// The platform refuses them: the first ``regionLimit`` fences (file order) are
+        /// monitored, the others never are.
+        case refuse
+        /// The app keeps the ``regionLimit`` fences nearest the device registered, choosing
+        /// again each time the device has moved ``refreshDistanceMeters`` since the last choice
+        /// (a fence added while the device is inside it gets the initial trigger).
+        case nearest
+    }
+
     public var platform: Platform
     public var rule: DecisionRule
-    /// Fences monitored at once; fences after the first this many circle fences (file order)
-    /// are refused and never monitored.
+    /// Fences monitored at once (see ``beyondLimit`` for the others).
     public var regionLimit: Int
+    public var beyondLimit: BeyondLimit
+    /// With ``BeyondLimit/nearest``: how far the device moves before the nearest fences are
+    /// chosen again, metres.
+    public var refreshDistanceMeters: Double
     /// Fences smaller than this are monitored as circles of this radius, metres.
     public var minimumRadiusMeters: Double
     /// Distance past the boundary, inside, before an entry counts, metres (capped at
@@ -106,7 +120,8 @@ extension OSProfile {
     public func validate() throws(FencesimError) {
         func fail(_ message: String) -> FencesimError { FencesimError(.badData, message) }
         guard regionLimit >= 0 else { throw fail("regionLimit must be a non-negative number of fences") }
-        for (name, v) in [("minimumRadius", minimumRadiusMeters), ("entryDistance", entryDistanceMeters), ("exitDistance", exitDistanceMeters)] {
+        for (name, v) in [("minimumRadius", minimumRadiusMeters), ("entryDistance", entryDistanceMeters), ("exitDistance", exitDistanceMeters),
+                          ("refreshDistance", refreshDistanceMeters)] {
             guard v.isFinite, v >= 0, v <= OSProfile.metersLimit else { throw fail("\(name) must be 0 to \(Int(OSProfile.metersLimit)) m") }
         }
         var times = [("sameSide", sameSideSeconds), ("responsiveness", responsivenessSeconds), ("delayMinimum", delayMinimumSeconds),

@@ -244,7 +244,7 @@ import Traces
                            location: SourceLocation(file: "scene.geojson", line: 30))
         let scene = try Scene(circles, extra: [square])
         let ios = scene.layer(Self.immediate(.iosRegion))
-        #expect(ios.monitored.count == 20)
+        #expect(ios.monitored.filter(\.active).count == 20)
         #expect(ios.refused == [20: .regionLimit, 21: .notCircle])
         #expect(scene.layer(Self.immediate(.androidGeofencing)).monitored.count == 21)
         // The engine's notifications of a refused fence become `dropped` with the reason.
@@ -261,6 +261,32 @@ import Traces
             return nil
         }
         #expect(reasons == ["regionLimit", "notCircle"])
+    }
+
+    /// Apps past the limit register the nearest fences and choose again as the device moves
+    /// ("I only want to monitor the closest 20", cowbell/cordova-plugin-geofence#15; Radar and
+    /// transistorsoft register the nearest). Refused fences are never heard; with `nearest`
+    /// every fence on the way is.
+    @Test func nearestFencesAreRegisteredAsTheDeviceMoves() throws {
+        // 30 fences 1 km apart along x; a drive along them at 20 m/s, a fix every 5 s.
+        let scene = try Scene((0..<30).map { (x: Double($0) * 1000, y: 0.0, r: 150.0) })
+        let path = Self.walk(from: -500, to: 29_500, speed: 20, every: 5)
+        var limited = Self.immediate(.androidGeofencing)
+        limited.regionLimit = 20
+        var refuse = scene.layer(limited)
+        let refused = Self.run(&refuse, scene, path).filter { $0.type == .delivered }
+        var nearestProfile = limited
+        nearestProfile.beyondLimit = .nearest
+        nearestProfile.refreshDistanceMeters = 500
+        var nearest = scene.layer(nearestProfile)
+        let heard = Self.run(&nearest, scene, path).filter { $0.type == .delivered }
+        func fences(_ events: [LogEvent], _ trigger: String) -> Set<String> {
+            Set(events.filter { Scoring.text($0.field("trigger")) == trigger }.compactMap { Scoring.text($0.field("fence")) })
+        }
+        #expect(fences(refused, "enter") == Set((0..<20).map { "f\($0)" }))
+        #expect(fences(heard, "enter") == Set((0..<30).map { "f\($0)" }))
+        #expect(fences(heard, "exit") == Set((0..<30).map { "f\($0)" }))
+        #expect(nearest.monitored.filter(\.active).count == 20)
     }
 
     // MARK: Delivery
