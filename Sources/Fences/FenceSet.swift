@@ -27,16 +27,20 @@ public struct FenceSet: Sendable {
         // well inside the others' box (the same box: minima and maxima in any order).
         var box: BoundingBox?
         var circles: [(center: XY, radius: Double, fence: Int)] = []
-        for (k, f) in fences.enumerated() {
-            let radius: Double
-            switch f.kind {
-            case .circle(let r): radius = r
-            case .beacon(let range, _): radius = range
-            case .area, .line: radius = 0
+        // Read in place: a copy of a fence retains a dozen references (1.5 % of a 100,000-fence
+        // event log's CPU in perf, when each was copied).
+        fences.withUnsafeBufferPointer { fences in
+            for k in fences.indices {
+                let radius: Double
+                switch fences[k].kind {
+                case .circle(let r): radius = r
+                case .beacon(let range, _): radius = range
+                case .area, .line: radius = 0
+                }
+                if radius != 0, case .point(let c) = fences[k].shape { circles.append((c, radius, k)) }
+                guard let b = radius != 0 ? fences[k].shape.boundingBox : fences[k].boundingBox else { continue }
+                if box == nil { box = b } else { box?.include(b) }
             }
-            if radius != 0, case .point(let c) = f.shape { circles.append((c, radius, k)) }
-            guard let b = radius != 0 ? f.shape.boundingBox : f.boundingBox else { continue }
-            if box == nil { box = b } else { box?.include(b) }
         }
         for (c, radius, k) in circles {
             // Degrees a geodesic of `radius` metres can move from the centre, over-estimated by

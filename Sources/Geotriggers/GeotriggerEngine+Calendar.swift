@@ -260,11 +260,16 @@ extension GeotriggerEngine {
         let a = record.accuracyFeed ? probe.accuracy : 0
         var run = calendar.watches[slot].run
         let decision: FenceDecision
+        // The signed distance the decision used, and how far it may be from the exact one.
+        var measured = (distance: Double.nan, error: Double.infinity)
         switch record.kind {
         case .circle, .beacon:
             let dx = probe.x - record.x
             let dy = probe.y - record.y
-            decision = .disc(record.relationship, distance: (dx * dx + dy * dy).squareRoot(), enterRadius: record.r, stayRadius: record.rx, accuracy: a)
+            let centre = (dx * dx + dy * dy).squareRoot()
+            decision = .disc(record.relationship, distance: centre, enterRadius: record.r, stayRadius: record.rx, accuracy: a)
+            // `signedDistance`'s arithmetic: the record holds the fence's centre and radius.
+            measured = (centre - record.r, 0)
         case .area:
             let px = probe.x
             let py = probe.y
@@ -272,6 +277,7 @@ extension GeotriggerEngine {
             let ey = max(record.y - py, py - record.rx, 0)
             if let beyond = FenceDecision.beyondEnvelope(dx: ex, dy: ey, accuracy: a) {
                 decision = beyond
+                measured = (.nan, .infinity)
             } else {
                 let p = XY(px, py)
                 var isInside = false
@@ -305,6 +311,7 @@ extension GeotriggerEngine {
                     error = ring.ringCount > 0 ? .infinity : 0
                 }
                 decision = .area(record.relationship, inside: isInside, boundaryDistance: d, accuracy: a, error: error)
+                measured = (isInside ? -d : d, error)
             }
         case .line, .empty:
             // Never scheduled.
@@ -315,7 +322,11 @@ extension GeotriggerEngine {
         if decision.holds(inside: inside) != inside {
             // Scheduled fences flip at once (no debounce): the enter or exit, as every fence's.
             var state = FenceState(inside: inside)
+            // The event's distance from this test when it settles the millimetre the log shows.
+            measuredFence = j
+            measuredMillimetres = GeotriggerEvent.millimetres(measured.distance, within: measured.error)
             transition(j, current!.pointee, &state, desired: !inside, isFirst: probe.isFirst)
+            measuredFence = -1
             nowInside = state.inside
             calendar.insideCount += nowInside ? 1 : -1
         } else if !inside, output == .events {

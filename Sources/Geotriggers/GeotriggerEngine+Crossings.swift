@@ -92,24 +92,12 @@ extension GeotriggerEngine {
         }
     }
 
-    /// Fractions along `p`→`q` where the segment meets the circle of radius `r` around `c`.
+    /// Fractions along `p`→`q` where the segment meets the disc of radius `r` around `c`: the
+    /// ends of the stretch inside it, or the one point where it touches the boundary.
     func circleCrossings(_ p: XY, _ q: XY, _ c: XY, _ r: Double) -> [Double] {
-        guard r > 0 else { return [] }
-        let dx = q.x - p.x
-        let dy = q.y - p.y
-        let fx = p.x - c.x
-        let fy = p.y - c.y
-        let A = dx * dx + dy * dy
-        let B = 2 * (fx * dx + fy * dy)
-        let C = fx * fx + fy * fy - r * r
-        let disc = B * B - 4 * A * C
-        guard A > 0, disc >= 0 else { return [] }
-        let root = disc.squareRoot()
-        let t1 = (-B - root) / (2 * A)
-        let t2 = (-B + root) / (2 * A)
-        guard t2 >= 0, t1 <= 1 else { return [] }
-        let a = min(1, max(0, t1))
-        let b = min(1, max(0, t2))
+        guard r > 0, let t = XY.lineCircleFractions(p, q, center: c, radius: r), t.far >= 0, t.near <= 1 else { return [] }
+        let a = min(1, max(0, t.near))
+        let b = min(1, max(0, t.far))
         return a == b ? [a] : [a, b]
     }
 

@@ -209,6 +209,11 @@ public final class GeotriggerEngine {
     /// The sample being processed, while the scheduled fences are tested (read when a fence
     /// flips; not copied for every fix).
     @exclusivity(unchecked) var current: UnsafePointer<Sample>?
+    /// The fence whose test is making its enter or exit, and the signed distance to the
+    /// millimetre the test measured (`nil` when the test's distance cannot settle it): the event
+    /// need not measure the fence again (see ``eventDistance(_:_:)``).
+    @exclusivity(unchecked) var measuredFence = -1
+    @exclusivity(unchecked) var measuredMillimetres: Double?
     /// The scheduled fences' calendar (see `GeotriggerEngine+Calendar.swift`).
     @exclusivity(unchecked) var calendar: Calendar
 
@@ -654,12 +659,21 @@ public final class GeotriggerEngine {
         var event = GeotriggerEvent(
             kind: kind, time: time, fence: j, fixIndex: sample.index, fixTime: sample.time, feed: profile.feed,
             feedRadius: profile.accuracyFeed ? sample.accuracy : 0,
-            distance: output == .events ? fences.signedDistance(fence: j, at: sample.position) : nil, accuracy: sample.accuracy,
+            distance: output == .events ? eventDistance(j, sample.position) : nil, accuracy: sample.accuracy,
             reason: reason, notified: notified, longitude: sample.longitude, latitude: sample.latitude)
         if notified, kind != .suppressed, profile.hasMessage, let template = fences.settings[j].message {
             event.message = render(template, event, sample)
         }
         return event
+    }
+
+    /// An event's signed distance from fence `j` at `p`, to the millimetre (the precision of the
+    /// log): the distance the fence's test measured when it settles the millimetre, else
+    /// measured now.
+    @inline(__always)
+    func eventDistance(_ j: Int, _ p: XY) -> Double? {
+        if j == measuredFence, let known = measuredMillimetres { return known }
+        return fences.signedDistance(fence: j, at: p).map(GeotriggerEvent.millimetres)
     }
 
     func emit(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, time: Timestamp, reason: String? = nil) {

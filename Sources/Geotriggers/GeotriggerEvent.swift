@@ -29,6 +29,23 @@ public struct GeotriggerEvent: Sendable {
         case rightToLeft = "right-to-left"
     }
 
+    /// A distance to the millimetre, as events carry it and the log writes it.
+    @inline(__always)
+    public static func millimetres(_ value: Double) -> Double {
+        (value * 1000).rounded() / 1000
+    }
+
+    /// The millimetre of every distance within `error` of `value` (the millimetre of the exact
+    /// distance, when `value` is within `error` of it), or `nil` when they have more than one,
+    /// or when zero's sign is in doubt. The error is doubled against the rounding of the bounds
+    /// themselves.
+    static func millimetres(_ value: Double, within error: Double) -> Double? {
+        guard value.isFinite, error.isFinite else { return nil }
+        if error == 0 { return millimetres(value) }
+        let low = millimetres(value - 2 * error)
+        return low.bitPattern == millimetres(value + 2 * error).bitPattern ? low : nil
+    }
+
     public var kind: Kind
     /// When the event happened: the fix's time, or an interpolated or threshold time.
     public var time: Timestamp
@@ -40,7 +57,8 @@ public struct GeotriggerEvent: Sendable {
     /// The feed geometry tested: `point`, or `accuracy` with ``feedRadius``.
     public var feed: GeotriggerSettings.Feed
     public var feedRadius: Double
-    /// Signed distance from the fix to the fence boundary in metres (negative inside).
+    /// Signed distance from the fix to the fence boundary in metres, to the millimetre (negative
+    /// inside).
     public var distance: Double?
     /// The fix's horizontal accuracy, metres.
     public var accuracy: Double

@@ -92,6 +92,11 @@ public struct GeotriggerSettings: Hashable, Sendable {
     public var gapPolicy: GapPolicy = .report
     /// Rendered into each notification.
     public var message: MessageTemplate?
+    /// The fences the geotrigger watches, by their properties (a where-clause over
+    /// ``FilterExpression/Subject/fences``); `nil` watches every fence. Not a setting of a fence:
+    /// ``applied(to:)`` leaves it out, and only a scenario's or the command line's geotrigger
+    /// may give it.
+    public var fencesWhere: FilterExpression?
 
     public init() {}
 }
@@ -111,6 +116,11 @@ public struct GeotriggerOverrides: Hashable, Sendable {
     public var maxGapSeconds: Double?
     public var gapPolicy: GeotriggerSettings.GapPolicy?
     public var message: MessageTemplate?
+    /// The fences the geotrigger watches, by their properties (a where-clause over
+    /// ``FilterExpression/Subject/fences``); `nil` watches every fence. Not a setting of a fence:
+    /// ``applied(to:)`` leaves it out, and only a scenario's or the command line's geotrigger
+    /// may give it.
+    public var fencesWhere: FilterExpression?
 
     public init() {}
 

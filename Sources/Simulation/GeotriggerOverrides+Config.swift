@@ -4,13 +4,15 @@ import Support
 extension GeotriggerOverrides {
     /// The keys of a `geotrigger` mapping (SPEC §1.3 and §2).
     public static let keys = ["feed", "relationship", "buffer", "notify", "initialTrigger", "filter", "dwell", "debounce",
-                              "maxGap", "gapPolicy", "message"]
+                              "maxGap", "gapPolicy", "message", "where"]
 
     /// Reads a `geotrigger` mapping: from a scenario, a zone, or a fence's `geotrigger` property.
     ///
+    /// - Parameter selectsFences: whether the mapping may hold `where` (a scenario's; a zone's
+    ///   or a fence's settings apply to fences already selected).
     /// - Throws: ``Support/FencesimError`` `.badData` located at the offending key or value; a
-    ///   bad filter expression or message template is located at its column.
-    public init(config node: ConfigNode) throws(FencesimError) {
+    ///   bad filter expression, where-clause or message template is located at its column.
+    public init(config node: ConfigNode, selectsFences: Bool = false) throws(FencesimError) {
         self.init()
         guard let entries = node.entries else {
             throw node.error("geotrigger settings must be a mapping, found \(node.typeDescription)")
@@ -48,6 +50,17 @@ extension GeotriggerOverrides {
                     filter = try FilterExpression(text)
                 } catch {
                     throw FencesimError(.badData, "filter: \(error.message)", at: value.location(ofTextColumn: error.column))
+                }
+            case "where":
+                guard selectsFences else {
+                    throw FencesimError(.badData, "where selects the fences a geotrigger watches: it belongs under the scenario's geotrigger, not a zone's or a fence's",
+                                        at: keyLocation)
+                }
+                guard let text = value.string else { throw value.error("where must be a string expression over fence properties, found \(value.typeDescription)") }
+                do {
+                    fencesWhere = try FilterExpression(text, over: .fences)
+                } catch {
+                    throw FencesimError(.badData, "where: \(error.message)", at: value.location(ofTextColumn: error.column))
                 }
             case "message":
                 guard let text = value.string else { throw value.error("message must be a string template, found \(value.typeDescription)") }

@@ -498,23 +498,10 @@ public final class GroundTruth {
     func crossings(_ region: Region, _ a: XY, _ b: XY, into fractions: inout [Double]) throws(SpatialError) {
         switch region {
         case .circle(let c, let r):
-            let dx = b.x - a.x
-            let dy = b.y - a.y
-            let fx = a.x - c.x
-            let fy = a.y - c.y
-            let qa = dx * dx + dy * dy
-            let qb = 2 * (fx * dx + fy * dy)
-            let qc = fx * fx + fy * fy - r * r
-            let discriminant = qb * qb - 4 * qa * qc
-            guard qa > 0, discriminant > 0 else { return }
-            // The numerically stable pair of roots.
-            let root = discriminant.squareRoot()
-            let q = -0.5 * (qb + (qb >= 0 ? root : -root))
-            var t0 = q / qa
-            var t1 = q != 0 ? qc / q : .nan
-            if t1 < t0 { swap(&t0, &t1) }
-            if t0 > 0 && t0 < 1 { fractions.append(t0) }
-            if t1 > 0 && t1 < 1 { fractions.append(t1) }
+            // A tangent line touches the boundary without changing side: no crossing.
+            guard let t = XY.lineCircleFractions(a, b, center: c, radius: r), t.near < t.far else { return }
+            if t.near > 0 && t.near < 1 { fractions.append(t.near) }
+            if t.far > 0 && t.far < 1 { fractions.append(t.far) }
         case .area(let k):
             if let box = layout.boxes[k],
                max(a.x, b.x) < box.minX || min(a.x, b.x) > box.maxX || max(a.y, b.y) < box.minY || min(a.y, b.y) > box.maxY { return }

@@ -1,3 +1,4 @@
+import Geotriggers
 import Support
 
 /// One line of the event log (SPEC §6.6): `time`, `seq`, `trace`, `type`, then the type's fields
@@ -120,6 +121,6 @@ extension LogEvent {
     /// A metric quantity rounded to the millimetre, as the log writes it (``JSONValue/meters(_:)``).
     @inline(__always)
     static func millimetres(_ value: Double) -> Double {
-        (value * 1000).rounded() / 1000
+        GeotriggerEvent.millimetres(value)
     }
 }

@@ -116,7 +116,7 @@ public enum ScenarioReader {
             }
         }
         var geotrigger = GeotriggerOverrides()
-        if let g = root["geotrigger"] { geotrigger = try GeotriggerOverrides(config: g) }
+        if let g = root["geotrigger"] { geotrigger = try GeotriggerOverrides(config: g, selectsFences: true) }
         var zones: [ZoneDeclaration] = []
         if let z = root["zones"] { zones = try readZones(z) }
         let pending: [(key: String, location: SourceLocation)] = []

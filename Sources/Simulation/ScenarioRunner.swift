@@ -52,7 +52,7 @@ public struct ScenarioRunner: Sendable {
         var diagnostics = scenario.notYetSimulated.map { key, location in
             Diagnostic(.warning, "\"\(key)\" is read and checked but not simulated by this version of fencesim", at: location, kind: "not-simulated")
         }
-        let fences = try FenceReader.read(path: scenario.fencesPath, options: fenceOptions)
+        let fences = try scenario.readFences(options: fenceOptions)
         diagnostics += fences.warnings
         // Zones and rules are checked here, every problem at once, before anything is replayed.
         let pipeline = try Pipeline(scenario: scenario, fences: fences, places: places ?? scenario.places, rulesPlatform: rulesPlatform)

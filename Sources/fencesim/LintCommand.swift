@@ -86,7 +86,7 @@ struct LintCommand: ParsableCommand {
             var crsSource = ("--crs", SourceLocation(file: "--crs"))
             if let scenarioPath = scenario {
                 let scenario = try ScenarioReader.read(path: scenarioPath, splitting: readOptions)
-                fenceSet = try FenceReader.read(path: scenario.fencesPath, options: fenceReadOptions)
+                fenceSet = try scenario.readFences(options: fenceReadOptions)
                 var global = scenario.geotrigger
                 if let buffer { global.bufferMeters = buffer }
                 let settings = try SettingsResolver.resolve(fenceSet, global: global, zones: scenario.zones,

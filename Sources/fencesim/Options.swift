@@ -124,6 +124,9 @@ struct GeotriggerOptions: ParsableArguments {
     var initialTrigger: String?
     @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\" (default: none).", valueName: "expression"))
     var filter: String?
+    @Option(name: .customLong("fences-where"),
+            help: ArgumentHelp("Watch only the fences this expression over their properties selects, e.g. \"brand = 'acme' and floor >= 2\" (default: every fence).", valueName: "expression"))
+    var fencesWhere: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds continuously inside before a dwell event (default: no dwell events).", valueName: "seconds"))
     var dwell: Double?
     @Option(name: .customLong("enter-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
@@ -140,6 +143,27 @@ struct GeotriggerOptions: ParsableArguments {
     /// Refuses bad values while parsing, so that the usage line printed names the command.
     func validate() throws {
         _ = try overrides()
+    }
+
+    /// `text` parsed as the expression of `--option`, or a usage error quoting it with a caret
+    /// under the column at fault (a long expression only around that column).
+    static func expression(_ text: String, over subject: FilterExpression.Subject, option: String) throws -> FilterExpression {
+        do {
+            return try FilterExpression(text, over: subject)
+        } catch {
+            let characters = Array(text)
+            let start = characters.count > 100 ? max(0, min(error.column - 1, characters.count) - 50) : 0
+            let end = min(characters.count, start + 100)
+            let shown = (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
+            let caret = error.column - 1 - start + (start > 0 ? 1 : 0)
+            throw ValidationError("--\(option): \(error.description)\n  \(shown)\n  \(String(repeating: " ", count: max(0, caret)))^")
+        }
+    }
+
+    /// The fences at `path` as `options` read them, less those `--fences-where` leaves out.
+    func fences(path: String, options: FenceReadOptions, overrides: GeotriggerOverrides) throws(FencesimError) -> FenceSet {
+        let all = try FenceReader.read(path: path, options: options)
+        return overrides.fencesWhere.map(all.selecting) ?? all
     }
 
     func overrides() throws -> GeotriggerOverrides {
@@ -179,19 +203,8 @@ struct GeotriggerOptions: ParsableArguments {
             }
             if option == "enter-after" { o.enterAfter = t } else { o.exitAfter = t }
         }
-        if let filter {
-            do {
-                o.filter = try FilterExpression(filter)
-            } catch {
-                // Quoted with a caret under the column; a long filter only around the column.
-                let characters = Array(filter)
-                let start = characters.count > 100 ? max(0, min(error.column - 1, characters.count) - 50) : 0
-                let end = min(characters.count, start + 100)
-                let shown = (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
-                let caret = error.column - 1 - start + (start > 0 ? 1 : 0)
-                throw ValidationError("--filter: \(error.description)\n  \(shown)\n  \(String(repeating: " ", count: max(0, caret)))^")
-            }
-        }
+        if let filter { o.filter = try GeotriggerOptions.expression(filter, over: .fixes, option: "filter") }
+        if let fencesWhere { o.fencesWhere = try GeotriggerOptions.expression(fencesWhere, over: .fences, option: "fences-where") }
         if let message {
             do {
                 o.message = try MessageTemplate(message)

@@ -70,7 +70,7 @@ struct Replay: ParsableCommand {
                 feed = TraceSlices.Feed(inputs, readOptions: readOptions, readAhead: summary ? TraceSlices.readAhead : TraceSlices.eventLogReadAhead)
             }
             defer { feed?.cancel() }
-            let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
+            let fenceSet = try geotrigger.fences(path: fences, options: fenceOptions.readOptions, overrides: overrides)
             timer?.lap("read-fences")
             for w in fenceSet.warnings { Terminal.err(w.description) }
             if parseOnly {

@@ -173,7 +173,7 @@ struct Report: ParsableCommand {
                 throw FencesimError(.usage, "geotrigger options apply to traces given on the command line; with a scenario, set them under geotrigger:",
                                     at: SourceLocation(file: scenario.file))
             }
-            let fenceSet = try FenceReader.read(path: scenario.fencesPath, options: fenceOptions.readOptions)
+            let fenceSet = try scenario.readFences(options: fenceOptions.readOptions)
             for w in fenceSet.warnings { Terminal.err(w.description) }
             let pipeline = try Pipeline(scenario: scenario, fences: fenceSet)
             for finding in pipeline.findings { Terminal.err(finding.description) }
@@ -206,7 +206,7 @@ struct Report: ParsableCommand {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
         }
         let traces = try TraceInputs.expand(inputs, options: readOptions)
-        let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
+        let fenceSet = try geotrigger.fences(path: fences, options: fenceOptions.readOptions, overrides: overrides)
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
         let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)

@@ -17,6 +17,70 @@ import Testing
         #expect(try accepts("true", [:]))
     }
 
+    @Test func sqlSpellingsAndNullsOverFixes() throws {
+        #expect(try accepts("speed = 3 and accuracy <> 4", [.speed: 3, .accuracy: 5]))
+        #expect(try accepts("speed is null", [:]))
+        #expect(try !accepts("speed is not null", [:]))
+        #expect(try accepts("satellites in (4, 5, 6)", [.satellites: 5]))
+        #expect(try !accepts("satellites in (4, 6)", [.satellites: 5]))
+        #expect(try accepts("satellites not in (4, 6)", [.satellites: 5]))
+        // Absent: neither in nor not in.
+        #expect(try !accepts("satellites not in (4, 6)", [:]))
+        #expect(try accepts("\"speed\" < 3", [.speed: 2]))
+    }
+
+    /// A fence's properties by name, as `FilterExpression.value(of:in:)` gives them.
+    func selects(_ text: String, _ properties: [String: FilterExpression.Scalar]) throws -> Bool {
+        try FilterExpression(text, over: .fences).selects { properties[$0] }
+    }
+
+    @Test func whereClausesOverFenceProperties() throws {
+        let store: [String: FilterExpression.Scalar] = ["brand": .string("acme"), "floor": .number(3), "open": .boolean(true), "closed": .null,
+                                                        "level name": .string("mezzanine"), "in": .number(1)]
+        #expect(try selects("brand = 'acme' and floor >= 2", store))
+        #expect(try !selects("brand = 'Acme'", store))
+        #expect(try selects("brand in ('other', 'acme') AND NOT floor < 3", store))
+        #expect(try selects("brand < 'b' and brand > 'a'", store))
+        #expect(try selects("open = true and open != false", store))
+        #expect(try !selects("open > false", store))
+        #expect(try selects("closed is null and missing is null and brand is not null", store))
+        #expect(try selects("\"level name\" = 'mezzanine' and \"in\" = 1", store))
+        #expect(try selects("floor * 2 - 1 = 5", store))
+        #expect(try selects("'it''s' = 'it''s'", store))
+    }
+
+    @Test func absentNullAndMismatchedValuesCompareFalse() throws {
+        let fence: [String: FilterExpression.Scalar] = ["floor": .string("2"), "closed": .null]
+        // A string is not a number: neither side of the comparison holds.
+        #expect(try !selects("floor > 1", fence))
+        #expect(try !selects("floor <= 1", fence))
+        #expect(try !selects("closed = 1", fence))
+        #expect(try !selects("closed != 1", fence))
+        #expect(try !selects("missing = 'x'", fence))
+        #expect(try selects("not (missing = 'x')", fence))
+        #expect(try !selects("closed in (1, 2)", fence))
+        #expect(try !selects("closed not in (1, 2)", fence))
+        #expect(try !selects("floor + 1 = 3", fence))
+    }
+
+    @Test(arguments: [
+        ("brand = 'acme", 9, "the string has no closing '"),
+        ("\"brand = 'acme'", 1, "the quoted name has no closing \""),
+        ("\"\" = 1", 1, "the quoted name is empty"),
+        ("brand = null", 9, "is null"),
+        ("brand = ", 9, "expected a value or a property"),
+        ("brand", 6, "expected a comparison"),
+    ])
+    func whereClauseErrorsPointAtTheColumn(text: String, column: Int, message: String) {
+        do {
+            _ = try FilterExpression(text, over: .fences)
+            Issue.record("expected an error for \(text)")
+        } catch {
+            #expect(error.column == column, "\(error)")
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
     @Test func missingFieldsMakeComparisonsFalse() throws {
         #expect(try !accepts("speed < 40", [:]))
         #expect(try accepts("!(speed >= 40)", [:]))
@@ -26,7 +90,11 @@ import Testing
         ("accuracy <= ", 13, "expected a number or a fix field"),
         ("accuracy < 10 &&", 17, "expected a number"),
         ("acuracy < 10", 1, "unknown field 'acuracy'"),
-        ("speed = 3", 7, "use =="),
+        ("speed = 'fast'", 9, "fix fields are numbers"),
+        ("speed == null", 10, "is null"),
+        ("speed in 3", 10, "expected '('"),
+        ("speed in (3, 4", 15, "expected ',' or ')'"),
+        ("speed is 3", 10, "expected null after is"),
         ("speed < 3 speed", 11, "unexpected 'speed'"),
         ("speed", 6, "expected a comparison"),
         ("(speed < 3", 11, "expected ')'"),

@@ -148,7 +148,17 @@ import Testing
         // The expression starts at column 12 (after the quote); its '#' is at its column 14.
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  filter: \"accuracy < 5 # 2\"\n", line: 4, column: 25, "filter: unexpected character '#'")
         // Plain (unquoted) scalars start at their own column.
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  filter: speed = 3\n", line: 4, column: 17, "use ==")
+        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  filter: speed = 'fast'\n", line: 4, column: 19, "fix fields are numbers")
+    }
+
+    @Test func whereSelectsFencesOnlyUnderTheScenarioGeotrigger() throws {
+        // A bad clause points at its column: the unterminated string at column 13 of the clause.
+        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: \"brand = 'acme\"\n", line: 4, column: 19,
+                        "where: the string has no closing '")
+        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: 5\n", line: 4, "where must be a string expression")
+        // A zone's settings apply to fences already selected.
+        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nzones:\n  - id: z1\n    geotrigger: {where: \"floor > 1\"}\n", line: 5,
+                        "where selects the fences a geotrigger watches")
     }
 
     @Test func zoneErrors() throws {
