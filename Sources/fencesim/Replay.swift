@@ -47,6 +47,12 @@ struct Replay: ParsableCommand {
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
 
+    func validate() throws {
+        if profile != nil, summary || parseOnly {
+            throw ValidationError("--profile acts on the event log; --summary and --parse-only write none")
+        }
+    }
+
     func run() throws {
         let overrides = try geotrigger.overrides()
         let readOptions = try traceOptions.readOptions()

@@ -13,6 +13,12 @@ import Testing
         #expect(r.stderr.contains("--profile: error: \"windows-phone\" is neither a built-in profile (ios-region, ios-monitor, android-geofencing)"), "\(r.stderr)")
     }
 
+    @Test func profileWithSummaryIsAUsageError() throws {
+        let r = try CLI.run(["replay", Self.drive, "--fences", Self.fences, "--profile", "ios-region", "--summary"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--profile acts on the event log"))
+    }
+
     @Test func badProfileFileIsLocated() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
