@@ -101,6 +101,10 @@ struct OSLayer {
                 refused[j] = .notCircle
                 continue
             }
+            if let limit = profile.maximumRadiusMeters, radius > limit {
+                refused[j] = .radiusLimit
+                continue
+            }
             var m = Monitored(fence: j, centre: frame.forward(centre), radius: max(radius, profile.minimumRadiusMeters))
             if monitored.count >= profile.regionLimit {
                 guard profile.beyondLimit == .nearest else {
@@ -152,11 +156,18 @@ struct OSLayer {
             guard let reason = refused[e.fence] ?? (unregistered ? .regionLimit : nil) else { continue }
             let d = Decision(kind: e.kind, fence: e.fence, time: e.time, fixIndex: e.fixIndex, fixTime: e.fixTime, distance: e.distance ?? 0,
                              accuracy: e.accuracy, longitude: e.longitude, latitude: e.latitude, initial: false)
-            out.append(.log(dropped(d, reason, detail: reason == .regionLimit
-                ? (profile.beyondLimit == .nearest
+            let detail: String
+            switch reason {
+            case .regionLimit:
+                detail = profile.beyondLimit == .nearest
                     ? "the app registers the \(profile.regionLimit) nearest fences and this one is not among them"
-                    : "the platform monitors \(profile.regionLimit) fences per app and this one is past them")
-                : "the platform monitors circles only")))
+                    : "the platform monitors \(profile.regionLimit) fences per app and this one is past them"
+            case .radiusLimit:
+                detail = "its radius is past the platform's largest (\(JSONWriter.number(profile.maximumRadiusMeters ?? 0)) m)"
+            default:
+                detail = "the platform monitors circles only"
+            }
+            out.append(.log(dropped(d, reason, detail: detail)))
         }
         for m in monitored.indices where monitored[m].active { decide(m, sample: sample, into: &out) }
         release(upTo: sample.time, into: &out)
@@ -221,6 +232,7 @@ struct OSLayer {
                 switch p.initialTrigger {
                 case .none: notify = false
                 case .enter: notify = pending.target == .inside
+                case .exit: notify = pending.target == .outside
                 case .state: notify = true
                 }
             } else {

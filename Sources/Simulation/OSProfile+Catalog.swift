@@ -41,14 +41,14 @@ extension OSProfile {
         switch platform {
         case .iosRegion, .iosMonitor:
             return OSProfile(
-                platform: platform, rule: .distanceAndTime, regionLimit: 20, beyondLimit: .refuse, refreshDistanceMeters: 1000, minimumRadiusMeters: 100,
+                platform: platform, rule: .distanceAndTime, regionLimit: 20, beyondLimit: .refuse, refreshDistanceMeters: 1000, minimumRadiusMeters: 100, maximumRadiusMeters: nil,
                 entryDistanceMeters: 200, entryDistanceCapShare: 0.5, exitDistanceMeters: 200, sameSideSeconds: 20,
                 enterOverlapLarger: 0.85, enterOverlapSmaller: 0.75, exitOverlapLarger: 0.15, exitOverlapSmaller: 0.25,
                 initialTrigger: platform == .iosMonitor ? .state : .none, loiteringDelaySeconds: nil, responsivenessSeconds: 0,
                 delayMinimumSeconds: 0, delayMeanSeconds: 10, entryLoss: 0, exitLoss: 0, duplicateShare: 0, seed: 0)
         case .androidGeofencing:
             return OSProfile(
-                platform: platform, rule: .accuracyOverlap, regionLimit: 100, beyondLimit: .refuse, refreshDistanceMeters: 1000, minimumRadiusMeters: 100,
+                platform: platform, rule: .accuracyOverlap, regionLimit: 100, beyondLimit: .refuse, refreshDistanceMeters: 1000, minimumRadiusMeters: 100, maximumRadiusMeters: nil,
                 entryDistanceMeters: 0, entryDistanceCapShare: 0.5, exitDistanceMeters: 0, sameSideSeconds: 0,
                 enterOverlapLarger: 0.85, enterOverlapSmaller: 0.75, exitOverlapLarger: 0.15, exitOverlapSmaller: 0.25,
                 initialTrigger: .enter, loiteringDelaySeconds: nil, responsivenessSeconds: 0,
@@ -81,6 +81,9 @@ extension OSProfile {
             p("minimumRadius", n(minimumRadiusMeters), ios
                 ? .assumed("no documented minimum; small regions behave as larger ones in field reports (home-assistant/iOS#784)")
                 : .assumed("\(OSProfile.androidGuide) recommends at least 100-150 m; that it acts as a floor is assumed")),
+            p("maximumRadius", maximumRadiusMeters.map(n) ?? "none", ios
+                ? .assumed("CLLocationManager.maximumRegionMonitoringDistance is device-dependent (https://developer.apple.com/documentation/corelocation/cllocationmanager/maximumregionmonitoringdistance); no limit by default")
+                : .assumed("no maximum radius is documented")),
             p("entryDistance", n(entryDistanceMeters), ios
                 ? .cited("\(OSProfile.appleRegionGuide): \"for testing purposes, you can assume that the minimum distance is approximately 200 meters\"")
                 : .assumed("no distance beyond the overlap rule is documented")),

@@ -4,7 +4,7 @@ import Support
 extension OSProfile {
     /// The keys of a profile mapping (a scenario's `profile:`, a profile file), besides `fit`,
     /// which `calibrate` writes and nothing reads.
-    public static let keys = ["platform", "rule", "regionLimit", "beyondLimit", "refreshDistance", "minimumRadius", "entryDistance", "entryDistanceCap", "exitDistance",
+    public static let keys = ["platform", "rule", "regionLimit", "beyondLimit", "refreshDistance", "minimumRadius", "maximumRadius", "entryDistance", "entryDistanceCap", "exitDistance",
                               "sameSide", "enterOverlapLarger", "enterOverlapSmaller", "exitOverlapLarger", "exitOverlapSmaller",
                               "initialTrigger", "loiteringDelay", "responsiveness", "delayMinimum", "delayMean", "entryLoss", "exitLoss",
                               "duplicate", "seed"]
@@ -91,6 +91,13 @@ extension OSProfile {
         ]
         for (key, path) in doubles {
             if let v = try number(key) { profile[keyPath: path] = v }
+        }
+        if let n = node["maximumRadius"] {
+            if n.string == "none" || n.isNull {
+                profile.maximumRadiusMeters = nil
+            } else {
+                profile.maximumRadiusMeters = try number("maximumRadius")
+            }
         }
         if let n = node["loiteringDelay"] {
             if n.string == "none" || n.isNull {

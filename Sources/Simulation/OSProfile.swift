@@ -33,6 +33,8 @@ public struct OSProfile: Sendable, Equatable {
         case none
         /// An enter when already inside (`INITIAL_TRIGGER_ENTER`, with `DWELL` when dwell is on).
         case enter
+        /// An exit when already outside (`INITIAL_TRIGGER_EXIT`).
+        case exit
         /// The current state, inside or outside, as an event (CLMonitor at process start).
         case state
     }
@@ -58,6 +60,9 @@ public struct OSProfile: Sendable, Equatable {
     public var refreshDistanceMeters: Double
     /// Fences smaller than this are monitored as circles of this radius, metres.
     public var minimumRadiusMeters: Double
+    /// Fences larger than this are refused (iOS `maximumRegionMonitoringDistance`), metres;
+    /// `nil`: no limit.
+    public var maximumRadiusMeters: Double?
     /// Distance past the boundary, inside, before an entry counts, metres (capped at
     /// ``entryDistanceCapShare`` of the effective radius, so a small fence can be entered).
     public var entryDistanceMeters: Double
@@ -107,6 +112,8 @@ extension OSProfile {
         case regionLimit
         /// The fence is not a circle: the platform monitors circles only.
         case notCircle
+        /// The fence's radius is past ``OSProfile/maximumRadiusMeters``.
+        case radiusLimit
         /// The operating system decided the transition and never delivered it (``OSProfile/entryLoss``,
         /// ``OSProfile/exitLoss``).
         case lost
@@ -127,6 +134,9 @@ extension OSProfile {
         var times = [("sameSide", sameSideSeconds), ("responsiveness", responsivenessSeconds), ("delayMinimum", delayMinimumSeconds),
                      ("delayMean", delayMeanSeconds)]
         if let l = loiteringDelaySeconds { times.append(("loiteringDelay", l)) }
+        if let m = maximumRadiusMeters, !(m.isFinite && m > 0 && m <= OSProfile.metersLimit) {
+            throw fail("maximumRadius must be above 0 and at most \(Int(OSProfile.metersLimit)) m, or none")
+        }
         for (name, v) in times {
             guard v.isFinite, v >= 0, v <= OSProfile.secondsLimit else { throw fail("\(name) must be 0 to \(Int(OSProfile.secondsLimit)) s") }
         }

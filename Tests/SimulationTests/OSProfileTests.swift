@@ -208,6 +208,11 @@ import Traces
         #expect(Self.summary(Self.run(&android, scene, path)) == ["delivered enter f0 @0"])
         var region = scene.layer(Self.immediate(.iosRegion))
         #expect(Self.run(&region, scene, path).isEmpty)
+        // INITIAL_TRIGGER_EXIT: an exit for a fence the device is outside of.
+        var exitFirst = Self.immediate(.androidGeofencing)
+        exitFirst.initialTrigger = .exit
+        var android2 = scene.layer(exitFirst)
+        #expect(Self.summary(Self.run(&android2, scene, path)) == ["delivered exit f1 @0"])
         var monitor = scene.layer(Self.immediate(.iosMonitor))
         // CLMonitor: both states, once each, after 20 s on the same side.
         let events = Self.run(&monitor, scene, path)
@@ -247,6 +252,10 @@ import Traces
         #expect(ios.monitored.filter(\.active).count == 20)
         #expect(ios.refused == [20: .regionLimit, 21: .notCircle])
         #expect(scene.layer(Self.immediate(.androidGeofencing)).monitored.count == 21)
+        // CLLocationManager.maximumRegionMonitoringDistance: larger regions fail.
+        var capped = Self.immediate(.androidGeofencing)
+        capped.maximumRadiusMeters = 99
+        #expect(scene.layer(capped).refused.filter { $0.value == .radiusLimit }.count == 21)
         // The engine's notifications of a refused fence become `dropped` with the reason.
         var layer = ios
         var out: [OSLayer.Output] = []
