@@ -34,9 +34,10 @@ struct OSLayer {
     struct Decision {
         var kind: GeotriggerEvent.Kind
         var fence: Int
+        /// When it was decided: the deciding fix's time (a dwell: the end of the loitering
+        /// delay), written as the line's `fixTime`.
         var time: Timestamp
         var fixIndex: Int
-        var fixTime: Timestamp
         /// Signed distance from the fix to the effective boundary (negative inside), metres.
         var distance: Double
         var accuracy: Double
@@ -154,7 +155,7 @@ struct OSLayer {
         for e in engineEvents where e.notified && (e.kind == .enter || e.kind == .exit || e.kind == .dwell) {
             let unregistered = slot[e.fence].map { !monitored[$0].active } ?? false
             guard let reason = refused[e.fence] ?? (unregistered ? .regionLimit : nil) else { continue }
-            let d = Decision(kind: e.kind, fence: e.fence, time: e.time, fixIndex: e.fixIndex, fixTime: e.fixTime, distance: e.distance ?? 0,
+            let d = Decision(kind: e.kind, fence: e.fence, time: e.time, fixIndex: e.fixIndex, distance: e.distance ?? 0,
                              accuracy: e.accuracy, longitude: e.longitude, latitude: e.latitude, initial: false)
             let detail: String
             switch reason {
@@ -208,7 +209,7 @@ struct OSLayer {
             outsideNow = outsideNow && share <= (larger ? p.exitOverlapLarger : p.exitOverlapSmaller)
         }
         let decision = { (kind: GeotriggerEvent.Kind, time: Timestamp, initial: Bool) in
-            Decision(kind: kind, fence: f.fence, time: time, fixIndex: sample.index, fixTime: sample.time, distance: signed,
+            Decision(kind: kind, fence: f.fence, time: time, fixIndex: sample.index, distance: signed,
                      accuracy: sample.accuracy, longitude: sample.longitude, latitude: sample.latitude, initial: initial)
         }
         // A pending transition holds while the device stays on its side of the boundary.
