@@ -21,7 +21,8 @@ import Support
 public enum Scoring {
     /// Which notifications are scored: the geometry engine's (`enter`, `exit`), or, with an
     /// operating-system profile, what the app was delivered (`delivered` and `duplicate` at
-    /// their delivery time; `dropped` ones counted as lost).
+    /// their delivery time; `dropped` ones counted as lost, but for `unconfirmed` ones, which
+    /// the platform's rule never made notifications).
     public enum View: String, Sendable, CaseIterable {
         case geometry, app
     }
@@ -44,6 +45,9 @@ public enum Scoring {
                         default: return nil
                         }
                     case .dropped:
+                        // What the platform lost or would not monitor; a transition its own rule
+                        // did not confirm was never a notification.
+                        guard reason() != OSProfile.DropReason.unconfirmed.rawValue else { return nil }
                         switch trigger() {
                         case "enter"?: self = .lostEnter
                         case "exit"?: self = .lostExit

@@ -403,6 +403,32 @@ import Traces
         #expect(engine.events.filter { $0.kind == .enter }.count == plain.filter { $0.trace == "drive0" && $0.type == .enter }.count)
     }
 
+    /// Scoring's app view reads deliveries (and duplicates) at their time, counts what the
+    /// platform lost or refused, and ignores the engine's lines and unconfirmed transitions; the
+    /// geometry view is the other way round.
+    @Test func scoringViews() throws {
+        let scene = try Scene([(0, 0, 200)])
+        let t = Self.t0
+        func line(_ type: LogEvent.EventType, _ seconds: Double, trigger: String? = nil, reason: String? = nil) -> LogEvent {
+            var fields: [(String, JSONValue)] = [("fence", .string("f0"))]
+            if let trigger { fields.append(("trigger", .string(trigger))) }
+            if let reason { fields.append(("reason", .string(reason))) }
+            return LogEvent(time: t.adding(seconds: seconds), trace: "t", type: type, fields: fields)
+        }
+        let log = [line(.enter, 1), line(.delivered, 5, trigger: "enter"), line(.duplicate, 6, trigger: "enter"),
+                   line(.dropped, 7, trigger: "exit", reason: "unconfirmed"), line(.exit, 9), line(.dropped, 9, trigger: "exit", reason: "lost"),
+                   line(.delivered, 10, trigger: "dwell"), line(.dropped, 11, trigger: "enter", reason: "regionLimit")]
+        var app = Scoring.Reader(fences: scene.fences, view: .app)
+        var geometry = Scoring.Reader(fences: scene.fences)
+        for e in log {
+            app.take(e)
+            geometry.take(e)
+        }
+        #expect(app.events.map(\.kind) == [.enter, .enter, .lostExit, .lostEnter])
+        #expect(app.events.map { $0.time.seconds(since: t) } == [5, 6, 9, 11])
+        #expect(geometry.events.map(\.kind) == [.enter, .exit])
+    }
+
     @Test func profilesReadFromScenarioValues() throws {
         let yaml = "platform: android-geofencing\nexitLoss: 0.25\nloiteringDelay: 300\nseed: 3\n"
         let profile = try OSProfile(config: try ConfigNode.parseYAML(yaml, file: "p.yaml"), directory: ".")
