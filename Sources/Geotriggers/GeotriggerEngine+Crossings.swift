@@ -64,6 +64,14 @@ extension GeotriggerEngine {
             let at = XY(p.x + (q.x - p.x) * f0, p.y + (q.y - p.y) * f0)
             let lonLat = fences.frame.inverse(at)
             let reason = "fence lies between fix \(from.index) and fix \(to.index) (\(MessageTemplate.format(span)) s, \(MessageTemplate.format(p.distance(to: q))) m apart)"
+            if settings.gapPolicy != .ignore, settings.level != .none {
+                // The visit the event reports, as a stretch inside between the fixes.
+                let out = fences.frame.inverse(XY(p.x + (q.x - p.x) * f1, p.y + (q.y - p.y) * f1))
+                levelChanges.append(LevelChange(fence: j, time: enterTime, inside: true, fixIndex: to.index, interpolated: true,
+                                                longitude: lonLat.x, latitude: lonLat.y))
+                levelChanges.append(LevelChange(fence: j, time: exitTime, inside: false, fixIndex: to.index, interpolated: true,
+                                                longitude: out.x, latitude: out.y))
+            }
             switch settings.gapPolicy {
             case .ignore:
                 return

@@ -87,6 +87,8 @@ public final class GeotriggerEngine {
         var immediateEnter: Bool
         var immediateExit: Bool
         var initialNone: Bool
+        /// Whether its changes of state are kept for an `inside` line (``levelChanges``).
+        var level: Bool
     }
 
     struct FenceState {
@@ -130,6 +132,9 @@ public final class GeotriggerEngine {
     public var traceName: String
     @exclusivity(unchecked) public internal(set) var statistics = Statistics()
     @exclusivity(unchecked) public internal(set) var findings: [Finding] = []
+    /// The changes of state of fences whose settings ask for ``GeotriggerSettings/Level``, in
+    /// the order made, since they were last taken (``takeLevelChanges(_:)``).
+    @exclusivity(unchecked) var levelChanges: [LevelChange] = []
     /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
     let globalMaxGap: Double
 
@@ -275,7 +280,8 @@ public final class GeotriggerEngine {
                                         dwell: settings[j].dwellSeconds, filterID: id, isLine: isLine, feed: settings[j].feed,
                                         notifyEnter: settings[j].notify.includesEnter, notifyExit: settings[j].notify.includesExit,
                                         hasMessage: settings[j].message != nil, immediateEnter: settings[j].enterAfter.isImmediate,
-                                        immediateExit: settings[j].exitAfter.isImmediate, initialNone: settings[j].initialTrigger == .none))
+                                        immediateExit: settings[j].exitAfter.isImmediate, initialNone: settings[j].initialTrigger == .none,
+                                        level: settings[j].level != .none))
             }
             self.filters = filters
             self.profiles = profiles
@@ -479,6 +485,14 @@ public final class GeotriggerEngine {
 
     /// Hands `body` the findings since the last call, in the order found, and forgets them (a
     /// long trace's findings are not kept).
+    /// Hands over the changes of state kept for `inside` lines since the last call, in the order
+    /// made (see ``GeotriggerSettings/Level``).
+    public func takeLevelChanges(_ body: (LevelChange) -> Void) {
+        guard !levelChanges.isEmpty else { return }
+        for change in levelChanges { body(change) }
+        levelChanges.removeAll(keepingCapacity: true)
+    }
+
     public func takeFindings(_ body: (Finding) -> Void) {
         guard !findings.isEmpty else { return }
         for finding in findings { body(finding) }
@@ -599,6 +613,10 @@ public final class GeotriggerEngine {
         }
         state.pending = nil
         state.inside = !wasInside
+        if profile.level {
+            levelChanges.append(LevelChange(fence: j, time: sample.time, inside: state.inside, fixIndex: sample.index, interpolated: false,
+                                            longitude: sample.longitude, latitude: sample.latitude))
+        }
         if state.inside {
             state.enteredAt = sample.time
             state.dwellDone = false

@@ -43,6 +43,16 @@ public struct GeotriggerSettings: Hashable, Sendable {
         case ignore
     }
 
+    /// Whether the log says where the device was, not only when that changed (Tile38's
+    /// `inside` detect, CLMonitor's condition state).
+    public enum Level: String, Hashable, Sendable, CaseIterable {
+        /// Transitions only.
+        case none
+        /// An `inside` line for each stretch the fence's state was inside (from the change in,
+        /// silent initial ones included, to the change out or the trace's end), written at its end.
+        case intervals
+    }
+
     /// How long a new state must hold before it is confirmed.
     public enum Threshold: Hashable, Sendable, CustomStringConvertible {
         /// Seconds from the first fix showing the new state.
@@ -92,6 +102,7 @@ public struct GeotriggerSettings: Hashable, Sendable {
     public var gapPolicy: GapPolicy = .report
     /// Rendered into each notification.
     public var message: MessageTemplate?
+    public var level: Level = .none
     /// The fences the geotrigger watches, by their properties (a where-clause over
     /// ``FilterExpression/Subject/fences``); `nil` watches every fence. Not a setting of a fence:
     /// ``applied(to:)`` leaves it out, and only a scenario's or the command line's geotrigger
@@ -116,6 +127,7 @@ public struct GeotriggerOverrides: Hashable, Sendable {
     public var maxGapSeconds: Double?
     public var gapPolicy: GeotriggerSettings.GapPolicy?
     public var message: MessageTemplate?
+    public var level: GeotriggerSettings.Level?
     /// The fences the geotrigger watches, by their properties (a where-clause over
     /// ``FilterExpression/Subject/fences``); `nil` watches every fence. Not a setting of a fence:
     /// ``applied(to:)`` leaves it out, and only a scenario's or the command line's geotrigger
@@ -139,6 +151,7 @@ public struct GeotriggerOverrides: Hashable, Sendable {
         if let maxGapSeconds { s.maxGapSeconds = maxGapSeconds }
         if let gapPolicy { s.gapPolicy = gapPolicy }
         if let message { s.message = message }
+        if let level { s.level = level }
         return s
     }
 

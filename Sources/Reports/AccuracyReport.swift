@@ -21,6 +21,8 @@ public struct AccuracyReport: Sendable {
         public var feedFixes: Int
         /// Notifications and findings worth drawing (enter, exit, passthrough, lost signals), with a place.
         public var markers: [Marker]
+        /// The Places state over time (empty without Places, or when the events were not kept).
+        public var places: [CheckInSummary.PlacesStep] = []
 
         public var failed: Bool { error != nil }
     }
@@ -35,6 +37,8 @@ public struct AccuracyReport: Sendable {
         public var longitude: Double
         public var latitude: Double
         public var label: String
+        /// The fence the event is about (`""` when it names none).
+        public var fence: String = ""
     }
 
     /// A fence as drawn: WGS84 shape, kind and id.
@@ -62,6 +66,9 @@ public struct AccuracyReport: Sendable {
     public var fences: [FenceShape]
     /// Fences not drawn because of the limit.
     public var fencesOmitted: Int
+    /// Check-ins per zone against the truth stays in the zone's fences; empty when no event was
+    /// kept (only the HTML report keeps them) or there are no check-ins.
+    public var checkIns: CheckInSummary
 
     /// At most this many fences are drawn.
     public static let fenceDrawLimit = 3000
@@ -95,8 +102,16 @@ public struct AccuracyReport: Sendable {
         traces = evaluations.map { e in
             TraceEntry(name: e.input.label, path: e.input.path, error: e.error?.fullDescription, score: e.score,
                        cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
-                       feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e))
+                       feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e),
+                       places: e.start.map { CheckInSummary.places(e.outcome.events, start: $0) } ?? [])
         }
+        var checkIns = CheckInSummary()
+        for e in evaluations where e.outcome.events.contains(where: { $0.type == .checkin }) {
+            guard let start = e.start, let score = e.score else { continue }
+            checkIns.add(events: e.outcome.events, visits: score.visits, start: start,
+                         end: Timestamp(seconds: start.seconds, nanoseconds: Int64(start.nanoseconds) + Int64((score.durationSeconds * 1e9).rounded())))
+        }
+        self.checkIns = checkIns
         // Fences near the tracks, visited ones first, at most the limit.
         var box: BoundingBox?
         for t in traces {
@@ -183,19 +198,19 @@ public struct AccuracyReport: Sendable {
             case .passthrough: kind = .passthrough
             default: kind = .lost
             }
-            out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)"))
+            out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)", fence: fence))
             // The markers below come after these: none of them would be drawn.
             if out.count == limit { return out }
         }
         for d in falseDetections {
             let enter = enters[EnterKey(fence: d.visit.fenceID, time: d.visit.enter)]
             guard let lon = enter?.longitude, let lat = enter?.latitude else { continue }
-            out.append(Marker(kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)"))
+            out.append(Marker(kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)", fence: d.visit.fenceID))
             if out.count == limit { return out }
         }
         for v in score?.visits ?? [] where !v.detected {
             guard let lon = v.truth.enterLongitude, let lat = v.truth.enterLatitude else { continue }
-            out.append(Marker(kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)"))
+            out.append(Marker(kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)", fence: v.truth.fenceID))
             if out.count == limit { return out }
         }
         return out

@@ -263,6 +263,7 @@ public struct Evaluator: Sendable {
     }
 
     static func point(_ fix: Fix, _ start: Timestamp) -> TraceEvaluation.TrackPoint {
-        TraceEvaluation.TrackPoint(longitude: fix.longitude, latitude: fix.latitude, seconds: fix.time.map { $0.seconds(since: start) } ?? 0)
+        TraceEvaluation.TrackPoint(longitude: fix.longitude, latitude: fix.latitude, seconds: fix.time.map { $0.seconds(since: start) } ?? 0,
+                                   accuracyMeters: fix.accuracyMeters)
     }
 }

@@ -4,7 +4,7 @@ import Support
 extension GeotriggerOverrides {
     /// The keys of a `geotrigger` mapping (SPEC §1.3 and §2).
     public static let keys = ["feed", "relationship", "buffer", "notify", "initialTrigger", "filter", "dwell", "debounce",
-                              "maxGap", "gapPolicy", "message", "where"]
+                              "maxGap", "gapPolicy", "message", "level", "where"]
 
     /// Reads a `geotrigger` mapping: from a scenario, a zone, or a fence's `geotrigger` property.
     ///
@@ -30,6 +30,7 @@ extension GeotriggerOverrides {
             case "notify": notify = try Self.choice(value, key)
             case "initialTrigger": initialTrigger = try Self.choice(value, key)
             case "gapPolicy": gapPolicy = try Self.choice(value, key)
+            case "level": level = try Self.choice(value, key)
             case "maxGap":
                 let v = try Self.number(value, key)
                 guard v > 0, v <= GeotriggerSettings.maxGapLimitSeconds else {

@@ -36,11 +36,13 @@ public final class GroundTruth {
         let prepared: PreparedGeometry
     }
 
-    /// Each area's rings in ``ringEnds`` (`ringCount` 0: no planar arrays, GEOS answers).
+    /// Each area's rings in ``ringEnds`` (`ringCount` 0: no planar arrays, GEOS answers), and
+    /// where its runs' envelopes start in ``Layout/runBoxes`` (four values a run).
     struct Rings {
         var vertexStart: Int
         var ringStart: Int
         var ringCount: Int
+        var boxStart = 0
     }
 
     /// What every truth of the same fences in the same frame shares, read only once made: the
@@ -66,6 +68,13 @@ public final class GroundTruth {
         let xs: UnsafeMutableBufferPointer<Double>
         let ys: UnsafeMutableBufferPointer<Double>
         let ringEnds: UnsafeMutableBufferPointer<Int>
+        /// The envelopes of each area's runs of edges, as the engine's index writes them
+        /// (``Spatial/PlanarPolygon/writeRunBoxes(xs:ys:start:ringEnds:into:)``), for
+        /// ``Spatial/PlanarPolygon/roughLocate(_:xs:ys:start:ringEnds:runBoxes:hint:)``.
+        let runBoxes: UnsafeMutableBufferPointer<Double>
+        /// The largest coordinate magnitude of any vertex, metres: what the rough distance's
+        /// error grows with.
+        let magnitude: Double
 
         init(fences: FenceSet, definition: FrameDefinition, regions: [Region?], envelopes: [BoundingBox?], shapes: [Shape],
              boxes: [BoundingBox?], rings: [Rings], xs: [Double], ys: [Double], ringEnds: [Int]) {
@@ -76,16 +85,31 @@ public final class GroundTruth {
             grid = FenceGrid(envelopes: envelopes)
             self.shapes = shapes
             self.boxes = boxes
-            self.rings = rings
             self.xs = Layout.owned(xs)
             self.ys = Layout.owned(ys)
             self.ringEnds = Layout.owned(ringEnds)
+            var rings = rings
+            var runs = 0
+            for k in rings.indices where rings[k].ringCount > 0 {
+                rings[k].boxStart = runs
+                let ends = UnsafeBufferPointer(rebasing: self.ringEnds[rings[k].ringStart..<(rings[k].ringStart + rings[k].ringCount)])
+                runs += PlanarPolygon.runCount(start: rings[k].vertexStart, ringEnds: ends)
+            }
+            runBoxes = .allocate(capacity: max(1, 4 * runs))
+            for r in rings where r.ringCount > 0 {
+                PlanarPolygon.writeRunBoxes(xs: self.xs.baseAddress!, ys: self.ys.baseAddress!, start: r.vertexStart,
+                                            ringEnds: UnsafeBufferPointer(rebasing: self.ringEnds[r.ringStart..<(r.ringStart + r.ringCount)]),
+                                            into: runBoxes.baseAddress! + 4 * r.boxStart)
+            }
+            self.rings = rings
+            magnitude = zip(xs, ys).reduce(0) { max($0, abs($1.0), abs($1.1)) }
         }
 
         deinit {
             xs.deallocate()
             ys.deallocate()
             ringEnds.deallocate()
+            runBoxes.deallocate()
         }
 
         /// A copy of `values` in memory the layout owns (at least one element, so that the
@@ -112,6 +136,8 @@ public final class GroundTruth {
     private var areas: [Area?]
     /// Per fence, the stamp of the last query that reported it (``FenceGrid`` deduplicates with it).
     private var marks: [UInt32]
+    /// Per area, the run of edges nearest the last point located (the next one's first guess).
+    private var runHints: [Int32]
     private var stamp: UInt32 = 0
     /// Fence–segment pairs (and fences at the first fix) whose envelopes met and were tested:
     /// what the work grows with (a test keeps it linear in the path).
@@ -183,6 +209,7 @@ public final class GroundTruth {
             }
         }
         self.areas = areas
+        runHints = Array(repeating: 0, count: areas.count)
         layout = Layout(fences: fences, definition: definition, regions: regions, envelopes: envelopes, shapes: shapes, boxes: boxes,
                         rings: rings, xs: xs, ys: ys, ringEnds: ringEnds)
         marks = Array(repeating: 0, count: max(1, envelopes.count))
@@ -203,6 +230,7 @@ public final class GroundTruth {
             throw FencesimError(.badData, "cannot build the metric frame \"\(layout.definition)\": \(error.message)", cause: error)
         }
         areas = Array(repeating: nil, count: layout.shapes.count)
+        runHints = Array(repeating: 0, count: layout.shapes.count)
         marks = Array(repeating: 0, count: max(1, layout.envelopes.count))
     }
 
@@ -444,6 +472,11 @@ public final class GroundTruth {
     /// Which side of the region's boundary `p` is on and how far from it, metres; `nil` when it
     /// is too near the boundary to say without GEOS (a polygon without planar arrays, or a
     /// point within ``Spatial/PlanarPolygon/boundaryTolerance``).
+    ///
+    /// A polygon's distance may be short of the exact one by a micrometre (what the walk does
+    /// with it only needs a distance that is never long): the engine's rough location, a few
+    /// runs of edges read, settles the side unless the boundary is within twice its error, where
+    /// the exact location is asked.
     func side(_ region: Region, _ p: XY) -> (inside: Bool, distance: Double)? {
         switch region {
         case .circle(let c, let r):
@@ -453,8 +486,14 @@ public final class GroundTruth {
             let layout = self.layout
             let r = layout.rings[k]
             guard r.ringCount > 0 else { return nil }
+            let ends = UnsafeBufferPointer(rebasing: layout.ringEnds[r.ringStart..<(r.ringStart + r.ringCount)])
+            let rough = PlanarPolygon.roughLocate(p, xs: layout.xs.baseAddress!, ys: layout.ys.baseAddress!, start: r.vertexStart, ringEnds: ends,
+                                                  runBoxes: layout.runBoxes.baseAddress! + 4 * r.boxStart, hint: Int(runHints[k]))
+            runHints[k] = Int32(truncatingIfNeeded: rough.nearestRun)
+            let error = PlanarPolygon.roughDistanceError(magnitude: max(layout.magnitude, abs(p.x), abs(p.y)))
+            if rough.distance > 2 * error { return (rough.inside, rough.distance - error) }
             guard let (inside, distance) = PlanarPolygon.locate(p, xs: layout.xs.baseAddress!, ys: layout.ys.baseAddress!, start: r.vertexStart,
-                                                                 ringEnds: UnsafeBufferPointer(rebasing: layout.ringEnds[r.ringStart..<(r.ringStart + r.ringCount)]))
+                                                                 ringEnds: ends)
             else { return nil }
             return (inside, distance)
         }

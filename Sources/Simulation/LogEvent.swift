@@ -16,6 +16,8 @@ public struct LogEvent: Sendable {
         /// An app launch or termination of the scenario's `sessions` (fencesim's addition).
         case session
         case rule, warning
+        /// A stretch of time inside a fence (``Geotriggers/GeotriggerSettings/Level/intervals``).
+        case inside
         /// What an operating-system profile did with a transition it decided (fencesim's
         /// addition, only with a profile): delivered to the app (late), delivered again, or
         /// dropped with a reason.

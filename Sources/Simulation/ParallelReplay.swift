@@ -10,12 +10,14 @@ import Traces
 ///
 /// Not for runs with check-ins, Places or rules (their state carries over from fix to fix), for
 /// message templates (a slice's fixes carry only what the engine reads: time, position,
-/// accuracy), or when fences and settings are not memoryless.
+/// accuracy), for `inside` lines (a stretch inside spans slices), or when fences and settings
+/// are not memoryless.
 public enum ParallelReplay {
     /// Whether `configuration` can be replayed this way.
     public static func applies(to configuration: Replayer.Configuration) -> Bool {
         configuration.pipeline == nil && configuration.profile == nil && !configuration.summaryOnly
-            && configuration.settings.allSatisfy { $0.message == nil }
+            // `inside` lines span the fixes of a trace, not of a slice.
+            && configuration.settings.allSatisfy { $0.message == nil && $0.level == .none }
             && GeotriggerEngine.isMemoryless(configuration.settings, fences: configuration.fences.fences)
     }
 

@@ -152,6 +152,7 @@ public struct Replayer: Sendable {
         let frame = compiled.frame
         let lenient = configuration.readOptions.lenient
         let summaryOnly = configuration.summaryOnly
+        let tracksLevels = configuration.settings.contains { $0.level != .none }
         var loss = signalLoss
         let fenceIDs = signalLoss == nil ? [] : compiled.fenceSet.fences.map(\.id)
         do throws(FencesimError) {
@@ -180,6 +181,10 @@ public struct Replayer: Sendable {
                     engine.tallies.removeAll(keepingCapacity: true)
                 } else {
                     pipeline.process(buffer, sample: sample)
+                    if tracksLevels {
+                        engine.takeLevelChanges { pipeline.level($0) }
+                        pipeline.levelFix(sample)
+                    }
                     engine.takeFindings(findingLine)
                     log.advance(to: time)
                     // A log that cannot be written ends the replay.

@@ -8,11 +8,14 @@ public struct TraceEvaluation: Sendable {
         public var longitude: Double
         public var latitude: Double
         public var seconds: Double
+        /// The fix's horizontal accuracy, metres (the replay view's accuracy disc).
+        public var accuracyMeters: Double?
 
-        public init(longitude: Double, latitude: Double, seconds: Double) {
+        public init(longitude: Double, latitude: Double, seconds: Double, accuracyMeters: Double? = nil) {
             self.longitude = longitude
             self.latitude = latitude
             self.seconds = seconds
+            self.accuracyMeters = accuracyMeters
         }
     }
 

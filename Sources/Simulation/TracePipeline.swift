@@ -43,6 +43,11 @@ struct TracePipeline {
     var warnings: [Diagnostic] = []
     /// The check-in events of the current fix (reused).
     var checkInBuffer: [CheckInEvent] = []
+    /// Fences inside, by fence, since the change that took them in, for their `inside` lines
+    /// (see `TracePipeline+Level.swift`).
+    var insideSince: [Int: LevelChange] = [:]
+    /// The last fix processed, where an open stretch inside ends with the trace.
+    var lastFix: LevelChange?
     /// The operating system's layer, when a profile is selected: the app hears it, not the engine.
     var osLayer: OSLayer?
     /// The last fix, for deliveries after it (check-ins take a fix).
@@ -111,6 +116,7 @@ struct TracePipeline {
     /// Ends the trace: strict expiry up to the last fix; sessions after the end are reported; the
     /// rules state is left for `--state`.
     mutating func finish() {
+        finishLevels()
         if osLayer != nil { finishProfile() }
         if places != nil { finishPlaces() }
         if let rules { rules.setup.collector?.deposit(rules.state, trace: trace) }

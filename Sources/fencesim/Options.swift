@@ -137,6 +137,8 @@ struct GeotriggerOptions: ParsableArguments {
     var maxGap: Double?
     @Option(name: .customLong("gap-policy"), help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore (default: report).")
     var gapPolicy: String?
+    @Option(help: "none, or intervals: an inside line for each stretch inside a fence, from its change in to its change out or the trace's end (default: none).")
+    var level: String?
     @Option(help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\" (default: none).", valueName: "template"))
     var message: String?
 
@@ -180,6 +182,7 @@ struct GeotriggerOptions: ParsableArguments {
         o.notify = try choice(notify, "notify")
         o.initialTrigger = try choice(initialTrigger, "initial-trigger")
         o.gapPolicy = try choice(gapPolicy, "gap-policy")
+        o.level = try choice(level, "level")
         if let buffer {
             guard buffer.isFinite, abs(buffer) <= GeotriggerSettings.bufferLimitMeters else {
                 throw ValidationError("--buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)")

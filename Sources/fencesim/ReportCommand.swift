@@ -43,6 +43,9 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("Write the JSON report to this file (default: none).", valueName: "file"))
     var json: String?
 
+    @Option(help: ArgumentHelp("Draw map tiles under the HTML report's map from this URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; the page then loads images from that host only (default: no basemap, the page loads nothing).", valueName: "url-template"))
+    var basemap: String?
+
     @Option(help: ArgumentHelp("Truth: trace (the clean trace), a reference trace, or a visits CSV (fence,enter,exit) (default: the scenario's, else trace).", valueName: "source"))
     var truth: String?
 
@@ -73,6 +76,9 @@ struct Report: ParsableCommand {
         guard !inputs.isEmpty else { throw ValidationError("give a scenario file or traces") }
         if let html, html.isEmpty { throw ValidationError("--html needs a file path") }
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }
+        if let basemap, MapTemplate.host(basemap) == nil {
+            throw ValidationError("--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+        }
     }
 
     /// Whether the inputs are one scenario file.
@@ -121,7 +127,7 @@ struct Report: ParsableCommand {
                                         degradation: setup.degradation)
             // Both files or neither (the JSON streamed as it is rendered).
             var outputs: [FileIO.Output] = []
-            if let html { outputs.append(FileIO.Output(path: html) { sink throws(FencesimError) in try sink.write(Array(ReportHTML.render(report).utf8)) }) }
+            if let html { outputs.append(FileIO.Output(path: html) { sink throws(FencesimError) in try sink.write(Array(ReportHTML.render(report, basemap: basemap).utf8)) }) }
             if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try ReportJSON.write(report, to: sink) }) }
             for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
             if !quiet { Terminal.out(ReportTable.render(report)) }

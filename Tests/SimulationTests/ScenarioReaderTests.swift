@@ -156,6 +156,7 @@ import Testing
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: \"brand = 'acme\"\n", line: 4, column: 19,
                         "where: the string has no closing '")
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: 5\n", line: 4, "where must be a string expression")
+        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  level: fixes\n", line: 4, "level must be one of none, intervals")
         // A zone's settings apply to fences already selected.
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nzones:\n  - id: z1\n    geotrigger: {where: \"floor > 1\"}\n", line: 5,
                         "where selects the fences a geotrigger watches")
