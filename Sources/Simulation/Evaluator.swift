@@ -27,6 +27,11 @@ public struct Evaluator: Sendable {
         /// none: an evaluation holds what scoring reads of each event (``Scoring/Event``), not
         /// its log.
         public var drawnEventsKept: Int
+        /// Which notifications are scored: the engine's, or what an operating-system profile
+        /// delivered to the app.
+        public var view: Scoring.View = .geometry
+        /// A second view to score beside ``view`` (``TraceEvaluation/alternateScore``), `nil` for none.
+        public var alsoView: Scoring.View?
 
         public init(replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
                     bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500, drawnEventsKept: Int = .max) {
@@ -171,12 +176,15 @@ public struct Evaluator: Sendable {
             /// it is kept; written by the replay's thread alone, read after both have joined.
             final class Read: @unchecked Sendable {
                 var reader: Scoring.Reader
+                /// The reader of ``Configuration/alsoView``.
+                var other: Scoring.Reader?
                 var events: [LogEvent] = []
                 /// Kept events a map draws.
                 var drawn = 0
                 init(_ reader: Scoring.Reader) { self.reader = reader }
             }
-            let read = Read(Scoring.Reader(fences: compiled.fenceSet))
+            let read = Read(Scoring.Reader(fences: compiled.fenceSet, view: configuration.view))
+            read.other = configuration.alsoView.map { Scoring.Reader(fences: compiled.fenceSet, view: $0) }
             let drawnEventsKept = configuration.drawnEventsKept
             struct Work: @unchecked Sendable {
                 let truth: () -> Result<[TruthVisit], FencesimError>
@@ -201,6 +209,7 @@ public struct Evaluator: Sendable {
             }, replay: {
                 Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss) { line in
                     read.reader.take(line)
+                    read.other?.take(line)
                     if read.drawn < drawnEventsKept {
                         let event = line.logEvent
                         read.events.append(event)
@@ -231,6 +240,10 @@ public struct Evaluator: Sendable {
             result.feedTrack = Evaluator.track(feed, start: start, limit: configuration.trackPointLimit)
             result.score = Scoring.score(truth: truth, read: read.reader.events, fences: compiled.fenceSet, trace: input.label,
                                          durationSeconds: duration, bands: configuration.bands)
+            if let other = read.other {
+                result.alternateScore = Scoring.score(truth: truth, read: other.events, fences: compiled.fenceSet, trace: input.label,
+                                                      durationSeconds: duration, bands: configuration.bands)
+            }
         } catch {
             result.outcome.error = error
         }

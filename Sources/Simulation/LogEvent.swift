@@ -18,6 +18,10 @@ public struct LogEvent: Sendable {
         case rule, warning
         /// A stretch of time inside a fence (``Geotriggers/GeotriggerSettings/Level/intervals``).
         case inside
+        /// What an operating-system profile did with a transition it decided (fencesim's
+        /// addition, only with a profile): delivered to the app (late), delivered again, or
+        /// dropped with a reason.
+        case delivered, duplicate, dropped
     }
 
     public var time: Timestamp

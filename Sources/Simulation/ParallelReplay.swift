@@ -15,7 +15,7 @@ import Traces
 public enum ParallelReplay {
     /// Whether `configuration` can be replayed this way.
     public static func applies(to configuration: Replayer.Configuration) -> Bool {
-        configuration.pipeline == nil && !configuration.summaryOnly
+        configuration.pipeline == nil && configuration.profile == nil && !configuration.summaryOnly
             // `inside` lines span the fixes of a trace, not of a slice.
             && configuration.settings.allSatisfy { $0.message == nil && $0.level == .none }
             && GeotriggerEngine.isMemoryless(configuration.settings, fences: configuration.fences.fences)

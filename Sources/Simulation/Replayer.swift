@@ -28,6 +28,9 @@ public struct Replayer: Sendable {
         /// Check-ins and Places after the engine (`run`); `nil` logs engine events only
         /// (`replay`). Ignored with ``summaryOnly``.
         public var pipeline: Pipeline?
+        /// The operating system's geofencing layer between the engine and the app (issue 25);
+        /// `nil`: the app hears the engine.
+        public var profile: OSProfile?
 
         public init(fences: FenceSet, frame: FrameDefinition, settings: [GeotriggerSettings], readOptions: TraceReadOptions = TraceReadOptions(),
                     workers: Int = 0, summaryOnly: Bool = false, pipeline: Pipeline? = nil) {
@@ -142,7 +145,8 @@ public struct Replayer: Sendable {
         var index = 0
         var summary = BenchSummary()
         var pipeline = TracePipeline(trace: input.label, fences: compiled,
-                                     pipeline: configuration.summaryOnly ? nil : configuration.pipeline, placesState: placesState, log: log)
+                                     pipeline: configuration.summaryOnly ? nil : configuration.pipeline, placesState: placesState, log: log,
+                                     profile: configuration.summaryOnly ? nil : configuration.profile)
         var untimed: [Diagnostic] = []
         var untimedCount = 0
         let frame = compiled.frame

@@ -9,7 +9,7 @@ import Traces
 /// located error.
 public enum ScenarioReader {
     public static let topLevelKeys = ["name", "traces", "fences", "crs", "geotrigger", "zones", "places", "sessions", "rules",
-                                      "rulesPlatform", "degrade", "truth", "expected"]
+                                      "rulesPlatform", "degrade", "profile", "truth", "expected"]
     static let zoneKeys = ["id", "name", "checkOut", "minimumRetriggerTime", "customData", "schedule", "conditions", "geotrigger"]
     static let conditionKeys = ["timeWindows", "speed", "bearing", "travelDirection", "percentageCrossed", "travelPath"]
     static let placesKeys = ["signals", "membershipTTL", "expiry", "lastPOIExpiry", "platform", "regionBudget"]

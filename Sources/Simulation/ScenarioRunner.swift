@@ -25,6 +25,9 @@ public struct ScenarioRunner: Sendable {
     public var workers: Int
     /// The scenario's `degrade` section (SPEC §6.2), applied to every trace it replays.
     public let degradation: Degradation?
+    /// The scenario's `profile` (or the command line's): the operating system between the
+    /// engine and the app.
+    public let profile: OSProfile?
     /// Findings for standard error, in the order `run` prints them: sections read but not yet
     /// simulated, the fence reader's warnings, then the pipeline's notes and warnings.
     public let diagnostics: [Diagnostic]
@@ -44,7 +47,8 @@ public struct ScenarioRunner: Sendable {
     ///   bad, zones that do not match the fences, bad rules, a bad `geotrigger` property, no
     ///   metric frame, a bad `degrade` section.
     public init(scenario: Scenario, fenceOptions: FenceReadOptions = FenceReadOptions(), readOptions: TraceReadOptions = TraceReadOptions(),
-                places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil, workers: Int = 0) throws(FencesimError) {
+                places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil, workers: Int = 0,
+                profile: OSProfile? = nil) throws(FencesimError) {
         var diagnostics = scenario.notYetSimulated.map { key, location in
             Diagnostic(.warning, "\"\(key)\" is read and checked but not simulated by this version of fencesim", at: location, kind: "not-simulated")
         }
@@ -57,6 +61,7 @@ public struct ScenarioRunner: Sendable {
                                                 requireDeclaredZones: !scenario.zones.isEmpty)
         frame = try ScenarioRunner.frame(given: scenario.crs, fences: fences, location: scenario.fencesLocation, remedy: .scenarioKey)
         degradation = try scenario.degradation()
+        self.profile = try scenario.profile(override: profile)
         self.scenario = scenario
         self.fences = fences
         self.pipeline = pipeline
@@ -67,7 +72,10 @@ public struct ScenarioRunner: Sendable {
 
     /// The replayer's configuration with the pipeline as it is now.
     public var configuration: Replayer.Configuration {
-        Replayer.Configuration(fences: fences, frame: frame, settings: settings, readOptions: readOptions, workers: workers, pipeline: pipeline)
+        var configuration = Replayer.Configuration(fences: fences, frame: frame, settings: settings, readOptions: readOptions, workers: workers,
+                                                   pipeline: pipeline)
+        configuration.profile = profile
+        return configuration
     }
 
     /// Replays `traces` (the scenario's own by default), degraded as the scenario says; outcomes

@@ -19,6 +19,14 @@ import Support
 ///   and for a miss the reason (`gap` when a passthrough overlaps it, `entryLoss`, else
 ///   `undetected`).
 public enum Scoring {
+    /// Which notifications are scored: the geometry engine's (`enter`, `exit`), or, with an
+    /// operating-system profile, what the app was delivered (`delivered` and `duplicate` at
+    /// their delivery time; `dropped` ones counted as lost, but for `unconfirmed` ones, which
+    /// the platform's rule never made notifications).
+    public enum View: String, Sendable, CaseIterable {
+        case geometry, app
+    }
+
     /// What scoring reads of a logged event: a few words, where the event is hundreds of bytes
     /// (a report keeps these, not the log).
     public struct Event: Sendable, Hashable {
@@ -27,7 +35,29 @@ public enum Scoring {
 
             /// What scoring reads an event of `type` as (a suppressed one by its `reason`); `nil`
             /// for what it does not read.
-            init?(_ type: LogEvent.EventType, reason: () -> String?) {
+            init?(_ type: LogEvent.EventType, reason: () -> String?, view: View = .geometry, trigger: () -> String? = { nil }) {
+                if view == .app {
+                    switch type {
+                    case .delivered, .duplicate:
+                        switch trigger() {
+                        case "enter"?: self = .enter
+                        case "exit"?: self = .exit
+                        default: return nil
+                        }
+                    case .dropped:
+                        // What the platform lost or would not monitor; a transition its own rule
+                        // did not confirm was never a notification.
+                        guard reason() != OSProfile.DropReason.unconfirmed.rawValue else { return nil }
+                        switch trigger() {
+                        case "enter"?: self = .lostEnter
+                        case "exit"?: self = .lostExit
+                        default: return nil
+                        }
+                    default:
+                        return nil
+                    }
+                    return
+                }
                 switch type {
                 case .enter: self = .enter
                 case .exit: self = .exit
@@ -62,10 +92,13 @@ public enum Scoring {
         /// and the id.
         let first: [Int32]
         let ids: [String]
+        /// Which notifications it reads.
+        public let view: View
         public private(set) var events: [Event] = []
 
         /// A reader of events naming the fences of `fences` (the first fence of an id).
-        public init(fences: FenceSet) {
+        public init(fences: FenceSet, view: View = .geometry) {
+            self.view = view
             var index: [String: Int] = [:]
             var first: [Int32] = []
             first.reserveCapacity(fences.fences.count)
@@ -85,6 +118,8 @@ public enum Scoring {
                 if case .event(let e) = line { take(e) }
                 return
             }
+            // The engine's lines are the geometry view.
+            guard view == .geometry else { return }
             let e = engine.event
             guard let kind = Event.Kind(engine.type, reason: { e.reason }) else { return }
             // The engine's fence is one of the set the reader was made for when its id is.
@@ -104,7 +139,8 @@ public enum Scoring {
         /// Takes `e` when scoring reads it (enter, exit, passthrough of a fence of the set; an
         /// enter or exit suppressed by signal loss).
         public mutating func take(_ e: LogEvent) {
-            guard let kind = Event.Kind(e.type, reason: { Scoring.text(e.field("reason")) }) else { return }
+            guard let kind = Event.Kind(e.type, reason: { Scoring.text(e.field("reason")) }, view: view,
+                                        trigger: { Scoring.text(e.field("trigger")) }) else { return }
             guard let id = Scoring.text(e.field("fence")), let j = index[id] else { return }
             var event = Event(kind: kind, fence: Int32(j), time: e.time, interpolated: false, enter: e.time, exit: e.time)
             switch kind {

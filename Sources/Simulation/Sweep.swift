@@ -197,9 +197,11 @@ public struct Sweep: Sendable {
             }
             let key = keys[fenceChoice] ?? keys.count
             keys[fenceChoice] = key
-            out.append(Variant(configuration: Evaluator.Configuration(replay: replay, degradation: degradation, truth: base.truth,
-                                                                      bands: base.bands, trackPointLimit: 1, drawnEventsKept: 0),
-                               compileKey: key))
+            var evaluation = Evaluator.Configuration(replay: replay, degradation: degradation, truth: base.truth,
+                                                     bands: base.bands, trackPointLimit: 1, drawnEventsKept: 0)
+            // A scenario with an operating-system profile is scored for what the app heard, as report does.
+            if replay.profile != nil { evaluation.view = .app }
+            out.append(Variant(configuration: evaluation, compileKey: key))
         }
         return out
     }

@@ -24,6 +24,9 @@ public struct TraceEvaluation: Sendable {
     public var truth: [TruthVisit] = []
     /// `nil` when the trace failed.
     public var score: TraceScore?
+    /// The score of the evaluator's second view (``Evaluator/Configuration/alsoView``): with an
+    /// operating-system profile, the geometry view beside the app view or the other way round.
+    public var alternateScore: TraceScore?
     /// The clean path, thinned to at most ``Evaluator/Configuration/trackPointLimit`` points.
     public var cleanTrack: [TrackPoint] = []
     /// The degraded feed the engine saw, thinned likewise (the clean path when not degraded).

@@ -43,6 +43,8 @@ extension TracePipeline {
     /// One fix's pipeline events, to be taken in time order.
     private enum Item {
         case engine(GeotriggerEvent)
+        /// A line the app heard from an operating-system profile.
+        case heard(Dispatched)
         case checkIn(CheckInEvent)
         case signal(PlacesSignal)
     }
@@ -56,7 +58,11 @@ extension TracePipeline {
     /// session is a background launch — the extension registers (publishing, so lazy expiry
     /// applies) and then processes it; its log line says `background: true`. Without declared
     /// sessions the app is launched at the trace's first fix and runs throughout.
-    mutating func processWithPlaces(_ buffer: [GeotriggerEvent], fix: CheckInFix) {
+    ///
+    /// - Parameter heard: with an operating-system profile, what the app was delivered at this
+    ///   fix (its lines and events): they, not the engine's events in `buffer`, are the app's
+    ///   geotrigger events (Places signals with `signals: geotrigger`); `nil` without a profile.
+    mutating func processWithPlaces(_ buffer: [GeotriggerEvent], fix: CheckInFix, heard: [(line: Dispatched, event: GeotriggerEvent)]? = nil) {
         guard let setup = places?.setup else { return }
         places?.currentFix = fix
         if places?.started == false {
@@ -67,9 +73,13 @@ extension TracePipeline {
                 publishAtLaunch(at: fix.time)
             }
         }
-        if !buffer.isEmpty || !checkInBuffer.isEmpty {
+        if !buffer.isEmpty || !checkInBuffer.isEmpty || !(heard?.isEmpty ?? true) {
             var items: [(time: Timestamp, item: Item)] = []
-            for e in buffer where e.notified { items.append((e.time, .engine(e))) }
+            if let heard {
+                for h in heard { items.append((h.line.log.time, .heard(h.line))) }
+            } else {
+                for e in buffer where e.notified { items.append((e.time, .engine(e))) }
+            }
             switch setup.settings.signals {
             case .checkins:
                 for c in checkInBuffer {
@@ -87,7 +97,8 @@ extension TracePipeline {
                 }
             case .geotrigger:
                 for c in checkInBuffer { items.append((c.time, .checkIn(c))) }
-                for s in TracePipeline.geotriggerSignals(buffer, poiByFence: setup.poiByFence) { items.append((s.time, .signal(s))) }
+                let signalling = heard.map { $0.map(\.event) } ?? buffer
+                for s in TracePipeline.geotriggerSignals(signalling, poiByFence: setup.poiByFence) { items.append((s.time, .signal(s))) }
             }
             let ordered = items.enumerated().sorted { a, b in
                 a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
@@ -96,6 +107,7 @@ extension TracePipeline {
                 advancePlaces(to: entry.time)
                 switch entry.item {
                 case .engine(let e): emit(EngineLogLine(e, labels: labels, trace: trace))
+                case .heard(let line): emit(line)
                 case .checkIn(let c): emit(Dispatched(log: TracePipeline.logEvent(c, trace)))
                 case .signal(let s): handle(s)
                 }

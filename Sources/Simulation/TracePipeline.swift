@@ -22,6 +22,9 @@ struct TracePipeline {
         var sdkEvents: [PlacesEvent] = []
         /// The Places shared state published with it (`com.adobe.module.places`), if any.
         var placesSharedState: JSONValue?
+        /// What the rules read as its geotrigger event when that is not ``log`` itself: a
+        /// profile's `delivered` line is an `enter`, `exit` or `dwell` to the app.
+        var rulesView: LogEvent?
     }
 
     let trace: String
@@ -45,6 +48,10 @@ struct TracePipeline {
     var insideSince: [Int: LevelChange] = [:]
     /// The last fix processed, where an open stretch inside ends with the trace.
     var lastFix: LevelChange?
+    /// The operating system's layer, when a profile is selected: the app hears it, not the engine.
+    var osLayer: OSLayer?
+    /// The last fix, for deliveries after it (check-ins take a fix).
+    var lastSample: Sample?
 
     /// A pipeline for one trace.
     ///
@@ -52,7 +59,8 @@ struct TracePipeline {
     ///   - pipeline: the run's pipeline; `nil` to log engine events only.
     ///   - placesState: the state persisted by an earlier run (`--state`), else a fresh one.
     ///   - log: where the log lines go.
-    init(trace: String, fences: CompiledFences, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog) {
+    ///   - profile: the operating system's layer between the engine and the app, if any.
+    init(trace: String, fences: CompiledFences, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog, profile: OSProfile? = nil) {
         self.trace = trace
         self.log = log
         self.fences = fences.fenceSet
@@ -63,6 +71,7 @@ struct TracePipeline {
         }
         if let setup = pipeline?.rules { rules = RulesStage(setup: setup, trace: trace) }
         checkInBuffer.reserveCapacity(16)
+        if let profile { osLayer = OSLayer(profile: profile, trace: trace, fences: fences.fenceSet, frame: fences.frame) }
     }
 
     /// Takes the engine's events for one fix (all of them, notified or not, possibly none).
@@ -72,6 +81,7 @@ struct TracePipeline {
     /// check-in events, each followed by its Places signal) and session launches, terminations
     /// and strict expiries are interleaved with them by time.
     mutating func process(_ buffer: [GeotriggerEvent], sample: Sample) {
+        if osLayer != nil { return processWithProfile(buffer, sample: sample) }
         guard checkIns != nil else {
             // By index: a loop variable would copy each event.
             for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], labels: labels, trace: trace)) }
@@ -107,6 +117,7 @@ struct TracePipeline {
     /// rules state is left for `--state`.
     mutating func finish() {
         finishLevels()
+        if osLayer != nil { finishProfile() }
         if places != nil { finishPlaces() }
         if let rules { rules.setup.collector?.deposit(rules.state, trace: trace) }
     }
@@ -144,7 +155,7 @@ struct TracePipeline {
             rules?.placesSharedState = run.state.sharedState()
         }
         if let published = event.placesSharedState { rules?.placesSharedState = published }
-        let log = event.log
+        let log = event.rulesView ?? event.log
         if GeotriggerRuleEvent.kinds.contains(log.type), let setup = rules?.setup {
             let fence = log.field("fence").flatMap { id -> Fence? in
                 guard case .string(let s) = id, let k = setup.fenceIndex[s] else { return nil }
@@ -155,7 +166,7 @@ struct TracePipeline {
                 return setup.zones[s]
             }
             if let ruleEvent = GeotriggerRuleEvent.make(log, fence: fence, zone: zone),
-               let lines = rules?.evaluate(ruleEvent, mask: GeotriggerRuleEvent.historyMask, trigger: log) {
+               let lines = rules?.evaluate(ruleEvent, mask: GeotriggerRuleEvent.historyMask, trigger: event.log) {
                 for line in lines { self.log.append(line) }
             }
         }

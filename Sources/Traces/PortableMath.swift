@@ -8,7 +8,7 @@ public enum PortableMath {
     static let ln2 = 0.693_147_180_559_945_309_4
 
     /// The natural logarithm of a positive finite `x`.
-    static func log(_ x: Double) -> Double {
+    public static func log(_ x: Double) -> Double {
         precondition(x > 0 && x.isFinite, "log of a non-positive or non-finite number")
         // x = m · 2^e with m in [1, 2): both parts are read from the bits, exactly.
         var m = x.significand

@@ -16,7 +16,7 @@ struct Fencesim: ParsableCommand {
                                     "fencesim run scenarios/demo.yaml --format table",
                                     "fencesim report scenarios/demo-degraded.yaml --html demo-report.html"),
         version: FencesimVersion.string,
-        subcommands: [Inspect.self, Run.self, Replay.self, Synth.self, RulesCommand.self, LintCommand.self, CheckCommand.self, MergeCommand.self, Report.self, View.self, SweepCommand.self]
+        subcommands: [Inspect.self, Run.self, Replay.self, Synth.self, RulesCommand.self, LintCommand.self, CheckCommand.self, MergeCommand.self, Report.self, ScoreCommand.self, CalibrateCommand.self, View.self, SweepCommand.self]
     )
 
     static func main() {

@@ -39,10 +39,19 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Write the event log to this file, atomically (default: standard output).", valueName: "file"))
     var out: String?
 
+    @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file; its deliveries are logged beside the engine's events (default: none).", valueName: "profile"))
+    var profile: String?
+
     @OptionGroup var geotrigger: GeotriggerOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
+
+    func validate() throws {
+        if profile != nil, summary || parseOnly {
+            throw ValidationError("--profile acts on the event log; --summary and --parse-only write none")
+        }
+    }
 
     func run() throws {
         let overrides = try geotrigger.overrides()
@@ -51,6 +60,7 @@ struct Replay: ParsableCommand {
         let timer: PhaseTimer? = timings ? PhaseTimer() : nil
         defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
+            let osProfile = try profile.map { name throws(FencesimError) in try OSProfile.named(name) }
             // Folders, globs and manifests expanded, and each multi-device file split in traces.
             let inputs = try TraceInputs.expand(traces, options: readOptions)
             timer?.lap("list-traces")
@@ -84,8 +94,10 @@ struct Replay: ParsableCommand {
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
             let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
             timer?.lap("resolve-settings")
-            let replayer = Replayer(Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
-                                                           workers: output.workers, summaryOnly: summary))
+            var replayConfiguration = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
+                                                             workers: output.workers, summaryOnly: summary)
+            replayConfiguration.profile = osProfile
+            let replayer = Replayer(replayConfiguration)
             // A summary is computed in chunks on every core, however the fixes are spread over
             // the traces (see ParallelSummary).
             if summary {

@@ -14,6 +14,8 @@ import Support
 import Synchronization
 import Traces
 
+extension Scoring.View: ExpressibleByArgument {}
+
 /// `fencesim report SCENARIO|TRACES...`: scores traces against ground truth and writes the
 /// accuracy report (SPEC §6.3) as a terminal table, and as HTML and JSON files.
 struct Report: ParsableCommand {
@@ -55,6 +57,12 @@ struct Report: ParsableCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
     var workers: Int = 0
+
+    @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).", valueName: "profile"))
+    var profile: String?
+
+    @Option(help: ArgumentHelp("Score the geometry engine's events (geometry) or what the profile delivered to the app (app) (default: app with a profile, else geometry).", valueName: "view"))
+    var view: Scoring.View?
 
     @Flag(help: "Print nothing on standard output (the table), only write the files.")
     var quiet = false
@@ -107,8 +115,12 @@ struct Report: ParsableCommand {
                 return
             }
             // Events are kept only for the HTML map's markers, and only as many as it draws.
-            let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
-                                                              drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0))
+            var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
+                                                     drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0)
+            evaluation.view = try scoredView(setup)
+            // With a profile, the terminal shows the other view's tables beside the chosen one's.
+            if setup.replay.profile != nil, !quiet { evaluation.alsoView = evaluation.view == .app ? .geometry : .app }
+            let evaluator = Evaluator(evaluation)
             let bar = ProgressBar(enabled: isatty(2) == 1, total: setup.traces.count)
             // The workers' compiled fences and truths, kept until the process ends (see below).
             var workers: [AnyObject] = []
@@ -124,10 +136,20 @@ struct Report: ParsableCommand {
                 }
             }
             Reporting.sayReach(fences: setup.replay.fences, settings: setup.replay.settings, outcomes: evaluations.map(\.outcome))
-            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
+            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: reportTitle(setup, view: evaluation.view),
                                         generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                         degradation: setup.degradation)
             try Report.emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
+            if !quiet, let other = evaluation.alsoView {
+                var beside = evaluations
+                for k in beside.indices { beside[k].score = beside[k].alternateScore }
+                let name = other == .app ? "app view" : "geometry view"
+                let otherReport = AccuracyReport(evaluations: beside, fences: setup.replay.fences,
+                                                 title: "\(setup.title) · \(name), \(setup.replay.profile?.platform.rawValue ?? "") profile",
+                                                 generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
+                                                 degradation: setup.degradation)
+                Terminal.out("\n" + ReportTable.render(otherReport))
+            }
             // What is left is to free the fences, every visit's score and the report piece by
             // piece (a tenth of a second for a long drive over 100,000 fences): the process ends
             // here instead when nothing failed. Output is written unbuffered; nothing is lost.
@@ -158,8 +180,10 @@ struct Report: ParsableCommand {
         let positions = shard.positions(weights: ShardedRun.weights(setup.traces))
         let arguments = ShardedRun.arguments(after: "report")
         let run = try ShardedRun.digest(command: "report", arguments: arguments, files: setup.files, traces: setup.traces, shards: shard.count).hex
-        let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
-                                                          drawnEventsKept: AccuracyReport.markerLimit))
+        var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
+                                                 drawnEventsKept: AccuracyReport.markerLimit)
+        evaluation.view = try scoredView(setup)
+        let evaluator = Evaluator(evaluation)
         let bar = ProgressBar(enabled: isatty(2) == 1, total: positions.count)
         let evaluations = try evaluator.run(positions.map { setup.traces[$0] }, progress: { done, total in bar.update(done, total) })
         bar.finish()
@@ -200,13 +224,30 @@ struct Report: ParsableCommand {
             entries[position] = entry
             if let error, failure.map({ position < $0.position }) ?? true { failure = (position, error) }
         }
-        let report = AccuracyReport(entries: entries.compactMap { $0 }, fences: setup.replay.fences, title: setup.title,
+        let report = AccuracyReport(entries: entries.compactMap { $0 }, fences: setup.replay.fences,
+                                    title: command.reportTitle(setup, view: try command.scoredView(setup)),
                                     generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription, degradation: setup.degradation)
         try emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
         Terminal.err("merged \(files.count) parts of \(first.traceCount) traces")
         guard let failure else { return 0 }
         Terminal.err("error: \(command.evaluationsFailedMessage(failure.error))")
         return failure.error.code.exitStatus
+    }
+
+    /// The notifications scored: `--view`, else what the app heard with a profile, else the
+    /// engine's.
+    func scoredView(_ setup: Setup) throws(FencesimError) -> Scoring.View {
+        let scored = view ?? (setup.replay.profile != nil ? .app : .geometry)
+        if scored == .app, setup.replay.profile == nil {
+            throw FencesimError(.usage, "--view app scores what a profile delivered: give --profile (or profile: in the scenario)")
+        }
+        return scored
+    }
+
+    /// The report's title: the run's, and which notifications were scored when a profile
+    /// stands between the engine and the app.
+    func reportTitle(_ setup: Setup, view: Scoring.View) -> String {
+        setup.replay.profile.map { "\(setup.title) · \(view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" } ?? setup.title
     }
 
     func evaluationsFailedMessage(_ first: FencesimError) -> String {
@@ -259,9 +300,11 @@ struct Report: ParsableCommand {
                 truth = try scenario.truthSource(fences: fenceSet)
                 description = Report.describe(truth, scenario.root["truth"]?.string ?? "trace")
             }
+            var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
+                                                workers: workers, pipeline: pipeline)
+            replay.profile = try scenario.profile(override: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
             return Setup(title: scenario.name, traces: scenario.traces,
-                         replay: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
-                                                        workers: workers, pipeline: pipeline),
+                         replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
                          distortion: distortion, files: [scenario.file, scenario.fencesPath] + truth.files)
         }
@@ -277,8 +320,10 @@ struct Report: ParsableCommand {
         let value = self.truth ?? "trace"
         let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
         let title = inputs.count == 1 ? inputs[0] : "\(traces.count) traces"
+        var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: workers)
+        replay.profile = try profile.map { name throws(FencesimError) in try OSProfile.named(name) }
         return Setup(title: title, traces: traces,
-                     replay: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: workers),
+                     replay: replay,
                      degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion,
                      files: [fences] + truth.files)
     }

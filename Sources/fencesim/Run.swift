@@ -53,6 +53,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Replay only shard K of N (0-based; traces balanced by size, see the README) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
     var shard: String?
 
+    @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).", valueName: "profile"))
+    var profile: String?
+
     @OptionGroup var output: OutputOptions
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
@@ -107,7 +110,7 @@ struct Run: ParsableCommand {
             // replayed.
             var runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions,
                                             places: places, rulesPlatform: rulesPlatform.flatMap(RulesPlatform.init(rawValue:)),
-                                            workers: output.workers)
+                                            workers: output.workers, profile: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
             for diagnostic in runner.diagnostics { Terminal.err(diagnostic.description) }
             let initialStates = try statePaths.map { paths throws(FencesimError) -> [PlacesState?] in
                 guard places != nil else { return [] }
@@ -124,7 +127,7 @@ struct Run: ParsableCommand {
             if let shard {
                 outcomes = try runner.run(traces, placesStates: initialStates)
                 try Reporting.finish(outcomes, options: readOptions)
-                let text = PartialEventLog(scenario: scenario.name, run: try runDigest(scenario, shards: shard.count).hex,
+                let text = PartialEventLog(scenario: scenario.name, run: try runDigest(scenario, shards: shard.count, profile: runner.profile).hex,
                                            shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text
                 if let out {
                     try Run.makeDirectory(out)
@@ -170,11 +173,14 @@ struct Run: ParsableCommand {
     /// The digest of this run, the same for every shard of it (``ShardedRun/digest(command:arguments:files:traces:shards:)``):
     /// the command-line words but the scenario's path and the options that only say where and
     /// how output goes (`--shard`, `--out`, `--workers`, `--state`, `--format`), the scenario's
-    /// and the fences' bytes, and each trace's label, size and bytes.
-    func runDigest(_ scenario: Scenario, shards: Int) throws(FencesimError) -> RunDigest {
+    /// and the fences' bytes, and each trace's label, size and bytes; and the profile in effect,
+    /// as a profile file writes it (a profile file may change between shards).
+    func runDigest(_ scenario: Scenario, shards: Int, profile: OSProfile? = nil) throws(FencesimError) -> RunDigest {
         let arguments = ShardedRun.arguments(after: "run", also: ["--state", "--format"]).filter { $0 != self.scenario }
-        return try ShardedRun.digest(command: "run", arguments: arguments, files: [scenario.file, scenario.fencesPath],
-                                     traces: scenario.traces, shards: shards)
+        var digest = try ShardedRun.digest(command: "run", arguments: arguments, files: [scenario.file, scenario.fencesPath],
+                                           traces: scenario.traces, shards: shards)
+        if let profile { digest.add("profile \(profile.yaml())") }
+        return digest
     }
 
     /// Creates `path` (and its parents) when it is not a directory yet.

@@ -106,7 +106,7 @@ import Testing
 @Suite struct HelpTests {
     static let commands: [[String]] = [
         ["inspect"], ["run"], ["replay"], ["synth"], ["rules", "check"], ["rules", "eval"], ["lint"], ["check"], ["merge"],
-        ["report"], ["sweep"],
+        ["report"], ["sweep"], ["score"], ["calibrate"],
     ]
 
     /// Option entries of a help screen: the option's names and its whole help text.
