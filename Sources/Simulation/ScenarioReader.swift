@@ -254,7 +254,6 @@ public enum ScenarioReader {
         return out
     }
 
-    static let dayNames = ["sun": 0, "mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6]
 
     /// Zone conditions (SPEC §3), typed and checked.
     static func readConditions(_ node: ConfigNode) throws(FencesimError) -> ZoneConditions {
@@ -268,7 +267,7 @@ public enum ScenarioReader {
                 if let d = item["days"] {
                     guard let list = d.items else { throw d.error("days must be a list such as [mon, tue]") }
                     for day in list {
-                        guard let name = day.string?.lowercased().prefix(3), let n = dayNames[String(name)] else {
+                        guard let name = day.string, let n = ZoneConditions.TimeWindow.dayNumber(name) else {
                             throw day.error("unknown day (use mon, tue, wed, thu, fri, sat, sun)")
                         }
                         days.insert(n)
@@ -276,10 +275,10 @@ public enum ScenarioReader {
                 }
                 func minute(_ key: String) throws(FencesimError) -> Int {
                     guard let n = item[key] else { throw item.error("a time window needs \"\(key)\" (HH:MM)") }
-                    guard let text = n.string, text.count == 5, text.dropFirst(2).first == ":",
-                          let h = Int(text.prefix(2)), let m = Int(text.suffix(2)), (0...24).contains(h), (0...59).contains(m), h * 60 + m <= 1440
-                    else { throw n.error("\(key) must be a time of day HH:MM") }
-                    return h * 60 + m
+                    guard let text = n.string, let minute = ZoneConditions.TimeWindow.minuteOfDay(text) else {
+                        throw n.error("\(key) must be a time of day HH:MM")
+                    }
+                    return minute
                 }
                 let zoneName = item["timezone"]?.string ?? "UTC"
                 guard ZoneConditions.TimeWindow.utcOffsetSeconds(zoneName, at: Timestamp(seconds: 0)) != nil else {
