@@ -14,6 +14,8 @@ public struct Scenario: Sendable {
     /// The fence file's path (resolved against the scenario's folder) and where it was named.
     public var fencesPath: String
     public var fencesLocation: SourceLocation
+    /// `fenceChanges`: the fence-changes file's path (resolved), if any (``Fences/FenceChanges``).
+    public var fenceChangesPath: String?
     /// `crs`: `nil` for `auto`.
     public var crs: FrameDefinition?
     /// `geotrigger`: the scenario-wide settings.

@@ -8,7 +8,7 @@ import Traces
 /// Reads scenario files (YAML or JSON) with exactly the keys of SPEC §1.3; anything else is a
 /// located error.
 public enum ScenarioReader {
-    public static let topLevelKeys = ["name", "traces", "fences", "crs", "geotrigger", "zones", "places", "sessions", "rules",
+    public static let topLevelKeys = ["name", "traces", "fences", "fenceChanges", "crs", "geotrigger", "zones", "places", "sessions", "rules",
                                       "rulesPlatform", "degrade", "truth", "expected"]
     static let zoneKeys = ["id", "name", "checkOut", "minimumRetriggerTime", "customData", "schedule", "conditions", "geotrigger"]
     static let conditionKeys = ["timeWindows", "speed", "bearing", "travelDirection", "percentageCrossed", "travelPath"]
@@ -101,6 +101,15 @@ public enum ScenarioReader {
         guard FileIO.exists(fencesPath) else {
             throw FencesimError(.missingInput, "fence file \(fencesText) does not exist (looked for \(fencesPath))", at: fencesNode.location)
         }
+        var fenceChanges: (path: String, location: SourceLocation)?
+        if let c = root["fenceChanges"] {
+            guard let text = c.string, !text.isEmpty else { throw c.error("fenceChanges must be a path to a JSON Lines file of fence changes") }
+            let changesPath = resolve(text, directory)
+            guard FileIO.exists(changesPath) else {
+                throw FencesimError(.missingInput, "fence changes file \(text) does not exist (looked for \(changesPath))", at: c.location)
+            }
+            fenceChanges = (changesPath, c.location)
+        }
         var crs: FrameDefinition?
         if let c = root["crs"] {
             let s = zoneID(c)
@@ -140,9 +149,11 @@ public enum ScenarioReader {
             }
             expected = resolve(s, directory)
         }
-        return Scenario(file: path, name: name, traces: traces, fencesPath: fencesPath, fencesLocation: fencesNode.location, crs: crs,
-                        geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
-                        expectedPath: expected, root: root, directory: directory)
+        var scenario = Scenario(file: path, name: name, traces: traces, fencesPath: fencesPath, fencesLocation: fencesNode.location, crs: crs,
+                                geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
+                                expectedPath: expected, root: root, directory: directory)
+        scenario.fenceChangesPath = fenceChanges?.path
+        return scenario
     }
 
     /// The message for a duration longer than any span of time fencesim reads.
