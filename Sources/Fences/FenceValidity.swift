@@ -70,6 +70,17 @@ public struct FenceValidity: Hashable, Sendable {
     }
 }
 
+extension FenceValidity {
+    /// Whether fences of validities `a` and `b` (`nil`: always) may exist at the same time: their
+    /// `validFrom..<validUntil` spans meet (schedules are not compared).
+    public static func mayCoexist(_ a: FenceValidity?, _ b: FenceValidity?) -> Bool {
+        let starts = [a?.from, b?.from].compactMap { $0 }
+        let ends = [a?.until, b?.until].compactMap { $0 }
+        guard let start = starts.max(), let end = ends.min() else { return true }
+        return start < end
+    }
+}
+
 extension ZoneConditions.TimeWindow {
     /// Day names as a time window reads them (the first three letters, any case), 0 = Sunday.
     public static let dayNumbers = ["sun": 0, "mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6]
