@@ -34,9 +34,28 @@ extension GeotriggerEngine {
         fenceSet.fences.indices.compactMap { fenceSet.fences[$0].validity == nil ? nil : Int32($0) }
     }
 
+    /// Of `fences`, those with a schedule, and the `validFrom` and `validUntil` of the others,
+    /// in time order (then by fence).
+    static func validityTimeline(_ fenceSet: FenceSet, _ fences: [Int32]) -> (schedules: [Int32], boundaries: [(time: Timestamp, fence: Int32)]) {
+        var schedules: [Int32] = []
+        var boundaries: [(time: Timestamp, fence: Int32)] = []
+        for j in fences {
+            guard let validity = fenceSet.fences[Int(j)].validity else { continue }
+            if !validity.schedule.isEmpty {
+                schedules.append(j)
+                continue
+            }
+            if let from = validity.from { boundaries.append((from, j)) }
+            if let until = validity.until { boundaries.append((until, j)) }
+        }
+        boundaries.sort { a, b in a.time != b.time ? a.time < b.time : a.fence < b.fence }
+        return (schedules, boundaries)
+    }
+
     /// Takes each fence's existence at the trace's first fix (no events: the first fix is each
     /// fence's first test).
     func startValidity(at sample: Sample) {
+        boundaryCursor = validityBoundaries.firstIndex { $0.time > sample.time } ?? validityBoundaries.count
         for j in validityFences {
             let j = Int(j)
             exists[j] = fences.fenceSet.fences[j].validity?.contains(sample.time) ?? true
@@ -48,9 +67,17 @@ extension GeotriggerEngine {
     /// order, then by fence id, disappearances first; a version that disappears as another of
     /// the same id appears is replaced by it.
     func applyValidityChanges(from previous: Sample, to sample: Sample) {
+        // The fences that may change: those with a schedule, and those with a boundary passed.
+        var candidates = scheduleFences
+        while boundaryCursor < validityBoundaries.count, validityBoundaries[boundaryCursor].time <= sample.time {
+            candidates.append(validityBoundaries[boundaryCursor].fence)
+            boundaryCursor += 1
+        }
+        guard !candidates.isEmpty else { return }
+        candidates.sort()
         var changes: [ValidityChange] = []
         let rank = idRank
-        for j in validityFences {
+        for (k, j) in candidates.enumerated() where k == 0 || candidates[k - 1] != j {
             let j = Int(j)
             guard let validity = fences.fenceSet.fences[j].validity else { continue }
             for change in validity.changes(after: previous.time, through: sample.time) {

@@ -142,6 +142,11 @@ public final class GeotriggerEngine {
     /// The fences with a validity (`GeotriggerEngine+Validity.swift`), and by fence, whether it
     /// exists now and since when (both empty when no fence has a validity).
     let validityFences: [Int32]
+    /// Those with a schedule (looked at every fix), and the `validFrom` and `validUntil` of the
+    /// others in time order, read from ``boundaryCursor`` on (the first not yet passed).
+    let scheduleFences: [Int32]
+    let validityBoundaries: [(time: Timestamp, fence: Int32)]
+    @exclusivity(unchecked) var boundaryCursor = 0
     @exclusivity(unchecked) var exists: [Bool]
     @exclusivity(unchecked) var existsSince: [Timestamp]
 
@@ -253,6 +258,7 @@ public final class GeotriggerEngine {
         let setup = fences.index.engineSetup
         filters = setup.filters
         validityFences = GeotriggerEngine.validityFences(fences.fenceSet)
+        (scheduleFences, validityBoundaries) = GeotriggerEngine.validityTimeline(fences.fenceSet, validityFences)
         var profiles = setup.profiles
         for j in validityFences { profiles[Int(j)].hasValidity = true }
         self.profiles = profiles
