@@ -101,6 +101,35 @@ import Testing
         #expect(events == (open ? ["enter:a@1@-3660.0:added", "exit:a@7@-3540.0:removed"] : []))
     }
 
+    /// A fence the device crosses between two fixes makes a passthrough only when it existed
+    /// at the first of them.
+    @Test(arguments: [(nil, nil, true), (0.5, nil, false), (nil, 0.5, false), (-1.0, nil, true)] as [(Double?, Double?, Bool)])
+    func noVisitBetweenFixesToAFenceThatDidNotExist(from: Double?, until: Double?, seen: Bool) throws {
+        var scene = try Scene()
+        scene.circle("a", x: 100, y: 0, radius: 10)
+        if from != nil || until != nil {
+            scene.fences[0].validity = FenceValidity(from: from.map { scene.start.adding(seconds: $0) },
+                                                     until: until.map { scene.start.adding(seconds: $0) })
+        }
+        let events = Self.timeline(try scene.run([(0, 0, 0, 5), (1, 200, 0, 5)]), scene)
+        #expect(events == (seen ? ["passthrough:a@1@0.45:fence lies between fix 0 and fix 1 (1 s, 200 m apart)"] : []), "\(events)")
+    }
+
+    @Test func levelStretchesEndWhereAFenceIsRemoved() throws {
+        var scene = try Scene()
+        scene.settings.level = .intervals
+        scene.circle("a", x: 0, y: 0, radius: 30)
+        scene.fences[0].validity = FenceValidity(from: scene.start.adding(seconds: 1.5), until: scene.start.adding(seconds: 6.5))
+        let engine = GeotriggerEngine(fences: try scene.compiled(), traceName: "test")
+        var events: [GeotriggerEvent] = []
+        var changes: [String] = []
+        for (i, f) in Self.standThenWalk.enumerated() {
+            engine.process(scene.sample(i, t: f.0, x: f.1, y: f.2, accuracy: f.3), into: &events)
+            engine.takeLevelChanges { changes.append("\($0.inside ? "in" : "out")@\($0.fixIndex)@\($0.time.seconds(since: scene.start))") }
+        }
+        #expect(changes == ["in@1@1.5", "out@6@6.5"])
+    }
+
     @Test func validityChangesAreFoundOnWholeMinutes() {
         let start = Timestamp(seconds: 1_767_225_600)  // Thursday 2026-01-01T00:00Z
         let validity = FenceValidity(until: start.adding(seconds: 600.5),
