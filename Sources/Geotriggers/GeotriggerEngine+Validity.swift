@@ -171,16 +171,9 @@ extension GeotriggerEngine {
             exitNow(old, at: time, last, reason: "replaced")
             return
         }
+        // No change of state: a level stretch (kept by fence id) goes on.
         var state = before
         state.pending = nil
-        if profiles[old].level {
-            levelChanges.append(LevelChange(fence: old, time: time, inside: false, fixIndex: last.index, interpolated: false,
-                                            longitude: last.longitude, latitude: last.latitude))
-        }
-        if profile.level {
-            levelChanges.append(LevelChange(fence: new, time: time, inside: true, fixIndex: last.index, interpolated: false,
-                                            longitude: last.longitude, latitude: last.latitude))
-        }
         states[Int(scannedOrdinal[new])] = state
         active.append(fenceSlot[new])
     }

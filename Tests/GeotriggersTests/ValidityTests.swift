@@ -130,6 +130,25 @@ import Testing
         #expect(changes == ["in@1@1.5", "out@6@6.5"])
     }
 
+    @Test func aReplacementAroundTheDeviceChangesNoLevel() throws {
+        var scene = try Scene()
+        scene.settings.level = .intervals
+        scene.circle("a", x: 0, y: 0, radius: 30)
+        scene.circle("a", x: 40, y: 0, radius: 50)
+        let change = scene.start.adding(seconds: 3.5)
+        scene.fences[0].validity = FenceValidity(until: change)
+        scene.fences[1].validity = FenceValidity(from: change)
+        let engine = GeotriggerEngine(fences: try scene.compiled(), traceName: "test")
+        var events: [GeotriggerEvent] = []
+        var changes: [String] = []
+        for (i, f) in Self.standThenWalk.enumerated() {
+            engine.process(scene.sample(i, t: f.0, x: f.1, y: f.2, accuracy: f.3), into: &events)
+            engine.takeLevelChanges { changes.append("\($0.inside ? "in" : "out"):\($0.fence)@\($0.fixIndex)") }
+        }
+        // In at the first version, out of the second: one stretch of the fence "a".
+        #expect(changes == ["in:0@0", "out:1@15"])
+    }
+
     @Test func validityChangesAreFoundOnWholeMinutes() {
         let start = Timestamp(seconds: 1_767_225_600)  // Thursday 2026-01-01T00:00Z
         let validity = FenceValidity(until: start.adding(seconds: 600.5),

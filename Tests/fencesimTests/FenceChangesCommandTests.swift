@@ -41,6 +41,11 @@ import Testing
         #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
         #expect(one.stdout == two.stdout)
         for reason in ["removed", "replaced", "added"] { #expect(one.stdout.contains(reason), "\(reason)") }
+        if format == "jsonl" {
+            // Store A, replaced around the van, is one stretch inside per trace.
+            let insideStoreA = one.stdout.split(separator: "\n").filter { $0.contains("\"type\":\"inside\"") && $0.contains("\"fence\":\"store-a\"") }
+            #expect(insideStoreA.count == 2, "\(insideStoreA)")
+        }
     }
 
     @Test func theBundledScenarioRemovesReplacesAndAdds() throws {
