@@ -306,7 +306,7 @@ struct Report: ParsableCommand {
             return Setup(title: scenario.name, traces: scenario.traces,
                          replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
-                         distortion: distortion, files: [scenario.file] + scenario.fencePaths + truth.files)
+                         distortion: distortion, files: scenario.inputFiles + truth.files)
         }
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
