@@ -68,16 +68,6 @@ public struct Evaluator: Sendable {
         let workers = Replayer(configuration.replay).workerCount(traces: traces.count)
         // Cores the workers leave idle walk a long trace's ground truth in stretches.
         let stretches = max(1, Replayer(configuration.replay).workerCount(traces: .max) / workers)
-        let next = Atomic<Int>(0)
-        let done = Atomic<Int>(0)
-        let results = Mutex<[TraceEvaluation?]>(Array(repeating: nil, count: traces.count))
-        /// The workers' compiled fences and truths, each used by its worker alone until handed over.
-        struct Finished: @unchecked Sendable {
-            var objects: [AnyObject] = []
-        }
-        let finished = Mutex(Finished())
-        let keeps = keep != nil
-        let failure = Mutex<FencesimError?>(nil)
         // The first trace is read while the fences are indexed (a long drive takes about as long
         // to read); it is handed over once, to the worker that takes it.
         final class Prefetch: @unchecked Sendable {
@@ -97,39 +87,29 @@ public struct Evaluator: Sendable {
             prefetched.leave()
         }.start()
         defer { prefetched.wait() }
-        // One index for every worker; each worker has its own frame and GEOS context.
+        // One index for every worker; each worker has its own frame, GEOS context and truth.
         let replay = configuration.replay
         let index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let compiled: CompiledFences
-            let truth: GroundTruthTeam
-            do throws(FencesimError) {
-                compiled = try CompiledFences(index: index)
-                truth = GroundTruthTeam(try GroundTruth(fences: configuration.replay.fences, frame: configuration.replay.frame,
-                                                         maxGapSeconds: configuration.replay.maxGapSeconds), size: stretches)
-            } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
-                return
+        let total = traces.count
+        let (results, workersBuilt) = try WorkerPool.run(count: traces.count, workers: workers, makeWorker: { () throws(FencesimError) in
+            (compiled: try CompiledFences(index: index),
+             truth: GroundTruthTeam(try GroundTruth(fences: replay.fences, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds), size: stretches))
+        }, progress: progress.map { report in { @Sendable done in report(done, total) } }) { (worker, k) throws(FencesimError) -> TraceEvaluation in
+            var loaded: Result<Trace, FencesimError>?
+            if k == 0 {
+                prefetched.wait()
+                loaded = prefetch.trace
+                prefetch.trace = nil
             }
-            while true {
-                let k = next.add(1, ordering: .relaxed).oldValue
-                guard k < traces.count else { break }
-                var loaded: Result<Trace, FencesimError>?
-                if k == 0 {
-                    prefetched.wait()
-                    loaded = prefetch.trace
-                    prefetch.trace = nil
-                }
-                let result = Evaluator.evaluate(traces[k], compiled, truth, configuration, loaded: loaded)
-                results.withLock { $0[k] = result }
-                let n = done.add(1, ordering: .relaxed).newValue
-                progress?(n, traces.count)
-            }
-            if keeps { finished.withLock { $0.objects += [compiled, truth] } }
+            return Evaluator.evaluate(traces[k], worker.compiled, worker.truth, configuration, loaded: loaded)
         }
-        for object in finished.withLock({ $0.objects }) { keep?(object) }
-        if let error = failure.withLock({ $0 }) { throw error }
-        var all = results.withLock { $0.compactMap { $0 } }
+        if let keep {
+            for worker in workersBuilt {
+                keep(worker.compiled)
+                keep(worker.truth)
+            }
+        }
+        var all = results
         // What compiling the fences found (a fence a negative buffer erases), said once.
         if !all.isEmpty { all[0].outcome.warnings = index.warnings + all[0].outcome.warnings }
         return all

@@ -77,7 +77,7 @@ extension Replayer {
         let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
         timer?.lap("index-fences")
         let results = try WorkerPool.run(count: count, workers: workers, makeWorker: { () throws(FencesimError) in try CompiledFences(index: index) }) {
-            compiled, k in body(k, compiled)
+            (compiled, k) throws(FencesimError) -> Result in body(k, compiled)
         }.results
         return (results, index.warnings)
     }

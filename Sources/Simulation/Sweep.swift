@@ -318,46 +318,29 @@ public struct Sweep: Sendable {
     static func evaluate(_ variants: [Variant], traces: [TraceInput], truthFences: FenceSet, frame: FrameDefinition, maxGapSeconds: Double, workers: Int,
                          progress: (@Sendable (Int, Int) -> Void)?) throws(FencesimError) -> [Slot] {
         let jobs = variants.count * traces.count
-        let next = Atomic<Int>(0)
-        let done = Atomic<Int>(0)
-        let results = Mutex<[Slot?]>(Array(repeating: nil, count: jobs))
-        let failure = Mutex<FencesimError?>(nil)
         let truths = Mutex<[[TruthVisit]?]>(Array(repeating: nil, count: traces.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            // Combinations fill every core: each worker walks a path in one stretch.
+        /// A worker: its ground truth (combinations fill every core: each walks a path in one
+        /// stretch) and the compiled fences of the combination it last worked on.
+        struct Worker {
             let truth: GroundTruthTeam
-            do throws(FencesimError) {
-                truth = GroundTruthTeam(try GroundTruth(fences: truthFences, frame: frame, maxGapSeconds: maxGapSeconds), size: 1)
-            } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
-                return
-            }
             var compiled: (key: Int, fences: CompiledFences)?
-            while failure.withLock({ $0 == nil }) {
-                let k = next.add(1, ordering: .relaxed).oldValue
-                guard k < jobs else { break }
-                let variant = variants[k / traces.count]
-                if compiled?.key != variant.compileKey {
-                    compiled = nil
-                    let replay = variant.configuration.replay
-                    do throws(FencesimError) {
-                        compiled = (variant.compileKey, try CompiledFences(replay.fences, frame: replay.frame, settings: replay.settings))
-                    } catch {
-                        failure.withLock { if $0 == nil { $0 = error } }
-                        return
-                    }
-                }
-                guard let fences = compiled?.fences else { return }
-                let t = k % traces.count
-                let known = truths.withLock { $0[t] }
-                let e = Evaluator.evaluate(traces[t], fences, truth, variant.configuration, knownTruth: known)
-                if known == nil, e.error == nil { truths.withLock { if $0[t] == nil { $0[t] = e.truth } } }
-                let slot = Slot(score: e.score, error: e.error, warnings: e.outcome.warnings, fenceWarnings: t == 0 ? fences.warnings : [])
-                results.withLock { $0[k] = slot }
-                progress?(done.add(1, ordering: .relaxed).newValue, jobs)
-            }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        return results.withLock { $0.map { $0 ?? Slot(error: FencesimError(.internalError, "a sweep replay was never run")) } }
+        let slots = try WorkerPool.run(count: jobs, workers: workers, makeWorker: { () throws(FencesimError) in
+            Worker(truth: GroundTruthTeam(try GroundTruth(fences: truthFences, frame: frame, maxGapSeconds: maxGapSeconds), size: 1))
+        }, progress: progress.map { report in { @Sendable done in report(done, jobs) } }) { (worker, k) throws(FencesimError) -> Slot in
+            let variant = variants[k / traces.count]
+            if worker.compiled?.key != variant.compileKey {
+                worker.compiled = nil
+                let replay = variant.configuration.replay
+                worker.compiled = (variant.compileKey, try CompiledFences(replay.fences, frame: replay.frame, settings: replay.settings))
+            }
+            guard let fences = worker.compiled?.fences else { preconditionFailure("compiled above") }
+            let t = k % traces.count
+            let known = truths.withLock { $0[t] }
+            let e = Evaluator.evaluate(traces[t], fences, worker.truth, variant.configuration, knownTruth: known)
+            if known == nil, e.error == nil { truths.withLock { if $0[t] == nil { $0[t] = e.truth } } }
+            return Slot(score: e.score, error: e.error, warnings: e.outcome.warnings, fenceWarnings: t == 0 ? fences.warnings : [])
+        }.results
+        return slots
     }
 }

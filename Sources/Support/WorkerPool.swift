@@ -6,8 +6,10 @@ import Synchronization
 /// thread ran them and in whatever order they finished.
 ///
 /// Jobs are taken one at a time from a shared counter, so that a long job does not hold up
-/// the short ones behind it. The first error (a worker that cannot be built) stops every thread
-/// from taking further jobs and is thrown; a job's own failure is part of its result.
+/// the short ones behind it. An error (a worker that cannot be built, a job that throws) stops
+/// every thread from taking further jobs and is thrown: of the jobs that threw, the one first
+/// in job order, else the first worker's error met. A failure a job reports in its result is
+/// not an error here.
 public enum WorkerPool {
     /// Runs `job(&worker, k)` for every `k` in `0..<count` on at most `workers` threads (never
     /// more threads than jobs), each thread's worker made by `makeWorker`, and returns the
@@ -17,10 +19,10 @@ public enum WorkerPool {
     /// - Parameters:
     ///   - progress: called after each job with the number done (from the worker threads; keep
     ///     it cheap).
-    /// - Throws: the first error `makeWorker` threw; then no job result is returned.
+    /// - Throws: the error that stopped the run (see ``WorkerPool``); then no result is returned.
     public static func run<Worker, Result: Sendable, E: Error>(
         count: Int, workers requested: Int, makeWorker: @Sendable () throws(E) -> Worker,
-        progress: (@Sendable (Int) -> Void)? = nil, _ job: @Sendable (inout Worker, Int) -> Result
+        progress: (@Sendable (Int) -> Void)? = nil, _ job: @Sendable (inout Worker, Int) throws(E) -> Result
     ) throws(E) -> (results: [Result], workers: [Worker]) {
         guard count > 0 else { return ([], []) }
         let threads = max(1, min(requested, count))
@@ -36,14 +38,24 @@ public enum WorkerPool {
                 state.withLock { if $0.failure == nil { $0.failure = error } }
                 return
             }
+            defer { built.workers[t] = worker }
             while !state.withLock({ $0.failure != nil }) {
                 let k = next.add(1, ordering: .relaxed).oldValue
                 guard k < count else { break }
-                let result = job(&worker, k)
-                state.withLock { $0.results[k] = result }
+                do throws(E) {
+                    let result = try job(&worker, k)
+                    state.withLock { $0.results[k] = result }
+                } catch {
+                    state.withLock { s in
+                        if s.failedJob.map({ k < $0 }) ?? true {
+                            s.failure = error
+                            s.failedJob = k
+                        }
+                    }
+                    break
+                }
                 progress?(done.add(1, ordering: .relaxed).newValue)
             }
-            built.workers[t] = worker
         }
         let finished = state.withLock { s in (s.results, s.failure) }
         if let failure = finished.1 { throw failure }
@@ -62,6 +74,8 @@ public enum WorkerPool {
     struct State<Result, E: Error>: ~Copyable {
         var results: [Result?]
         var failure: E?
+        /// The job whose error ``failure`` is, if a job's.
+        var failedJob: Int?
 
         init(count: Int) {
             results = Array(repeating: nil, count: count)

@@ -41,10 +41,27 @@ import Testing
         #expect(none.results.isEmpty && none.workers.isEmpty)
     }
 
+    struct Failed: Error, Equatable { var job: Int }
+
+    @Test(arguments: [1, 2, 4])
+    func theFirstFailingJobInJobOrderIsThrown(workers: Int) {
+        // Jobs 300 and 700 fail; whatever thread meets which first, 300 is thrown, and jobs
+        // well past 700 are not taken.
+        let ran = Atomic<Int>(0)
+        #expect(throws: Failed(job: 300)) {
+            _ = try WorkerPool.run(count: 10_000, workers: workers, makeWorker: { () throws(Failed) in Counter(id: 0) }) { (_, k) throws(Failed) -> Int in
+                ran.add(1, ordering: .relaxed)
+                if k == 300 || k == 700 { throw Failed(job: k) }
+                return k
+            }
+        }
+        #expect(ran.load(ordering: .relaxed) < 10_000)
+    }
+
     @Test func aWorkerThatCannotBeBuiltStopsTheRun() {
         let ran = Atomic<Int>(0)
         #expect(throws: Refused()) {
-            _ = try WorkerPool.run(count: 100, workers: 3, makeWorker: { () throws(Refused) -> Counter in throw Refused() }) { _, k in
+            _ = try WorkerPool.run(count: 100, workers: 3, makeWorker: { () throws(Refused) -> Counter in throw Refused() }) { (_, k) throws(Refused) -> Int in
                 ran.add(1, ordering: .relaxed)
                 return k
             }
