@@ -176,12 +176,15 @@ public struct Evaluator: Sendable {
                 if let knownTruth { return .success(knownTruth) }
                 do throws(FencesimError) {
                     switch configuration.truth {
+                    // A path's visits count only while their fence exists.
                     case .trace:
-                        return .success(try groundTruth.visits(along: timed))
+                        return .success(TruthVisit.existing(try groundTruth.visits(along: timed), fences: compiled.fenceSet,
+                                                            end: timed.last?.time))
                     case .reference(let pattern):
                         let path = TruthSource.referencePath(pattern, for: input)
                         let reference = try Trace.load(path: path, options: options)
-                        return .success(try groundTruth.visits(along: reference.fixes))
+                        return .success(TruthVisit.existing(try groundTruth.visits(along: reference.fixes), fences: compiled.fenceSet,
+                                                            end: reference.fixes.last?.time ?? nil))
                     case .visits(let labelled):
                         return .success(labelled.visits(for: input))
                     }
