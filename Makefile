@@ -8,7 +8,7 @@ BIN_DEBUG  := .build/debug/fencesim
 BIN        := .build/release/fencesim
 SHARED     ?= ../shared
 
-.PHONY: setup setup-browser build release test update-goldens demo leakcheck bench bench-scaling bench-compare fuzz sanitize soak clean help
+.PHONY: setup setup-browser setup-slurm test-slurm build release test update-goldens demo leakcheck bench bench-scaling bench-compare fuzz sanitize soak clean help
 
 help:
 	@echo "make demo       build fencesim and run it on the bundled example"
@@ -22,6 +22,8 @@ help:
 	@echo "make soak       a 20-million-fix trace against 100k fences: peak memory within 10% of a 1-million-fix replay"
 	@echo "make setup      install the Debian packages fencesim needs (run by every target)"
 	@echo "make setup-browser  install Debian's chromium, which the HTML report test loads the report in"
+	@echo "make setup-slurm    install Debian's slurm-wlm and munge, which the Slurm job-array test runs a one-node cluster with"
+	@echo "make test-slurm     sharded report and sweep through a one-node Slurm cluster started here (as root; skipped without Slurm)"
 
 setup:
 	@missing=""; for p in $(APT_PKGS); do \
@@ -39,16 +41,38 @@ setup-browser:
 	@command -v chromium >/dev/null || { echo "installing chromium"; if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# The job-array test (deploy/slurm/test-cluster.sh) starts a one-node Slurm cluster; without these
+# packages (or as another user than root) it says it is skipped.
+setup-slurm:
+	@missing=""; for p in slurm-wlm munge; do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	fi
+
+# Sharded report and sweep through sbatch on a one-node cluster, merged outputs compared with
+# single runs byte for byte (at most a few minutes; says SKIPPED where Slurm cannot start).
+test-slurm: setup
+	$(SWIFT) build
+	timeout 600 deploy/slurm/test-cluster.sh $(BIN_DEBUG)
+
 build: setup
 	$(SWIFT) build
 
 release: setup
 	$(SWIFT) build -c release
 
+# The memory-growth tests measure the whole process's resident memory: they run in a process of
+# their own, after the others, where no other suite allocates beside them.
 test: setup
 	$(SWIFT) build
-	$(SWIFT) test
+	$(SWIFT) test --skip SpatialTests.MemoryTests
+	$(SWIFT) test --skip-build --filter SpatialTests.MemoryTests
 	$(BIN_DEBUG) check scenarios/
+	timeout 600 deploy/slurm/test-cluster.sh $(BIN_DEBUG)
 
 # Rewrites the bundled scenarios' golden event logs; review the diff before committing it.
 update-goldens: build

@@ -23,8 +23,38 @@ public struct AccuracyReport: Sendable {
         public var markers: [Marker]
         /// The Places state over time (empty without Places, or when the events were not kept).
         public var places: [CheckInSummary.PlacesStep] = []
+        /// The trace's check-ins per zone against its truth stays (empty without check-ins, or
+        /// when the events were not kept).
+        public var checkIns = CheckInSummary()
 
         public var failed: Bool { error != nil }
+
+        /// The entry of an evaluated trace.
+        public init(_ e: TraceEvaluation) {
+            self.init(name: e.input.label, path: e.input.path, error: e.error?.fullDescription, score: e.score,
+                      cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
+                      feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e))
+            guard let start = e.start else { return }
+            places = CheckInSummary.places(e.outcome.events, start: start)
+            if let score = e.score, e.outcome.events.contains(where: { $0.type == .checkin }) {
+                checkIns.add(events: e.outcome.events, visits: score.visits, start: start,
+                             end: Timestamp(seconds: start.seconds, nanoseconds: Int64(start.nanoseconds) + Int64((score.durationSeconds * 1e9).rounded())))
+            }
+        }
+
+        init(name: String, path: String, error: String?, score: TraceScore?, cleanTrack: [TraceEvaluation.TrackPoint],
+             feedTrack: [TraceEvaluation.TrackPoint], start: Timestamp?, cleanFixes: Int, feedFixes: Int, markers: [Marker]) {
+            self.name = name
+            self.path = path
+            self.error = error
+            self.score = score
+            self.cleanTrack = cleanTrack
+            self.feedTrack = feedTrack
+            self.start = start
+            self.cleanFixes = cleanFixes
+            self.feedFixes = feedFixes
+            self.markers = markers
+        }
     }
 
     /// An event drawn on the map.
@@ -88,29 +118,31 @@ public struct AccuracyReport: Sendable {
     ///   - degradation: the degradation of the feed, if any.
     public init(evaluations: [TraceEvaluation], fences: FenceSet, title: String, generator: String, truth: String,
                 degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard) {
+        self.init(entries: evaluations.map(TraceEntry.init), fences: fences, title: title, generator: generator, truth: truth,
+                  degradation: degradation, bands: bands)
+    }
+
+    /// Builds the report of traces already evaluated and reduced to their entries (the traces of
+    /// every shard of a run, merged).
+    ///
+    /// - Parameter entries: the traces, in input order.
+    public init(entries: [TraceEntry], fences: FenceSet, title: String, generator: String, truth: String,
+                degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard) {
         self.title = title
         self.generator = generator
         fencesFile = fences.file
         self.truth = truth
         self.degradation = degradation
         self.bands = bands
-        let scores = evaluations.compactMap(\.score)
+        let scores = entries.compactMap(\.score)
         summary = AccuracySummary(scores, fences: fences, bands: bands)
         // One trace's lists are shared, not copied (a long drive's visits are hundreds of megabytes).
         visits = scores.count == 1 ? scores[0].visits : scores.flatMap(\.visits)
         falseDetections = scores.count == 1 ? scores[0].falseDetections : scores.flatMap(\.falseDetections)
-        traces = evaluations.map { e in
-            TraceEntry(name: e.input.label, path: e.input.path, error: e.error?.fullDescription, score: e.score,
-                       cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
-                       feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e),
-                       places: e.start.map { CheckInSummary.places(e.outcome.events, start: $0) } ?? [])
-        }
+        traces = entries
+        // Each trace's check-ins folded in input order, as one pass over the traces would.
         var checkIns = CheckInSummary()
-        for e in evaluations where e.outcome.events.contains(where: { $0.type == .checkin }) {
-            guard let start = e.start, let score = e.score else { continue }
-            checkIns.add(events: e.outcome.events, visits: score.visits, start: start,
-                         end: Timestamp(seconds: start.seconds, nanoseconds: Int64(start.nanoseconds) + Int64((score.durationSeconds * 1e9).rounded())))
-        }
+        for entry in entries { checkIns.merge(entry.checkIns) }
         self.checkIns = checkIns
         // Fences near the tracks, visited ones first, at most the limit.
         var box: BoundingBox?

@@ -92,6 +92,24 @@ public struct CheckInSummary: Sendable {
         }
     }
 
+    /// Folds in another summary's rows (a later trace's), as ``add(events:visits:start:end:)``
+    /// would have folded that trace.
+    mutating func merge(_ other: CheckInSummary) {
+        for row in other.zones {
+            guard let k = zones.firstIndex(where: { $0.zone == row.zone }) else {
+                zones.append(row)
+                continue
+            }
+            zones[k].stays += row.stays
+            zones[k].checkIns += row.checkIns
+            zones[k].checkOuts += row.checkOuts
+            zones[k].matched += row.matched
+            zones[k].unmatched += row.unmatched
+            zones[k].checkInLatencies += row.checkInLatencies
+            zones[k].dwellErrors += row.dwellErrors
+        }
+    }
+
     /// The Places state after each `places.*` event of a trace.
     static func places(_ events: [LogEvent], start: Timestamp) -> [PlacesStep] {
         var out: [PlacesStep] = []

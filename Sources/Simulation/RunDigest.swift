@@ -2,13 +2,14 @@ import Foundation
 import Support
 
 /// What identifies a sharded run, so that `merge` takes only parts of one run: a 128-bit digest
-/// (two 64-bit FNV-1a hashes with different offsets, in hex) of fencesim's version, the shard
-/// count, the scenario file's bytes, the fence file's bytes, each trace's label and size, and
-/// the command-line settings that change events (given as text by the caller).
+/// (two 64-bit FNV-1a hashes with different offsets, in hex) of what the caller adds: for
+/// `run`, `report` and `sweep --shard`, fencesim's version, the command, the shard count, the
+/// command-line settings that change results, the scenario's, fences' and truth's bytes, and
+/// each trace's label, size and bytes.
 ///
 /// A digest, not a proof: it catches parts of runs with other settings, inputs or versions (a
-/// different `degrade.seed`, an edited fence file, a longer trace), not a file edited back and
-/// forth to the same size. It is no protection against forgery.
+/// different `degrade.seed`, an edited fence file or trace). It is no protection against
+/// forgery.
 public struct RunDigest: Hashable, Sendable {
     public private(set) var low: UInt64 = 0xcbf2_9ce4_8422_2325
     public private(set) var high: UInt64 = 0x6c62_272e_07bb_0142

@@ -1,12 +1,12 @@
 import Support
 
-/// One of N shards of a batch (SPEC §6.7): `--shard K/N` replays the traces whose 0-based
-/// position in the scenario's trace list (the order written, each glob's matches sorted) is K
-/// modulo N.
+/// One of N shards of a batch (SPEC §6.7): `--shard K/N` replays the traces that
+/// ``assignment(weights:count:)`` gives shard K, balanced by each trace's work.
 ///
-/// Assignment by position is deterministic, needs no hashing, and spreads consecutive traces
-/// (often of similar length) over the shards; shard counts differ by at most one trace. K is
-/// 0-based so that a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` can be passed as it is.
+/// Assignment is deterministic (it depends on the traces' order and sizes alone, the same in
+/// every shard of a run) and needs no coordination between shards. K is 0-based so that a
+/// Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` or a Slurm array's `SLURM_ARRAY_TASK_ID` can
+/// be passed as it is.
 public struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// K, in `0..<count`.
     public let index: Int
@@ -41,9 +41,39 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
         position % count == index
     }
 
-    /// The positions of this shard's traces among `total`, ascending.
+    /// The positions of this shard's traces among `total` of equal work, ascending: K, K+N, ...
+    /// (what ``positions(weights:)`` gives when every weight is the same).
     public func positions(of total: Int) -> [Int] {
         Array(stride(from: index, to: total, by: count))
+    }
+
+    /// The positions of this shard's traces, ascending, given each trace's work.
+    ///
+    /// - Parameter weights: each trace's work, in scenario order (fencesim uses the file's size
+    ///   in bytes, a proxy for its fixes).
+    public func positions(weights: [Int64]) -> [Int] {
+        Shard.assignment(weights: weights, count: count)[index]
+    }
+
+    /// Which traces each of `count` shards replays: greedy, largest first (Graham's LPT rule):
+    /// traces by decreasing weight, ties by position, each to the shard with the least work so
+    /// far, ties to the lowest shard. No shard ends with more than the average work plus its
+    /// largest trace; with equal weights it is round robin (K, K+N, ...).
+    ///
+    /// - Returns: `count` lists of positions, each ascending.
+    /// - Complexity: O(t log t + t·N) for t traces.
+    public static func assignment(weights: [Int64], count: Int) -> [[Int]] {
+        precondition(count >= 1, "one shard or more")
+        let order = weights.indices.sorted { a, b in weights[a] != weights[b] ? weights[a] > weights[b] : a < b }
+        var load = [Int64](repeating: 0, count: count)
+        var out = [[Int]](repeating: [], count: count)
+        for position in order {
+            var lightest = 0
+            for k in 1..<count where load[k] < load[lightest] { lightest = k }
+            load[lightest] += max(0, weights[position])
+            out[lightest].append(position)
+        }
+        return out.map { $0.sorted() }
     }
 
     /// `K/N`.

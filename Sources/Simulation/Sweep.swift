@@ -235,36 +235,70 @@ public struct Sweep: Sendable {
     ///   pipeline cannot be rebuilt around scaled fences.
     /// - Complexity: combinations × traces replays.
     public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws(FencesimError) -> Result {
+        result(try replays(progress: progress))
+    }
+
+    /// What every (combination, trace) replay left: a score, or the trace's error. A shard of a
+    /// sweep keeps these for its traces (``RunPart``); the merge puts every shard's together and
+    /// makes the ``Result`` of a single run with ``result(_:)``.
+    public struct Replays: Sendable {
+        /// `scores[c][t]`: trace t's score in combination c, `nil` when it failed.
+        public var scores: [[TraceScore?]]
+        /// `errors[c][t]`: why trace t failed in combination c.
+        public var errors: [[FencesimError?]]
+        /// The traces' reading and replay warnings (of the first combination: they repeat).
+        public var warnings: [Diagnostic]
+
+        public init(scores: [[TraceScore?]], errors: [[FencesimError?]], warnings: [Diagnostic] = []) {
+            self.scores = scores
+            self.errors = errors
+            self.warnings = warnings
+        }
+    }
+
+    /// Replays every combination of ``base``'s traces.
+    ///
+    /// - Throws: as ``run(progress:)``.
+    public func replays(progress: (@Sendable (Int, Int) -> Void)? = nil) throws(FencesimError) -> Replays {
         let variants = try variants()
         let traces = base.traces
         let jobs = variants.count * traces.count
-        var scores: [[TraceScore]] = Array(repeating: [], count: variants.count)
-        var failed = Array(repeating: 0, count: variants.count)
+        var out = Replays(scores: Array(repeating: Array(repeating: nil, count: traces.count), count: variants.count),
+                          errors: Array(repeating: Array(repeating: nil, count: traces.count), count: variants.count))
+        guard jobs > 0 else { return out }
+        let results = try Sweep.evaluate(variants, traces: traces, truthFences: base.replay.fences, frame: base.replay.frame, maxGapSeconds: base.replay.maxGapSeconds,
+                                         workers: Replayer(base.replay).workerCount(traces: jobs), progress: progress)
+        var seenFenceWarnings: Set<String> = []
+        for (k, slot) in results.enumerated() {
+            let c = k / traces.count
+            let t = k % traces.count
+            if c == 0 { out.warnings += slot.warnings }
+            // A fence a combination's buffer erases is said once for each such buffer.
+            for w in slot.fenceWarnings where seenFenceWarnings.insert(w.description).inserted { out.warnings.append(w) }
+            out.scores[c][t] = slot.score
+            out.errors[c][t] = slot.error
+        }
+        return out
+    }
+
+    /// The rows of `replays` (of every trace of the run, in its order): each combination's
+    /// summary over the traces that could be evaluated, and whether it meets the target.
+    public func result(_ replays: Replays) -> Result {
         var failures: [FencesimError] = []
-        var warnings: [Diagnostic] = []
-        if jobs > 0 {
-            let results = try Sweep.evaluate(variants, traces: traces, truthFences: base.replay.fences, frame: base.replay.frame, maxGapSeconds: base.replay.maxGapSeconds,
-                                             workers: Replayer(base.replay).workerCount(traces: jobs), progress: progress)
-            var seen: Set<String> = []
-            var seenFenceWarnings: Set<String> = []
-            for (k, slot) in results.enumerated() {
-                let c = k / traces.count
-                if c == 0 { warnings += slot.warnings }
-                // A fence a combination's buffer erases is said once for each such buffer.
-                for w in slot.fenceWarnings where seenFenceWarnings.insert(w.description).inserted { warnings.append(w) }
-                if let score = slot.score { scores[c].append(score) }
-                if let error = slot.error {
-                    failed[c] += 1
-                    if seen.insert(error.fullDescription).inserted { failures.append(error) }
-                }
-            }
+        var seen: Set<String> = []
+        let combinations = Sweep.combinations(axes)
+        var rows: [Row] = []
+        rows.reserveCapacity(combinations.count)
+        for (c, choice) in combinations.enumerated() {
+            let scores = c < replays.scores.count ? replays.scores[c].compactMap { $0 } : []
+            let errors = c < replays.errors.count ? replays.errors[c].compactMap { $0 } : []
+            for error in errors where seen.insert(error.fullDescription).inserted { failures.append(error) }
+            let summary = AccuracySummary(scores, fences: base.replay.fences, bands: base.bands)
+            rows.append(Row(index: c, values: zip(axes, choice).map { $0.values[$1] }, summary: summary, failedTraces: errors.count,
+                            meetsTarget: target.map { errors.isEmpty && $0.isMet(by: summary.overall) }))
         }
-        let rows = Sweep.combinations(axes).enumerated().map { c, choice in
-            let summary = AccuracySummary(scores[c], fences: base.replay.fences, bands: base.bands)
-            return Row(index: c, values: zip(axes, choice).map { $0.values[$1] }, summary: summary, failedTraces: failed[c],
-                       meetsTarget: target.map { failed[c] == 0 && $0.isMet(by: summary.overall) })
-        }
-        return Result(axes: axes, target: target, rows: rows, traceCount: traces.count, failures: failures, warnings: warnings)
+        return Result(axes: axes, target: target, rows: rows, traceCount: replays.scores.first?.count ?? base.traces.count,
+                      failures: failures, warnings: replays.warnings)
     }
 
     /// What one replay of a trace left.

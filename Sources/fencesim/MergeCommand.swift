@@ -1,20 +1,28 @@
 import ArgumentParser
 import Foundation
+import Reports
 import Simulation
 import Support
 
 /// `fencesim merge PARTS...`: combines the partial logs of `run --shard K/N` into the log of a
-/// single run (SPEC §6.7), byte for byte.
+/// single run (SPEC §6.7), and the parts of `report --shard` and `sweep --shard` into the files,
+/// table and verdict of a single run, byte for byte.
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Combine the partial event logs of run --shard K/N into the log of a single run.",
+        abstract: "Combine the parts of run, report or sweep --shard K/N into the output of a single run.",
         discussion: """
-            Give every shard's partial log (<name>.events.part-K-of-N.jsonl), or folders holding \
-            them. Events come out trace by trace in the scenario's order with seq renumbered: the \
-            same bytes as one run without --shard, in any --format. A missing or repeated shard, \
-            or parts of different runs, are errors (exit 65).
-            """ + HelpExamples.text("fencesim merge parts/ --out demo.events.jsonl", "fencesim merge parts/demo-delivery.events.part-*.jsonl --format table")
+            Give every shard's part (<name>.events|report|sweep.part-K-of-N.jsonl), or folders \
+            holding them. Event logs: events come out trace by trace in the scenario's order with \
+            seq renumbered, the same bytes as one run without --shard, in any --format (--out). \
+            Reports: --html and --json write the files, and the table is printed, as report does \
+            without --shard. Sweeps: --plot and --json, the grid and the verdict, as sweep does. \
+            Reports and sweeps are prepared again from the arguments the shards were given \
+            (relative paths from the current folder) and nothing is replayed. A missing or \
+            repeated shard, parts of different runs, a truncated or foreign part, or inputs \
+            changed since the shards ran are errors (exit 65). Parts are read one at a time.
+            """ + HelpExamples.text("fencesim merge parts/ --out demo.events.jsonl", "fencesim merge parts/demo-delivery.events.part-*.jsonl --format table",
+                                    "fencesim merge report-parts/ --html report.html --json report.json", "fencesim merge sweep-parts/ --plot sweep.svg --json sweep.json --quiet")
     )
 
     @Argument(help: "Partial logs, or folders holding *.part-*.jsonl files.")
@@ -26,7 +34,25 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "Event log format: jsonl, csv, geojson or table.")
     var format: String = "jsonl"
 
+    @Option(help: ArgumentHelp("Report parts: write the HTML report to this file (default: none).", valueName: "file"))
+    var html: String?
+
+    @Option(help: ArgumentHelp("Report or sweep parts: write the JSON to this file (default: none).", valueName: "file"))
+    var json: String?
+
+    @Option(help: ArgumentHelp("Report parts: draw map tiles from this URL template, as report --basemap does (default: none).", valueName: "url-template"))
+    var basemap: String?
+
+    @Option(help: ArgumentHelp("Sweep parts: write the plot (SVG) to this file (default: none).", valueName: "file"))
+    var plot: String?
+
+    @Flag(help: "Report or sweep parts: print nothing on standard output but a sweep's verdict.")
+    var quiet = false
+
     func validate() throws {
+        if let basemap, MapTemplate.host(basemap) == nil {
+            throw ValidationError("--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+        }
         guard EventLogFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(EventLogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -46,6 +72,25 @@ struct MergeCommand: ParsableCommand {
                 } else {
                     files.append(path)
                 }
+            }
+            if let first = files.first, let header = try? RunPart.header(path: first) {
+                guard out == nil, format == "jsonl" else {
+                    throw FencesimError(.usage, "--out and --format are for event logs; a \(header.kind.rawValue)'s files are \(header.kind == .report ? "--html and --json" : "--plot and --json")")
+                }
+                let status: Int32
+                switch header.kind {
+                case .report:
+                    guard plot == nil else { throw FencesimError(.usage, "--plot is for sweeps; a report's files are --html and --json") }
+                    status = try Report.merge(files, first: header, html: html, json: json, quiet: quiet, basemap: basemap)
+                case .sweep:
+                    guard html == nil else { throw FencesimError(.usage, "--html is for reports; a sweep's files are --plot and --json") }
+                    status = try SweepCommand.merge(files, first: header, plot: plot, json: json, quiet: quiet)
+                }
+                if status != 0 { throw ExitCode(status) }
+                return
+            }
+            guard html == nil, json == nil, plot == nil else {
+                throw FencesimError(.usage, "--html, --json and --plot are for the parts of report and sweep; an event log is written with --out and --format")
             }
             var logs: [PartialEventLog] = []
             for file in files { logs.append(try PartialEventLog.read(path: file)) }

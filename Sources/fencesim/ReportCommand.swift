@@ -28,7 +28,7 @@ struct Report: ParsableCommand {
             itself; # starts a comment). Traces run on all cores with a progress bar on a terminal. \
             A trace that fails is reported and the others complete; the exit code is then 65 (or \
             the failure's own code). Report files are written atomically, only at the end.
-            """ + HelpExamples.text("fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json", "fencesim report drives/ --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html r.html", "fencesim report drives.list --fences stores.geojson --truth labelled-visits.csv")
+            """ + HelpExamples.text("fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json", "fencesim report drives/ --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html r.html", "fencesim report drives.list --fences stores.geojson --truth labelled-visits.csv", "fencesim report drives.list --fences stores.geojson --shard 0/4 --out parts")
     )
 
     @Argument(help: "A scenario file, or trace files, folders, globs or manifests.")
@@ -67,6 +67,12 @@ struct Report: ParsableCommand {
     @Flag(help: "Print nothing on standard output (the table), only write the files.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Evaluate only shard K of N (0-based; traces balanced by size) and write its part into --out for fencesim merge (default: every trace).", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("With --shard: the folder to write the part <name>.report.part-K-of-N.jsonl into, atomically (default: none; required with --shard).", valueName: "dir"))
+    var out: String?
+
     @OptionGroup var geotrigger: GeotriggerOptions
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
@@ -78,6 +84,15 @@ struct Report: ParsableCommand {
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }
         if let basemap, MapTemplate.host(basemap) == nil {
             throw ValidationError("--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+        }
+        if let shard {
+            do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
+            guard let out, !out.isEmpty else { throw ValidationError("--shard needs --out DIR, the folder its part goes to") }
+            guard html == nil, json == nil else {
+                throw ValidationError("--shard writes a part, not the report: give --html and --json to fencesim merge")
+            }
+        } else if out != nil {
+            throw ValidationError("--out is the folder of a --shard's part; the report's files are --html and --json")
         }
     }
 
@@ -95,13 +110,14 @@ struct Report: ParsableCommand {
             // A bad --degrade is a usage error located at its column (`--degrade:1:COL: error: ...`).
             let degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
             let setup = try prepare(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
+            if let text = shard, let out {
+                try runShard(try Shard(parsing: text), setup: setup, readOptions: readOptions, out: out)
+                return
+            }
             // Events are kept only for the HTML map's markers, and only as many as it draws.
             var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
                                                      drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0)
-            evaluation.view = view ?? (setup.replay.profile != nil ? .app : .geometry)
-            if evaluation.view == .app, setup.replay.profile == nil {
-                throw FencesimError(.usage, "--view app scores what a profile delivered: give --profile (or profile: in the scenario)")
-            }
+            evaluation.view = setup.view
             // With a profile, the terminal shows the other view's tables beside the chosen one's.
             if setup.replay.profile != nil, !quiet { evaluation.alsoView = evaluation.view == .app ? .geometry : .app }
             let evaluator = Evaluator(evaluation)
@@ -120,23 +136,15 @@ struct Report: ParsableCommand {
                 }
             }
             Reporting.sayReach(fences: setup.replay.fences, settings: setup.replay.settings, outcomes: evaluations.map(\.outcome))
-            // Which notifications were scored, when a profile stands between the engine and the app.
-            let title = setup.replay.profile.map { "\(setup.title) · \(evaluation.view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" } ?? setup.title
-            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: title,
+            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
                                         generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                         degradation: setup.degradation)
-            // Both files or neither (the JSON streamed as it is rendered).
-            var outputs: [FileIO.Output] = []
-            if let html { outputs.append(FileIO.Output(path: html) { sink throws(FencesimError) in try sink.write(Array(ReportHTML.render(report, basemap: basemap).utf8)) }) }
-            if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try ReportJSON.write(report, to: sink) }) }
-            for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
-            if !quiet { Terminal.out(ReportTable.render(report)) }
+            try Report.emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
             if !quiet, let other = evaluation.alsoView {
                 var beside = evaluations
                 for k in beside.indices { beside[k].score = beside[k].alternateScore }
-                let name = other == .app ? "app view" : "geometry view"
                 let otherReport = AccuracyReport(evaluations: beside, fences: setup.replay.fences,
-                                                 title: "\(setup.title) · \(name), \(setup.replay.profile?.platform.rawValue ?? "") profile",
+                                                 title: Report.title(setup.untitled, view: other, profile: setup.replay.profile),
                                                  generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                                  degradation: setup.degradation)
                 Terminal.out("\n" + ReportTable.render(otherReport))
@@ -150,6 +158,78 @@ struct Report: ParsableCommand {
             Terminal.err("error: \(evaluationsFailedMessage(failure))")
             throw ExitCode(failure.code.exitStatus)
         }
+    }
+
+    /// Writes the report's files and prints its table: the one rendering of a single run and of
+    /// a merge of shards.
+    static func emit(_ report: AccuracyReport, html: String?, json: String?, quiet: Bool, basemap: String?) throws(FencesimError) {
+        // Both files or neither (the JSON streamed as it is rendered).
+        var outputs: [FileIO.Output] = []
+        if let html {
+            outputs.append(FileIO.Output(path: html) { sink throws(FencesimError) in try sink.write(Array(ReportHTML.render(report, basemap: basemap).utf8)) })
+        }
+        if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try ReportJSON.write(report, to: sink) }) }
+        for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
+        if !quiet { Terminal.out(ReportTable.render(report)) }
+    }
+
+    /// Evaluates the traces of `shard` and writes its part: each trace's report entry (markers
+    /// kept for the map whether or not the merge writes HTML).
+    func runShard(_ shard: Shard, setup: Setup, readOptions: TraceReadOptions, out: String) throws {
+        let positions = shard.positions(weights: ShardedRun.weights(setup.traces))
+        let arguments = ShardedRun.arguments(after: "report")
+        let run = try ShardedRun.digest(command: "report", arguments: arguments, files: setup.files, traces: setup.traces, shards: shard.count).hex
+        var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
+                                                 drawnEventsKept: AccuracyReport.markerLimit)
+        evaluation.view = setup.view
+        let evaluator = Evaluator(evaluation)
+        let bar = ProgressBar(enabled: isatty(2) == 1, total: positions.count)
+        let evaluations = try evaluator.run(positions.map { setup.traces[$0] }, progress: { done, total in bar.update(done, total) })
+        bar.finish()
+        for e in evaluations {
+            Reporting.say(e.outcome, lenient: readOptions.lenient)
+            // Recorded in the part: the merge fails as a single run would, after writing the report.
+            if let error = e.error { Terminal.err(error.fullDescription) }
+        }
+        let header = RunPart.Header(kind: .report, run: run, shard: shard, traceCount: setup.traces.count, positions: positions, arguments: arguments)
+        try ShardedRun.write(header, records: evaluations.map { AccuracyReport.TraceEntry($0).partValue(failure: $0.error) },
+                             name: ShardedRun.fileStem(isScenario ? setup.title : nil, kind: .report), folder: out)
+    }
+
+    /// Merges the parts of `report --shard` (`files`, the first's header read) into the report
+    /// of a single run: the run is prepared again from the parts' arguments (fences, truth,
+    /// title; nothing is replayed), its digest checked against the parts', and the entries
+    /// rendered as one run renders them.
+    ///
+    /// - Returns: the exit status of the single run (that of the first trace that failed, else 0).
+    static func merge(_ files: [String], first: RunPart.Header, html: String?, json: String?, quiet: Bool, basemap: String?) throws -> Int32 {
+        let at = SourceLocation(file: files.first ?? "", line: 1)
+        let command: Report
+        do {
+            command = try Report.parse(first.arguments)
+        } catch {
+            throw FencesimError(.badData, "the part's arguments are not those of fencesim report: \(Report.message(for: error))", at: at)
+        }
+        let readOptions = try command.traceOptions.readOptions()
+        let overrides = try command.geotrigger.overrides()
+        let given = try command.crs.map(FrameChoice.parse)
+        let degradeOverride = try command.degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
+        let setup = try command.prepare(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
+        try ShardedRun.checkInputs(first, files: setup.files, traces: setup.traces, at: at)
+        var entries = [AccuracyReport.TraceEntry?](repeating: nil, count: first.traceCount)
+        var failure: (position: Int, error: FencesimError)?
+        try ShardedRun.readParts(files, expected: first) { (position, node) throws(FencesimError) in
+            let (entry, error) = try AccuracyReport.TraceEntry.read(part: node)
+            entries[position] = entry
+            if let error, failure.map({ position < $0.position }) ?? true { failure = (position, error) }
+        }
+        let report = AccuracyReport(entries: entries.compactMap { $0 }, fences: setup.replay.fences, title: setup.title,
+                                    generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription, degradation: setup.degradation)
+        try emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
+        Terminal.err("merged \(files.count) parts of \(first.traceCount) traces")
+        guard let failure else { return 0 }
+        Terminal.err("error: \(command.evaluationsFailedMessage(failure.error))")
+        return failure.error.code.exitStatus
     }
 
     func evaluationsFailedMessage(_ first: FencesimError) -> String {
@@ -166,10 +246,40 @@ struct Report: ParsableCommand {
         var truthDescription: String
         /// The check of a frame the user chose, said once the traces are read.
         var distortion: FrameDistortion.Check?
+        /// The files whose bytes a sharded run's digest covers: the scenario, the fences, truth
+        /// (and a profile file).
+        var files: [String] = []
+        /// Which notifications are scored (``Simulation/Scoring/View``).
+        var view: Scoring.View = .geometry
+        /// The title before it names the view.
+        var untitled = ""
     }
 
+    /// A report's title: with a profile, it says which view was scored.
+    static func title(_ title: String, view: Scoring.View, profile: OSProfile?) -> String {
+        profile.map { "\(title) · \(view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" } ?? title
+    }
+
+    /// What a run, a shard and a merge of shards score: ``prepareInputs(readOptions:overrides:given:degradeOverride:)``
+    /// with the view (`--view`, else the app's with a profile) and a title naming it.
+    ///
+    /// - Throws: `.usage` for `--view app` without a profile.
     func prepare(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
                  degradeOverride: Degradation?) throws -> Setup {
+        var setup = try prepareInputs(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
+        setup.view = view ?? (setup.replay.profile != nil ? .app : .geometry)
+        if setup.view == .app, setup.replay.profile == nil {
+            throw FencesimError(.usage, "--view app scores what a profile delivered: give --profile (or profile: in the scenario)")
+        }
+        setup.untitled = setup.title
+        setup.title = Report.title(setup.title, view: setup.view, profile: setup.replay.profile)
+        // A profile file's bytes are part of the run (a scenario's own is read from its folder).
+        if let name = profile, OSProfile.Platform(rawValue: name) == nil { setup.files.append(name) }
+        return setup
+    }
+
+    func prepareInputs(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
+                       degradeOverride: Degradation?) throws -> Setup {
         if isScenario {
             let scenario = try ScenarioReader.read(path: inputs[0], splitting: readOptions)
             if fences != nil {
@@ -203,10 +313,15 @@ struct Report: ParsableCommand {
             var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                 workers: workers, pipeline: pipeline)
             replay.profile = try scenario.profile(override: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
+            var files = [scenario.file, scenario.fencesPath] + truth.files
+            // The scenario's profile file, when it names one (a sharded run digests its bytes).
+            if profile == nil, let name = scenario.root["profile"]?.string, OSProfile.Platform(rawValue: name) == nil {
+                files.append(name.hasPrefix("/") ? name : (scenario.directory as NSString).appendingPathComponent(name))
+            }
             return Setup(title: scenario.name, traces: scenario.traces,
                          replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
-                         distortion: distortion)
+                         distortion: distortion, files: files)
         }
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
@@ -224,7 +339,8 @@ struct Report: ParsableCommand {
         replay.profile = try profile.map { name throws(FencesimError) in try OSProfile.named(name) }
         return Setup(title: title, traces: traces,
                      replay: replay,
-                     degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion)
+                     degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion,
+                     files: [fences] + truth.files)
     }
 
     static func describe(_ truth: TruthSource, _ value: String) -> String {

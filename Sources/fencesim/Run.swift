@@ -50,7 +50,7 @@ struct Run: ParsableCommand {
                                valueName: "platform"))
     var rulesPlatform: String?
 
-    @Option(help: ArgumentHelp("Replay only shard K of N (the traces at positions K, K+N, ... of the scenario, 0-based) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Replay only shard K of N (0-based; traces balanced by size, see the README) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
     var shard: String?
 
     @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).", valueName: "profile"))
@@ -87,7 +87,7 @@ struct Run: ParsableCommand {
         try Terminal.run {
             let scenario = try ScenarioReader.read(path: scenario, splitting: readOptions)
             let shard = try self.shard.map { text throws(FencesimError) in try Shard(parsing: text) }
-            let positions = shard?.positions(of: scenario.traces.count) ?? Array(scenario.traces.indices)
+            let positions = shard?.positions(weights: ShardedRun.weights(scenario.traces)) ?? Array(scenario.traces.indices)
             let traces = positions.map { scenario.traces[$0] }
             var places = scenario.places
             if state != nil && places == nil && !scenario.hasRules {
@@ -170,51 +170,21 @@ struct Run: ParsableCommand {
         }
     }
 
-    /// Creates `path` (and its parents) when it is not a directory yet.
-    /// The digest of this run, the same for every shard of it: fencesim's version, the shard
-    /// count, the scenario's and the fences' bytes, each trace's label and size, and the
-    /// command-line options, sorted, but for those that do not change events (`--shard`,
-    /// `--out`, `--workers`, `--state`, `--format`) and the scenario's path; and the profile in
-    /// effect, as a profile file writes it (a profile file may change between shards).
+    /// The digest of this run, the same for every shard of it (``ShardedRun/digest(command:arguments:files:traces:shards:)``):
+    /// the command-line words but the scenario's path and the options that only say where and
+    /// how output goes (`--shard`, `--out`, `--workers`, `--state`, `--format`), the scenario's
+    /// and the fences' bytes, and each trace's label, size and bytes.
+    /// With a profile, the profile in effect as a profile file writes it (a profile file may
+    /// change between shards).
     func runDigest(_ scenario: Scenario, shards: Int, profile: OSProfile? = nil) throws(FencesimError) -> RunDigest {
-        var digest = RunDigest()
+        let arguments = ShardedRun.arguments(after: "run", also: ["--state", "--format"]).filter { $0 != self.scenario }
+        var digest = try ShardedRun.digest(command: "run", arguments: arguments, files: [scenario.file, scenario.fencesPath],
+                                           traces: scenario.traces, shards: shards)
         if let profile { digest.add("profile \(profile.yaml())") }
-        digest.add("fencesim \(FencesimVersion.string)")
-        digest.add("shards \(shards)")
-        try digest.addFile(scenario.file)
-        try digest.addFile(scenario.fencesPath)
-        for input in scenario.traces {
-            var info = stat()
-            let size = stat(input.path, &info) == 0 ? Int64(info.st_size) : -1
-            digest.add("trace \(input.label) \(size)")
-        }
-        for option in Run.eventOptions(Array(CommandLine.arguments.dropFirst()), scenario: self.scenario) { digest.add(option) }
         return digest
     }
 
-    /// The command-line words that change a run's events: every word after `run` but the
-    /// scenario's path and the options that only say where and how output goes, sorted (the
-    /// same options in another order are the same run).
-    static func eventOptions(_ arguments: [String], scenario: String) -> [String] {
-        let ignored: Set<String> = ["--shard", "--out", "--workers", "--state", "--format"]
-        var words: [String] = []
-        var skipNext = false
-        for word in arguments.drop(while: { $0 != "run" }).dropFirst() {
-            if skipNext {
-                skipNext = false
-                continue
-            }
-            if ignored.contains(word) {
-                skipNext = true
-                continue
-            }
-            if let equals = word.firstIndex(of: "="), ignored.contains(String(word[..<equals])) { continue }
-            if word == scenario { continue }
-            words.append(word)
-        }
-        return words.sorted()
-    }
-
+    /// Creates `path` (and its parents) when it is not a directory yet.
     static func makeDirectory(_ path: String) throws(FencesimError) {
         guard !path.isEmpty, !FileIO.isDirectory(path) else { return }
         do {

@@ -7,6 +7,7 @@ import ArgumentParser
 import Reports
 import Simulation
 import Support
+import Traces
 
 /// `fencesim sweep SCENARIO --vary NAME=V1,V2,...`: replays a scenario for every combination of
 /// the varied values, scores each as `report` does, and names the smallest setting meeting a
@@ -42,7 +43,7 @@ struct SweepCommand: ParsableCommand {
             trace that fails), 66 input missing, 74 I/O error. Errors in flags are located as \
             --vary:N:COL (N: which --vary, from 1) or --target:1:COL. Files are written \
             atomically, only at the end; the output does not depend on --workers.
-            """ + HelpExamples.text("fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --vary resample=1,5,30 --target \"recall>=0.95,precision>=0.9\" --plot sweep.svg")
+            """ + HelpExamples.text("fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --vary resample=1,5,30 --target \"recall>=0.95,precision>=0.9\" --plot sweep.svg", "fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --shard 1/4 --out parts")
     )
 
     @Argument(help: "A scenario file (.yaml, .yml, .json).")
@@ -66,6 +67,12 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Print only the verdict on the target on standard output, not the grid.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Replay only shard K of N (0-based; traces balanced by size, every combination of each) and write its part into --out for fencesim merge (default: every trace).", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("With --shard: the folder to write the part <name>.sweep.part-K-of-N.jsonl into, atomically (default: none; required with --shard).", valueName: "dir"))
+    var out: String?
+
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
 
@@ -74,54 +81,140 @@ struct SweepCommand: ParsableCommand {
         guard !vary.isEmpty else { throw ValidationError("give at least one --vary NAME=V1,V2,...") }
         if let plot, plot.isEmpty { throw ValidationError("--plot needs a file path") }
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }
+        if let shard {
+            do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
+            guard let out, !out.isEmpty else { throw ValidationError("--shard needs --out DIR, the folder its part goes to") }
+            guard plot == nil, json == nil else {
+                throw ValidationError("--shard writes a part, not the sweep's files: give --plot and --json to fencesim merge")
+            }
+        } else if out != nil {
+            throw ValidationError("--out is the folder of a --shard's part; the sweep's files are --plot and --json")
+        }
+    }
+
+    /// A sweep ready to replay, from the flags and the scenario.
+    struct Prepared {
+        var scenario: Scenario
+        var runner: ScenarioRunner
+        var truth: TruthSource
+        var sweep: Sweep
+        var target: SweepTarget?
+    }
+
+    func prepare(readOptions: TraceReadOptions) throws(FencesimError) -> Prepared {
+        // The flags are read before the scenario, so that a mistake in them costs no replay.
+        var axes: [SweepAxis] = []
+        for (k, text) in vary.enumerated() {
+            axes.append(try SweepAxis(parsing: text, occurrence: k + 1))
+        }
+        try Sweep.check(axes)
+        let target = try self.target.map { text throws(FencesimError) in try SweepTarget(parsing: text) }
+
+        let scenario = try ScenarioReader.read(path: self.scenario, splitting: readOptions)
+        let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
+        // Over the fences: the traces are read in each combination's replays.
+        FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences, traces: [])
+        for d in runner.diagnostics { Terminal.err(d.description) }
+        let truth = try scenario.truthSource(fences: runner.fences)
+        let sweep = try Sweep(base: Sweep.Base(runner: runner, truth: truth), axes: axes, target: target)
+        return Prepared(scenario: scenario, runner: runner, truth: truth, sweep: sweep, target: target)
+    }
+
+    /// Writes the sweep's files and prints its grid or verdict: the one rendering of a single
+    /// run and of a merge of shards.
+    ///
+    /// - Returns: the exit status: of the first failure, else 1 when no setting meets the target.
+    func emit(_ result: Sweep.Result, prepared p: Prepared, plot: String?, json: String?, quiet: Bool) throws(FencesimError) -> Int32 {
+        for w in result.warnings.prefix(20) { Terminal.err(w.description) }
+        if result.warnings.count > 20 { Terminal.err("note: \(result.warnings.count - 20) more warnings not shown") }
+        for f in result.failures { Terminal.err(f.fullDescription) }
+
+        let report = SweepReport(title: p.scenario.name, generator: "fencesim \(FencesimVersion.string)", scenario: self.scenario,
+                                 truth: Report.describe(p.truth, p.scenario.root["truth"]?.string ?? "trace"),
+                                 degradation: p.runner.degradation, result: result)
+        // Both files or neither.
+        var outputs: [FileIO.Output] = []
+        if let plot { outputs.append(FileIO.Output(path: plot) { sink throws(FencesimError) in try sink.write(Array(SweepFigure.svg(report).utf8)) }) }
+        if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try sink.write(Array(SweepJSON.render(report).utf8)) }) }
+        for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
+        if !quiet {
+            Terminal.out(SweepTable.render(report))
+        } else if let verdict = report.verdict {
+            Terminal.out(verdict + "\n")
+        }
+        if let failure = result.failures.first {
+            Terminal.err("error: some traces could not be evaluated (the grid covers the others); first: \(failure.location.map { "\($0)" } ?? failure.message)")
+            return failure.code.exitStatus
+        } else if p.target != nil, result.chosen == nil {
+            return FencesimError.Code.checkFailed.exitStatus
+        }
+        return 0
+    }
+
+    /// The files whose bytes a sharded sweep's digest covers.
+    static func files(_ p: Prepared) -> [String] {
+        [p.scenario.file, p.scenario.fencesPath] + p.truth.files
+    }
+
+    /// Replays every combination of the traces of `shard` and writes its part.
+    func runShard(_ shard: Shard, prepared p: Prepared, out: String) throws(FencesimError) {
+        let traces = p.sweep.base.traces
+        let positions = shard.positions(weights: ShardedRun.weights(traces))
+        let arguments = ShardedRun.arguments(after: "sweep")
+        let run = try ShardedRun.digest(command: "sweep", arguments: arguments, files: SweepCommand.files(p), traces: traces, shards: shard.count).hex
+        var base = p.sweep.base
+        base.traces = positions.map { traces[$0] }
+        let sweep = try Sweep(base: base, axes: p.sweep.axes, target: p.sweep.target)
+        let bar = ProgressBar(enabled: isatty(2) == 1, total: Sweep.combinations(sweep.axes).count * positions.count, unit: "replays")
+        let replays = try sweep.replays { done, total in bar.update(done, total) }
+        bar.finish()
+        for w in replays.warnings.prefix(20) { Terminal.err(w.description) }
+        // Recorded in the part: the merge fails as a single run would, after writing the files.
+        var seen: Set<String> = []
+        for e in replays.errors.joined().compactMap({ $0 }) where seen.insert(e.fullDescription).inserted { Terminal.err(e.fullDescription) }
+        let header = RunPart.Header(kind: .sweep, run: run, shard: shard, traceCount: traces.count, positions: positions, arguments: arguments)
+        try ShardedRun.write(header, records: positions.indices.map { replays.partValue(trace: $0) },
+                             name: ShardedRun.fileStem(p.scenario.name, kind: .sweep), folder: out)
+    }
+
+    /// Merges the parts of `sweep --shard` (`files`, the first's header read) into the grid,
+    /// files and verdict of a single run: the sweep is prepared again from the parts' arguments
+    /// (nothing is replayed) and its digest checked against the parts'.
+    ///
+    /// - Returns: the exit status of the single run.
+    static func merge(_ files: [String], first: RunPart.Header, plot: String?, json: String?, quiet: Bool) throws -> Int32 {
+        let at = SourceLocation(file: files.first ?? "", line: 1)
+        let command: SweepCommand
+        do {
+            command = try SweepCommand.parse(first.arguments)
+        } catch {
+            throw FencesimError(.badData, "the part's arguments are not those of fencesim sweep: \(SweepCommand.message(for: error))", at: at)
+        }
+        let p = try command.prepare(readOptions: try command.traceOptions.readOptions())
+        try ShardedRun.checkInputs(first, files: SweepCommand.files(p), traces: p.sweep.base.traces, at: at)
+        var replays = Sweep.Replays(combinations: Sweep.combinations(p.sweep.axes).count, traces: first.traceCount)
+        try ShardedRun.readParts(files, expected: first) { (position, node) throws(FencesimError) in
+            try replays.add(part: node, position: position)
+        }
+        let status = try command.emit(p.sweep.result(replays), prepared: p, plot: plot, json: json, quiet: quiet)
+        Terminal.err("merged \(files.count) parts of \(first.traceCount) traces")
+        return status
     }
 
     func run() throws {
         let readOptions = try traceOptions.readOptions()
         var exitStatus: Int32 = 0
         try Terminal.run {
-            // The flags are read before the scenario, so that a mistake in them costs no replay.
-            var axes: [SweepAxis] = []
-            for (k, text) in vary.enumerated() {
-                axes.append(try SweepAxis(parsing: text, occurrence: k + 1))
+            let p = try prepare(readOptions: readOptions)
+            if let text = shard, let out {
+                try runShard(try Shard(parsing: text), prepared: p, out: out)
+                return
             }
-            try Sweep.check(axes)
-            let target = try self.target.map { text throws(FencesimError) in try SweepTarget(parsing: text) }
-
-            let scenario = try ScenarioReader.read(path: self.scenario, splitting: readOptions)
-            let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
-            // Over the fences: the traces are read in each combination's replays.
-            FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences, traces: [])
-            for d in runner.diagnostics { Terminal.err(d.description) }
-            let truth = try scenario.truthSource(fences: runner.fences)
-            let sweep = try Sweep(base: Sweep.Base(runner: runner, truth: truth), axes: axes, target: target)
-            let total = Sweep.combinations(axes).count * scenario.traces.count
+            let total = Sweep.combinations(p.sweep.axes).count * p.scenario.traces.count
             let bar = ProgressBar(enabled: isatty(2) == 1, total: total, unit: "replays")
-            let result = try sweep.run { done, total in bar.update(done, total) }
+            let result = try p.sweep.run { done, total in bar.update(done, total) }
             bar.finish()
-            for w in result.warnings.prefix(20) { Terminal.err(w.description) }
-            if result.warnings.count > 20 { Terminal.err("note: \(result.warnings.count - 20) more warnings not shown") }
-            for f in result.failures { Terminal.err(f.fullDescription) }
-
-            let report = SweepReport(title: scenario.name, generator: "fencesim \(FencesimVersion.string)", scenario: self.scenario,
-                                     truth: Report.describe(truth, scenario.root["truth"]?.string ?? "trace"),
-                                     degradation: runner.degradation, result: result)
-            // Both files or neither.
-            var outputs: [FileIO.Output] = []
-            if let plot { outputs.append(FileIO.Output(path: plot) { sink throws(FencesimError) in try sink.write(Array(SweepFigure.svg(report).utf8)) }) }
-            if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try sink.write(Array(SweepJSON.render(report).utf8)) }) }
-            for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
-            if !quiet {
-                Terminal.out(SweepTable.render(report))
-            } else if let verdict = report.verdict {
-                Terminal.out(verdict + "\n")
-            }
-            if let failure = result.failures.first {
-                Terminal.err("error: some traces could not be evaluated (the grid covers the others); first: \(failure.location.map { "\($0)" } ?? failure.message)")
-                exitStatus = failure.code.exitStatus
-            } else if target != nil, result.chosen == nil {
-                exitStatus = FencesimError.Code.checkFailed.exitStatus
-            }
+            exitStatus = try emit(result, prepared: p, plot: plot, json: json, quiet: quiet)
         }
         if exitStatus != 0 { throw ExitCode(exitStatus) }
     }
