@@ -117,7 +117,7 @@ struct Report: ParsableCommand {
             // Events are kept only for the HTML map's markers, and only as many as it draws.
             var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
                                                      drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0)
-            evaluation.view = setup.view
+            evaluation.view = try scoredView(setup)
             // With a profile, the terminal shows the other view's tables beside the chosen one's.
             if setup.replay.profile != nil, !quiet { evaluation.alsoView = evaluation.view == .app ? .geometry : .app }
             let evaluator = Evaluator(evaluation)
@@ -136,15 +136,16 @@ struct Report: ParsableCommand {
                 }
             }
             Reporting.sayReach(fences: setup.replay.fences, settings: setup.replay.settings, outcomes: evaluations.map(\.outcome))
-            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
+            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: reportTitle(setup, view: evaluation.view),
                                         generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                         degradation: setup.degradation)
             try Report.emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
             if !quiet, let other = evaluation.alsoView {
                 var beside = evaluations
                 for k in beside.indices { beside[k].score = beside[k].alternateScore }
+                let name = other == .app ? "app view" : "geometry view"
                 let otherReport = AccuracyReport(evaluations: beside, fences: setup.replay.fences,
-                                                 title: Report.title(setup.untitled, view: other, profile: setup.replay.profile),
+                                                 title: "\(setup.title) · \(name), \(setup.replay.profile?.platform.rawValue ?? "") profile",
                                                  generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                                                  degradation: setup.degradation)
                 Terminal.out("\n" + ReportTable.render(otherReport))
@@ -181,7 +182,7 @@ struct Report: ParsableCommand {
         let run = try ShardedRun.digest(command: "report", arguments: arguments, files: setup.files, traces: setup.traces, shards: shard.count).hex
         var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
                                                  drawnEventsKept: AccuracyReport.markerLimit)
-        evaluation.view = setup.view
+        evaluation.view = try scoredView(setup)
         let evaluator = Evaluator(evaluation)
         let bar = ProgressBar(enabled: isatty(2) == 1, total: positions.count)
         let evaluations = try evaluator.run(positions.map { setup.traces[$0] }, progress: { done, total in bar.update(done, total) })
@@ -223,13 +224,30 @@ struct Report: ParsableCommand {
             entries[position] = entry
             if let error, failure.map({ position < $0.position }) ?? true { failure = (position, error) }
         }
-        let report = AccuracyReport(entries: entries.compactMap { $0 }, fences: setup.replay.fences, title: setup.title,
+        let report = AccuracyReport(entries: entries.compactMap { $0 }, fences: setup.replay.fences,
+                                    title: command.reportTitle(setup, view: try command.scoredView(setup)),
                                     generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription, degradation: setup.degradation)
         try emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
         Terminal.err("merged \(files.count) parts of \(first.traceCount) traces")
         guard let failure else { return 0 }
         Terminal.err("error: \(command.evaluationsFailedMessage(failure.error))")
         return failure.error.code.exitStatus
+    }
+
+    /// The notifications scored: `--view`, else what the app heard with a profile, else the
+    /// engine's.
+    func scoredView(_ setup: Setup) throws(FencesimError) -> Scoring.View {
+        let scored = view ?? (setup.replay.profile != nil ? .app : .geometry)
+        if scored == .app, setup.replay.profile == nil {
+            throw FencesimError(.usage, "--view app scores what a profile delivered: give --profile (or profile: in the scenario)")
+        }
+        return scored
+    }
+
+    /// The report's title: the run's, and which notifications were scored when a profile
+    /// stands between the engine and the app.
+    func reportTitle(_ setup: Setup, view: Scoring.View) -> String {
+        setup.replay.profile.map { "\(setup.title) · \(view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" } ?? setup.title
     }
 
     func evaluationsFailedMessage(_ first: FencesimError) -> String {
@@ -246,40 +264,12 @@ struct Report: ParsableCommand {
         var truthDescription: String
         /// The check of a frame the user chose, said once the traces are read.
         var distortion: FrameDistortion.Check?
-        /// The files whose bytes a sharded run's digest covers: the scenario, the fences, truth
-        /// (and a profile file).
+        /// The files whose bytes a sharded run's digest covers: the scenario, the fences, truth.
         var files: [String] = []
-        /// Which notifications are scored (``Simulation/Scoring/View``).
-        var view: Scoring.View = .geometry
-        /// The title before it names the view.
-        var untitled = ""
     }
 
-    /// A report's title: with a profile, it says which view was scored.
-    static func title(_ title: String, view: Scoring.View, profile: OSProfile?) -> String {
-        profile.map { "\(title) · \(view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" } ?? title
-    }
-
-    /// What a run, a shard and a merge of shards score: ``prepareInputs(readOptions:overrides:given:degradeOverride:)``
-    /// with the view (`--view`, else the app's with a profile) and a title naming it.
-    ///
-    /// - Throws: `.usage` for `--view app` without a profile.
     func prepare(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
                  degradeOverride: Degradation?) throws -> Setup {
-        var setup = try prepareInputs(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
-        setup.view = view ?? (setup.replay.profile != nil ? .app : .geometry)
-        if setup.view == .app, setup.replay.profile == nil {
-            throw FencesimError(.usage, "--view app scores what a profile delivered: give --profile (or profile: in the scenario)")
-        }
-        setup.untitled = setup.title
-        setup.title = Report.title(setup.title, view: setup.view, profile: setup.replay.profile)
-        // A profile file's bytes are part of the run (a scenario's own is read from its folder).
-        if let name = profile, OSProfile.Platform(rawValue: name) == nil { setup.files.append(name) }
-        return setup
-    }
-
-    func prepareInputs(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
-                       degradeOverride: Degradation?) throws -> Setup {
         if isScenario {
             let scenario = try ScenarioReader.read(path: inputs[0], splitting: readOptions)
             if fences != nil {
@@ -313,15 +303,10 @@ struct Report: ParsableCommand {
             var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                 workers: workers, pipeline: pipeline)
             replay.profile = try scenario.profile(override: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
-            var files = [scenario.file, scenario.fencesPath] + truth.files
-            // The scenario's profile file, when it names one (a sharded run digests its bytes).
-            if profile == nil, let name = scenario.root["profile"]?.string, OSProfile.Platform(rawValue: name) == nil {
-                files.append(name.hasPrefix("/") ? name : (scenario.directory as NSString).appendingPathComponent(name))
-            }
             return Setup(title: scenario.name, traces: scenario.traces,
                          replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
-                         distortion: distortion, files: files)
+                         distortion: distortion, files: [scenario.file, scenario.fencesPath] + truth.files)
         }
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")

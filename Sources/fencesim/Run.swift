@@ -173,9 +173,8 @@ struct Run: ParsableCommand {
     /// The digest of this run, the same for every shard of it (``ShardedRun/digest(command:arguments:files:traces:shards:)``):
     /// the command-line words but the scenario's path and the options that only say where and
     /// how output goes (`--shard`, `--out`, `--workers`, `--state`, `--format`), the scenario's
-    /// and the fences' bytes, and each trace's label, size and bytes.
-    /// With a profile, the profile in effect as a profile file writes it (a profile file may
-    /// change between shards).
+    /// and the fences' bytes, and each trace's label, size and bytes; and the profile in effect,
+    /// as a profile file writes it (a profile file may change between shards).
     func runDigest(_ scenario: Scenario, shards: Int, profile: OSProfile? = nil) throws(FencesimError) -> RunDigest {
         let arguments = ShardedRun.arguments(after: "run", also: ["--state", "--format"]).filter { $0 != self.scenario }
         var digest = try ShardedRun.digest(command: "run", arguments: arguments, files: [scenario.file, scenario.fencesPath],

@@ -97,6 +97,22 @@ import Testing
         #expect(try Self.read(dir, "merged.html") == Self.read(dir, "single.html"))
     }
 
+    /// A scenario with an operating-system profile: shards score the app's view, as the single
+    /// run does, under its title.
+    @Test func mergedProfileReportEqualsASingleRun() throws {
+        let dir = try CLI.temporaryDirectory()
+        let scenario = CLI.packageRoot.appendingPathComponent("scenarios/demo-android.yaml").path
+        let single = try CLI.run(["report", scenario, "--html", "single.html", "--json", "single.json", "--quiet"], in: dir)
+        #expect(single.status == 0, "\(single.stderr)")
+        let json = try String(decoding: Self.read(dir, "single.json"), as: UTF8.self)
+        #expect(json.contains("app view"), "the single run scores the app's view")
+        try Self.shards("report", [scenario], shards: 2, folder: "parts", in: dir)
+        let merged = try CLI.run(["merge", "parts", "--html", "merged.html", "--json", "merged.json", "--quiet"], in: dir)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try Self.read(dir, "merged.json") == Self.read(dir, "single.json"))
+        #expect(try Self.read(dir, "merged.html") == Self.read(dir, "single.html"))
+    }
+
     @Test func mergedReportOfTracesGivenOnTheCommandLineEqualsASingleRun() throws {
         let dir = try Self.folder(failing: false)
         let args = ["drive0.gpx", "drive1.gpx", "drive2.gpx", "drive3.gpx", "--fences", "fences.geojson", "--degrade", "resample=10,noise=1,seed=9,exitLoss=0.4"]
