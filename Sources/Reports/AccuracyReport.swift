@@ -35,9 +35,10 @@ public struct AccuracyReport: Sendable {
                       cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
                       feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e))
             guard let start = e.start else { return }
-            places = CheckInSummary.places(e.outcome.events, start: start)
-            if let score = e.score, e.outcome.events.contains(where: { $0.type == .checkin }) {
-                checkIns.add(events: e.outcome.events, visits: score.visits, start: start,
+            // From every check-in, check-out and Places line, not only the events kept for the map.
+            places = CheckInSummary.places(e.pipelineEvents, start: start)
+            if let score = e.score, e.pipelineEvents.contains(where: { $0.type == .checkin }) {
+                checkIns.add(events: e.pipelineEvents, visits: score.visits, start: start,
                              end: Timestamp(seconds: start.seconds, nanoseconds: Int64(start.nanoseconds) + Int64((score.durationSeconds * 1e9).rounded())))
             }
         }

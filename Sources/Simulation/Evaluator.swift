@@ -176,6 +176,8 @@ public struct Evaluator: Sendable {
             /// it is kept; written by the replay's thread alone, read after both have joined.
             final class Read: @unchecked Sendable {
                 var reader: Scoring.Reader
+                /// Every check-in, check-out and Places line (see ``TraceEvaluation/pipelineEvents``).
+                var pipelineEvents: [LogEvent] = []
                 /// The reader of ``Configuration/alsoView``.
                 var other: Scoring.Reader?
                 var events: [LogEvent] = []
@@ -210,6 +212,7 @@ public struct Evaluator: Sendable {
                 Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss) { line in
                     read.reader.take(line)
                     read.other?.take(line)
+                    if case .event(let event) = line, TraceEvaluation.isPipelineEvent(event.type) { read.pipelineEvents.append(event) }
                     if read.drawn < drawnEventsKept {
                         let event = line.logEvent
                         read.events.append(event)
@@ -225,6 +228,7 @@ public struct Evaluator: Sendable {
                 throw FencesimError(.internalError, "the replay of \(input.path) ended without a result")
             }
             result.outcome.events = read.events
+            result.pipelineEvents = read.pipelineEvents
             result.outcome.engineStatistics = outcome.engineStatistics
             result.outcome.placesState = outcome.placesState
             result.outcome.warnings = trace.statistics.warnings + outcome.warnings

@@ -8,8 +8,34 @@ extension Scenario {
     ///
     /// - Throws: ``Support/FencesimError`` when the fence file cannot be read.
     public func readFences(options: FenceReadOptions) throws(FencesimError) -> FenceSet {
-        let all = try FenceReader.read(path: fencesPath, options: options)
+        var all = try FenceReader.read(path: fenceFiles[0].path, options: options)
+        if fenceFiles.count > 1 || fenceFiles[0].set != nil {
+            all = try Scenario.union(fenceFiles, first: all, options: options)
+        }
         guard let clause = geotrigger.fencesWhere else { return all }
         return all.selecting(clause)
+    }
+
+    /// The fences of several files, in the order written: a named set's ids prefixed with
+    /// `NAME/`; an id two files share (after prefixing) is a located error. Each fence keeps
+    /// its ``Fences/Fence/index`` and location in its own file.
+    static func union(_ files: [FenceFile], first: FenceSet, options: FenceReadOptions) throws(FencesimError) -> FenceSet {
+        var fences: [Fence] = []
+        var warnings: [Diagnostic] = []
+        var seen: [String: SourceLocation] = [:]
+        for (k, file) in files.enumerated() {
+            let set = k == 0 ? first : try FenceReader.read(path: file.path, options: options)
+            warnings += set.warnings
+            for var fence in set.fences {
+                if let name = file.set { fence.id = "\(name)/\(fence.id)" }
+                if let other = seen[fence.id] {
+                    throw FencesimError(.badData, "fence id \"\(fence.id)\" is also in \(other); ids must be unique across a scenario's fence files (give them as a map of named sets to prefix each set's ids)",
+                                        at: fence.location)
+                }
+                seen[fence.id] = fence.location
+                fences.append(fence)
+            }
+        }
+        return FenceSet(file: files.map(\.path).joined(separator: ", "), fences: fences, warnings: warnings)
     }
 }

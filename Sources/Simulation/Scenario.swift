@@ -11,9 +11,13 @@ public struct Scenario: Sendable {
     public var name: String
     /// Traces after glob expansion, in the order written (each glob's matches sorted).
     public var traces: [TraceInput]
-    /// The fence file's path (resolved against the scenario's folder) and where it was named.
-    public var fencesPath: String
-    public var fencesLocation: SourceLocation
+    /// The fence files, in the order written: one, a list, or named sets (see ``FenceFile``).
+    public var fenceFiles: [FenceFile]
+    /// The first fence file's path (resolved against the scenario's folder) and where it was named.
+    public var fencesPath: String { fenceFiles[0].path }
+    public var fencesLocation: SourceLocation { fenceFiles[0].location }
+    /// Every fence file's path.
+    public var fencePaths: [String] { fenceFiles.map(\.path) }
     /// `crs`: `nil` for `auto`.
     public var crs: FrameDefinition?
     /// `geotrigger`: the scenario-wide settings.
@@ -46,6 +50,17 @@ public struct Scenario: Sendable {
     public func zone(id: String) -> ZoneDeclaration? {
         zones.first(where: { $0.id == id })
     }
+}
+
+/// One of a scenario's fence files (`fences:` a path, a list of paths, or a map of named sets).
+public struct FenceFile: Sendable {
+    /// The set's name when `fences` is a map: its fences' ids are `NAME/ID`, so that two sets
+    /// may hold the same id.
+    public var set: String?
+    /// Resolved against the scenario's folder.
+    public var path: String
+    /// Where it was named.
+    public var location: SourceLocation
 }
 
 /// A zone as a scenario declares it: the Bluedot zone (SPEC §3) and geotrigger settings for its

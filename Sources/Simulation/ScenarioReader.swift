@@ -94,13 +94,7 @@ public enum ScenarioReader {
         guard let fencesNode = root["fences"] else {
             throw FencesimError(.badData, "the scenario has no \"fences\" (a GeoJSON file)", at: root.location)
         }
-        guard let fencesText = fencesNode.string, !fencesText.isEmpty else {
-            throw fencesNode.error("fences must be a path to a GeoJSON file")
-        }
-        let fencesPath = resolve(fencesText, directory)
-        guard FileIO.exists(fencesPath) else {
-            throw FencesimError(.missingInput, "fence file \(fencesText) does not exist (looked for \(fencesPath))", at: fencesNode.location)
-        }
+        let fenceFiles = try readFenceFiles(fencesNode, directory: directory)
         var crs: FrameDefinition?
         if let c = root["crs"] {
             let s = zoneID(c)
@@ -140,7 +134,7 @@ public enum ScenarioReader {
             }
             expected = resolve(s, directory)
         }
-        return Scenario(file: path, name: name, traces: traces, fencesPath: fencesPath, fencesLocation: fencesNode.location, crs: crs,
+        return Scenario(file: path, name: name, traces: traces, fenceFiles: fenceFiles, crs: crs,
                         geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
                         expectedPath: expected, root: root, directory: directory)
     }
@@ -160,6 +154,37 @@ public enum ScenarioReader {
     static func resolve(_ path: String, _ directory: String) -> String {
         if path.hasPrefix("/") || directory.isEmpty { return path }
         return (directory as NSString).appendingPathComponent(path)
+    }
+
+    /// `fences`: a path, a list of paths, or a map of set names to paths, relative to the
+    /// scenario's folder. A file that does not exist is a missing input.
+    static func readFenceFiles(_ node: ConfigNode, directory: String) throws(FencesimError) -> [FenceFile] {
+        var named: [(set: String?, node: ConfigNode)] = []
+        if node.string != nil {
+            named = [(nil, node)]
+        } else if let items = node.items {
+            named = items.map { (nil, $0) }
+        } else if let entries = node.entries {
+            for (key, keyLocation, value) in entries {
+                guard !key.isEmpty, !key.contains("/") else {
+                    throw FencesimError(.badData, "a fence set's name must be non-empty, without '/' (it prefixes its fences' ids)", at: keyLocation)
+                }
+                named.append((key, value))
+            }
+        } else {
+            throw node.error("fences must be a path to a GeoJSON file, a list of them, or a map of set names to them")
+        }
+        guard !named.isEmpty else { throw node.error("fences is empty") }
+        var files: [FenceFile] = []
+        for (set, item) in named {
+            guard let text = item.string, !text.isEmpty else { throw item.error("a fence file must be a path to a GeoJSON file") }
+            let path = resolve(text, directory)
+            guard FileIO.exists(path) else {
+                throw FencesimError(.missingInput, "fence file \(text) does not exist (looked for \(path))", at: item.location)
+            }
+            files.append(FenceFile(set: set, path: path, location: item.location))
+        }
+        return files
     }
 
     /// Paths or globs, relative to the scenario's folder; each glob's matches sorted. A path that

@@ -31,6 +31,10 @@ public struct TraceEvaluation: Sendable {
     public var cleanTrack: [TrackPoint] = []
     /// The degraded feed the engine saw, thinned likewise (the clean path when not degraded).
     public var feedTrack: [TrackPoint] = []
+    /// Every check-in, check-out and Places line of the replay, whether or not its log was kept
+    /// (what a report's check-in table and Places timeline read: far fewer lines than its
+    /// notifications).
+    public var pipelineEvents: [LogEvent] = []
     /// The first clean fix's time.
     public var start: Timestamp?
     /// Fixes in the clean trace and in the feed.
@@ -38,5 +42,13 @@ public struct TraceEvaluation: Sendable {
     public var feedFixCount = 0
 
     public var input: TraceInput { outcome.input }
+
+    /// Whether a line of this type is kept in ``pipelineEvents``.
+    static func isPipelineEvent(_ type: LogEvent.EventType) -> Bool {
+        switch type {
+        case .checkin, .checkout, .placesEntry, .placesExit, .placesExpired, .placesLookup: true
+        default: false
+        }
+    }
     public var error: FencesimError? { outcome.error }
 }

@@ -314,7 +314,7 @@ struct Report: ParsableCommand {
             return Setup(title: scenario.name, traces: scenario.traces,
                          replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
-                         distortion: distortion, files: [scenario.file, scenario.fencesPath] + truth.files + profileFiles(scenario))
+                         distortion: distortion, files: [scenario.file] + scenario.fencePaths + truth.files + profileFiles(scenario))
         }
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")

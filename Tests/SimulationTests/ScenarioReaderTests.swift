@@ -151,6 +151,21 @@ import Testing
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  filter: speed = 'fast'\n", line: 4, column: 19, "fix fields are numbers")
     }
 
+    @Test func fenceFilesAreAPathAListOrNamedSets() throws {
+        let head = "traces: [traces/a.csv]\n"
+        let (_, one) = try scenario(head + "fences: fences.geojson\n")
+        #expect(try ScenarioReader.read(path: one).fenceFiles.map(\.set) == [nil])
+        let (_, list) = try scenario(head + "fences: [fences.geojson, fences.geojson]\n")
+        #expect(try ScenarioReader.read(path: list).fenceFiles.count == 2)
+        let (_, sets) = try scenario(head + "fences: {stores: fences.geojson, depots: fences.geojson}\n")
+        #expect(try ScenarioReader.read(path: sets).fenceFiles.map(\.set) == ["stores", "depots"])
+        try expectError(head + "fences: []\n", line: 2, "fences is empty")
+        try expectError(head + "fences: 5\n", line: 2, "fences must be a path to a GeoJSON file, a list of them, or a map")
+        try expectError(head + "fences: [fences.geojson, 7]\n", line: 2, "a fence file must be a path")
+        try expectError(head + "fences: {\"a/b\": fences.geojson}\n", line: 2, "without '/'")
+        try expectError(head + "fences:\n  stores: fences.geojson\n  depots: nowhere.geojson\n", code: 66, line: 4, "fence file nowhere.geojson does not exist")
+    }
+
     @Test func whereSelectsFencesOnlyUnderTheScenarioGeotrigger() throws {
         // A bad clause points at its column: the unterminated string at column 13 of the clause.
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: \"brand = 'acme\"\n", line: 4, column: 19,
