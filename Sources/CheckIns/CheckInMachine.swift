@@ -282,7 +282,8 @@ public struct CheckInMachine: Sendable {
     mutating func checkOut(_ trigger: Trigger, into output: inout [CheckInEvent]) {
         let f = trigger.event.fence
         let z = fenceEntries[f].zone
-        guard let open = states[z].open, open.fence == f else { return }
+        // A fence replaced while the device stayed inside exits as its new version (the same id).
+        guard let open = states[z].open, open.fence == f || fenceEntries[open.fence].id == fenceEntries[f].id else { return }
         let zone = zones[z]
         output.append(CheckInEvent(
             kind: .checkout, time: trigger.time, zoneID: zone.id, zoneName: zone.name, customData: zone.customData, fence: f,

@@ -76,12 +76,16 @@ public struct Fence: Sendable {
     public var properties: [JSONMember]
     /// Where the feature starts in its file.
     public var location: SourceLocation
+    /// When the fence exists in trace time (`validFrom`, `validUntil`, `schedule`); `nil`:
+    /// always.
+    public var validity: FenceValidity?
 
     public init(
         index: Int, id: String, name: String? = nil, kind: Kind, shape: Shape, zone: String? = nil,
         bufferMeters: Double? = nil, library: String? = nil, rank: Int? = nil, metadata: JSONValue? = nil,
-        properties: [JSONMember] = [], location: SourceLocation
+        properties: [JSONMember] = [], location: SourceLocation, validity: FenceValidity? = nil
     ) {
+        self.validity = validity
         self.index = index
         self.id = id
         self.name = name

@@ -243,8 +243,8 @@ public enum FenceLint {
         return out
     }
 
-    /// `zone-overlap` findings: pairs of fences naming the same zone that share area, each
-    /// reported at the later fence of the pair in file order.
+    /// `zone-overlap` findings: pairs of fences naming the same zone that share area (and may
+    /// exist at the same time), each reported at the later fence of the pair in file order.
     static func overlaps(_ measured: [Measured]) throws(SpatialError) -> [LintFinding] {
         var byZone: [String: [Int]] = [:]
         for (k, m) in measured.enumerated() where m.pairable {
@@ -265,6 +265,8 @@ public enum FenceLint {
                 for b in order[(p + 1)...] {
                     guard let eb = measured[b].envelope else { continue }
                     if eb.minX > ea.maxX { break }
+                    // Versions of a fence (a fence-changes file) that never exist at once cannot overlap.
+                    guard FenceValidity.mayCoexist(measured[a].fence.validity, measured[b].fence.validity) else { continue }
                     guard ea.intersects(eb), let amount = try measured[a].overlap(with: measured[b]) else { continue }
                     let (first, second) = a < b ? (measured[a].fence, measured[b].fence) : (measured[b].fence, measured[a].fence)
                     out.append(LintFinding(

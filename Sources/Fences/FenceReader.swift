@@ -370,8 +370,9 @@ struct KnownProperties {
     /// Where each key is among the members (-1: absent), so that nothing is copied or
     /// retained until a value is used.
     private var place: (id: Int32, name: Int32, zone: Int32, buffer: Int32, library: Int32,
-                        rank: Int32, weight: Int32, metadata: Int32, beacon: Int32, radius: Int32)
-        = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+                        rank: Int32, weight: Int32, metadata: Int32, beacon: Int32, radius: Int32,
+                        validFrom: Int32, validUntil: Int32, schedule: Int32)
+        = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
     private let members: [JSONMember]
 
     init(_ members: [JSONMember]) {
@@ -398,7 +399,11 @@ struct KnownProperties {
             case 7:
                 if key == "library" { place.library = at }
             case 8:
-                if key == "metadata" { place.metadata = at }
+                if key == "metadata" { place.metadata = at } else if key == "schedule" { place.schedule = at }
+            case 9:
+                if key == "validFrom" { place.validFrom = at }
+            case 10:
+                if key == "validUntil" { place.validUntil = at }
             default:
                 break
             }
@@ -417,6 +422,11 @@ struct KnownProperties {
     var metadata: JSONNode? { node(place.metadata) }
     var beacon: JSONNode? { node(place.beacon) }
     var radius: JSONNode? { node(place.radius) }
+    var validFrom: JSONNode? { node(place.validFrom) }
+    var validUntil: JSONNode? { node(place.validUntil) }
+    var schedule: JSONNode? { node(place.schedule) }
+    /// Whether any property of ``FenceValidity`` is present.
+    var hasValidity: Bool { place.validFrom >= 0 || place.validUntil >= 0 || place.schedule >= 0 }
 }
 
 /// Turns streamed features into fences: everything but the id uniqueness. Owns a GEOS context
@@ -692,10 +702,102 @@ struct FeatureConverter {
             return nil
         }
 
+        var validity: FenceValidity?
+        if known.hasValidity {
+            switch FeatureConverter.validity(known) {
+            case .success(let v): validity = v
+            case .failure(let problem):
+                report("\(label): \(problem.message)", problem.offset)
+                return nil
+            }
+        }
+
         return Fence(
             index: index, id: id, name: name, kind: kind, shape: shape, zone: zone, bufferMeters: buffer,
             library: library, rank: rank, metadata: metadata, properties: properties,
-            location: locator.location(ofOffset: feature.offset, hint: &lineHint))
+            location: locator.location(ofOffset: feature.offset, hint: &lineHint), validity: validity)
+    }
+
+    /// What is wrong with a fence's validity, and where.
+    struct ValidityProblem: Error {
+        var message: String
+        var offset: Int
+    }
+
+    /// A fence's `validFrom`, `validUntil` (ISO-8601 times; UTC when no offset is given) and
+    /// `schedule` (a window or a list of windows `{days, from, to, timezone}`, as zone
+    /// conditions' time windows), or the problem and where it is.
+    static func validity(_ known: KnownProperties) -> Result<FenceValidity?, ValidityProblem> {
+        func time(_ node: JSONNode?, _ key: String) -> Result<Timestamp?, ValidityProblem> {
+            guard let node, !node.isNull else { return .success(nil) }
+            guard let text = node.string else {
+                return .failure(.init(message: "\"\(key)\" must be an ISO-8601 time, found \(node.value.typeDescription)", offset: node.offset))
+            }
+            switch Timestamp.parseISO8601(text) {
+            case .success(let t): return .success(t)
+            case .failure(let f): return .failure(.init(message: "\"\(key)\" is not an ISO-8601 time: \(f.message)", offset: node.offset))
+            }
+        }
+        var validity = FenceValidity()
+        switch time(known.validFrom, "validFrom") {
+        case .success(let t): validity.from = t
+        case .failure(let f): return .failure(f)
+        }
+        switch time(known.validUntil, "validUntil") {
+        case .success(let t): validity.until = t
+        case .failure(let f): return .failure(f)
+        }
+        if let from = validity.from, let until = validity.until, until <= from {
+            return .failure(.init(message: "\"validUntil\" must be later than \"validFrom\"", offset: known.validUntil?.offset ?? 0))
+        }
+        if let node = known.schedule, !node.isNull {
+            let windows = node.elements ?? [node]
+            for window in windows {
+                switch scheduleWindow(window) {
+                case .success(let w): validity.schedule.append(w)
+                case .failure(let f): return .failure(f)
+                }
+            }
+        }
+        if validity.from == nil, validity.until == nil, validity.schedule.isEmpty { return .success(nil) }
+        return .success(validity)
+    }
+
+    /// One window of a fence's `schedule`.
+    static func scheduleWindow(_ node: JSONNode) -> Result<ZoneConditions.TimeWindow, ValidityProblem> {
+        func fail(_ message: String, _ at: JSONNode) -> Result<ZoneConditions.TimeWindow, ValidityProblem> {
+            .failure(.init(message: message, offset: at.offset))
+        }
+        guard let members = node.members else {
+            return fail("a \"schedule\" window must be an object {days, from, to, timezone}, found \(node.value.typeDescription)", node)
+        }
+        for member in members where !["days", "from", "to", "timezone"].contains(member.key) {
+            return fail("unknown key \"\(member.key)\" in a schedule window (use days, from, to, timezone)", member.node)
+        }
+        var days = Set<Int>()
+        if let d = node.member("days"), !d.isNull {
+            guard let list = d.elements else { return fail("\"days\" must be a list such as [\"mon\", \"tue\"]", d) }
+            for day in list {
+                guard let name = day.string, let n = ZoneConditions.TimeWindow.dayNumber(name) else {
+                    return fail("unknown day (use mon, tue, wed, thu, fri, sat, sun)", day)
+                }
+                days.insert(n)
+            }
+        }
+        var minutes: [Int] = []
+        for key in ["from", "to"] {
+            guard let n = node.member(key) else { return fail("a schedule window needs \"\(key)\" (HH:MM)", node) }
+            guard let text = n.string, let minute = ZoneConditions.TimeWindow.minuteOfDay(text) else {
+                return fail("\"\(key)\" must be a time of day HH:MM", n)
+            }
+            minutes.append(minute)
+        }
+        let zoneNode = node.member("timezone")
+        let zone = zoneNode?.string ?? "UTC"
+        guard ZoneConditions.TimeWindow.utcOffsetSeconds(zone, at: Timestamp(seconds: 0)) != nil else {
+            return fail("unknown time zone \"\(zone)\" (use UTC, an offset such as +02:00, or an IANA name)", zoneNode ?? node)
+        }
+        return .success(ZoneConditions.TimeWindow(days: days, fromMinute: minutes[0], toMinute: minutes[1], timeZone: zone))
     }
 
     /// GEOS validity: invalid shapes are errors naming the fence and GEOS's reason, or repaired

@@ -211,7 +211,7 @@ public final class FenceIndex: @unchecked Sendable {
             settings.withUnsafeBufferPointer { settings in
                 fences.indices.map { j in
                     FenceIndex.isScheduled(kind: layout.kinds[j], fenceKind: fences[j].kind, settings: settings.baseAddress! + j,
-                                           noise: layout.beaconNoise[j].sigma)
+                                           noise: layout.beaconNoise[j].sigma) && fences[j].validity == nil
                 }
             }
         }
@@ -239,7 +239,9 @@ public final class FenceIndex: @unchecked Sendable {
     /// without filter, dwell or debounce, not a beacon with signal noise (its state may flip at
     /// any fix, wherever the device is), entered and stayed in on one condition
     /// (``GeotriggerEngine/entersAndStaysAlike(_:relationship:feed:bufferMeters:)``), and not a
-    /// polygon whose hidden visits are found on an eroded GEOS buffer (see below).
+    /// polygon whose hidden visits are found on an eroded GEOS buffer (see below). A fence with a
+    /// validity (``Fences/FenceValidity``) is not scheduled either: the calendar knows nothing of
+    /// time.
     static func isScheduled(kind: Kind, fenceKind: Fence.Kind, settings pointer: UnsafePointer<GeotriggerSettings>, noise: Double) -> Bool {
         switch kind {
         case .circle, .beacon, .area: break

@@ -89,6 +89,8 @@ public final class GeotriggerEngine {
         var initialNone: Bool
         /// Whether its changes of state are kept for an `inside` line (``levelChanges``).
         var level: Bool
+        /// Whether it exists only part of the time (``exists``; `GeotriggerEngine+Validity.swift`).
+        var hasValidity = false
     }
 
     struct FenceState {
@@ -137,6 +139,16 @@ public final class GeotriggerEngine {
     @exclusivity(unchecked) var levelChanges: [LevelChange] = []
     /// Global maximum gap (the smallest of all fences' `maxGap`) used for segment findings.
     let globalMaxGap: Double
+    /// The fences with a validity (`GeotriggerEngine+Validity.swift`), and by fence, whether it
+    /// exists now and since when (both empty when no fence has a validity).
+    let validityFences: [Int32]
+    /// Those with a schedule (looked at every fix), and the `validFrom` and `validUntil` of the
+    /// others in time order, read from ``boundaryCursor`` on (the first not yet passed).
+    let scheduleFences: [Int32]
+    let validityBoundaries: [(time: Timestamp, fence: Int32)]
+    @exclusivity(unchecked) var boundaryCursor = 0
+    @exclusivity(unchecked) var exists: [Bool]
+    @exclusivity(unchecked) var existsSince: [Timestamp]
 
     /// By fence: its place in ``states`` (-1 for a scheduled fence, whose state is its watch).
     let scannedOrdinal: [Int32]
@@ -245,7 +257,13 @@ public final class GeotriggerEngine {
         // Worked out once for the index and shared by every worker's engine.
         let setup = fences.index.engineSetup
         filters = setup.filters
-        profiles = setup.profiles
+        validityFences = GeotriggerEngine.validityFences(fences.fenceSet)
+        (scheduleFences, validityBoundaries) = GeotriggerEngine.validityTimeline(fences.fenceSet, validityFences)
+        var profiles = setup.profiles
+        for j in validityFences { profiles[Int(j)].hasValidity = true }
+        self.profiles = profiles
+        exists = Array(repeating: true, count: validityFences.isEmpty ? 0 : fences.count)
+        existsSince = Array(repeating: .earliest, count: validityFences.isEmpty ? 0 : fences.count)
         filterPass = Array(repeating: true, count: setup.filters.count + 1)
         previousPassing = Array(repeating: nil, count: setup.filters.count + 1)
         globalMaxGap = setup.globalMaxGap
@@ -345,11 +363,16 @@ public final class GeotriggerEngine {
                                     message: "gap of \(MessageTemplate.format(gap)) s between fixes \(previous.index) and \(sample.index) starts a new segment (maxGap \(MessageTemplate.format(globalMaxGap)) s)",
                                     kind: "gap"))
         }
+        scratch.removeAll(keepingCapacity: true)
+        // Fences that appeared or disappeared since the previous fix, tested there (the filters
+        // still hold that fix's answers).
+        if !validityFences.isEmpty {
+            if let previous { applyValidityChanges(from: previous, to: sample) } else { startValidity(at: sample) }
+        }
         // Filters: evaluate each distinct expression once.
         for k in 0..<filters.count {
             filterPass[k + 1] = filters[k].accepts { GeotriggerEngine.field($0, sample, first: firstTime, previous: previous) }
         }
-        scratch.removeAll(keepingCapacity: true)
         if segmentGeometry != nil { segmentGeometry = nil }
 
         // The query covers the feed disc and, when movement between fixes matters, the movement
@@ -457,12 +480,12 @@ public final class GeotriggerEngine {
     /// Whether these fences and settings make every fence's state after a sample depend only on
     /// that sample (``hasPlainTransitions(_:)`` and
     /// ``entersAndStaysAlike(_:relationship:feed:bufferMeters:)``, and no hidden-visit
-    /// detection): then a trace can be cut into slices replayed independently, each engine
+    /// detection), and no fence exists only part of the time: then a trace can be cut into slices replayed independently, each engine
     /// first ``resynchronize(with:)``-ing on the sample before its slice.
     public static func isMemoryless(_ settings: [GeotriggerSettings], fences: [Fence]) -> Bool {
         // Read in place: copying a fence or its settings costs a dozen reference counts.
         hasPlainTransitions(settings) && zip(fences.indices, settings.indices).allSatisfy { j, k in
-            entersAndStaysAlike(fences[j].kind, relationship: settings[k].relationship, feed: settings[k].feed,
+            fences[j].validity == nil && entersAndStaysAlike(fences[j].kind, relationship: settings[k].relationship, feed: settings[k].feed,
                                 bufferMeters: settings[k].bufferMeters)
         }
     }
@@ -533,6 +556,7 @@ public final class GeotriggerEngine {
     /// ``Profile``; the full settings are read only when an event may be written.
     func evaluate(_ j: Int, _ sample: Sample, isFirst: Bool) {
         let profile = profiles[j]
+        if profile.hasValidity, !exists[j] { return }
         guard filterPass[profile.filterID] else {
             statistics.filtered += 1
             if states[Int(scannedOrdinal[j])].inside { statistics.insidePairs += 1 }
@@ -541,7 +565,7 @@ public final class GeotriggerEngine {
         // Line fences: crossings of the movement segment.
         if profile.isLine {
             if let previousSample = lastPassing(profile.filterID), sample.continues(previousSample, maxGap: profile.maxGap),
-               case .line(let points) = fences.shapes[j] {
+               existed(j, since: previousSample.time), case .line(let points) = fences.shapes[j] {
                 lineCrossings(j, points, previousSample, sample, fences.settings[j])
             }
             return
@@ -562,7 +586,8 @@ public final class GeotriggerEngine {
         }
 
         if !wasInside, !state.inside, !startedPending, state.pending == nil, profile.hiddenVisits, output == .events,
-           let previousSample = lastPassing(profile.filterID), sample.continues(previousSample, maxGap: profile.maxGap) {
+           let previousSample = lastPassing(profile.filterID), sample.continues(previousSample, maxGap: profile.maxGap),
+           existed(j, since: previousSample.time) {
             hiddenVisits(j, previousSample, sample, fences.settings[j])
         }
 

@@ -73,29 +73,13 @@ extension Replayer {
                                                _ body: @Sendable (Int, CompiledFences) -> Result) throws(FencesimError)
         -> (results: [Result], warnings: [Diagnostic]) {
         guard count > 0 else { return ([], []) }
-        let next = Atomic<Int>(0)
-        let results = Mutex<[Result?]>(Array(repeating: nil, count: count))
-        let failure = Mutex<FencesimError?>(nil)
         // One index for every worker; each worker has its own frame and GEOS context.
         let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
         timer?.lap("index-fences")
-        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
-            let compiled: CompiledFences
-            do throws(FencesimError) {
-                compiled = try CompiledFences(index: index)
-            } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
-                return
-            }
-            while true {
-                let k = next.add(1, ordering: .relaxed).oldValue
-                guard k < count else { break }
-                let result = body(k, compiled)
-                results.withLock { $0[k] = result }
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
-        return (results.withLock { $0.compactMap { $0 } }, index.warnings)
+        let results = try WorkerPool.run(count: count, workers: workers, makeWorker: { () throws(FencesimError) in try CompiledFences(index: index) }) {
+            compiled, k in body(k, compiled)
+        }.results
+        return (results, index.warnings)
     }
 }
 

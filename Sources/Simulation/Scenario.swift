@@ -18,6 +18,11 @@ public struct Scenario: Sendable {
     public var fencesLocation: SourceLocation { fenceFiles[0].location }
     /// Every fence file's path.
     public var fencePaths: [String] { fenceFiles.map(\.path) }
+    /// The files a run of the scenario reads besides its traces: the scenario, its fence files
+    /// and its fence changes (what a sharded run's digest covers).
+    public var inputFiles: [String] { [file] + fencePaths + (fenceChangesPath.map { [$0] } ?? []) }
+    /// `fenceChanges`: the fence-changes file's path (resolved), if any (``Fences/FenceChanges``).
+    public var fenceChangesPath: String?
     /// `crs`: `nil` for `auto`.
     public var crs: FrameDefinition?
     /// `geotrigger`: the scenario-wide settings.

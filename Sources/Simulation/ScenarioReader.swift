@@ -8,7 +8,7 @@ import Traces
 /// Reads scenario files (YAML or JSON) with exactly the keys of SPEC §1.3; anything else is a
 /// located error.
 public enum ScenarioReader {
-    public static let topLevelKeys = ["name", "traces", "fences", "crs", "geotrigger", "zones", "places", "sessions", "rules",
+    public static let topLevelKeys = ["name", "traces", "fences", "fenceChanges", "crs", "geotrigger", "zones", "places", "sessions", "rules",
                                       "rulesPlatform", "degrade", "profile", "truth", "expected"]
     static let zoneKeys = ["id", "name", "checkOut", "minimumRetriggerTime", "customData", "schedule", "conditions", "geotrigger"]
     static let conditionKeys = ["timeWindows", "speed", "bearing", "travelDirection", "percentageCrossed", "travelPath"]
@@ -95,6 +95,15 @@ public enum ScenarioReader {
             throw FencesimError(.badData, "the scenario has no \"fences\" (a GeoJSON file)", at: root.location)
         }
         let fenceFiles = try readFenceFiles(fencesNode, directory: directory)
+        var fenceChanges: (path: String, location: SourceLocation)?
+        if let c = root["fenceChanges"] {
+            guard let text = c.string, !text.isEmpty else { throw c.error("fenceChanges must be a path to a JSON Lines file of fence changes") }
+            let changesPath = resolve(text, directory)
+            guard FileIO.exists(changesPath) else {
+                throw FencesimError(.missingInput, "fence changes file \(text) does not exist (looked for \(changesPath))", at: c.location)
+            }
+            fenceChanges = (changesPath, c.location)
+        }
         var crs: FrameDefinition?
         if let c = root["crs"] {
             let s = zoneID(c)
@@ -134,9 +143,11 @@ public enum ScenarioReader {
             }
             expected = resolve(s, directory)
         }
-        return Scenario(file: path, name: name, traces: traces, fenceFiles: fenceFiles, crs: crs,
-                        geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
-                        expectedPath: expected, root: root, directory: directory)
+        var scenario = Scenario(file: path, name: name, traces: traces, fenceFiles: fenceFiles, crs: crs,
+                                geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
+                                expectedPath: expected, root: root, directory: directory)
+        scenario.fenceChangesPath = fenceChanges?.path
+        return scenario
     }
 
     /// The message for a duration longer than any span of time fencesim reads.
@@ -279,7 +290,6 @@ public enum ScenarioReader {
         return out
     }
 
-    static let dayNames = ["sun": 0, "mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6]
 
     /// Zone conditions (SPEC §3), typed and checked.
     static func readConditions(_ node: ConfigNode) throws(FencesimError) -> ZoneConditions {
@@ -293,7 +303,7 @@ public enum ScenarioReader {
                 if let d = item["days"] {
                     guard let list = d.items else { throw d.error("days must be a list such as [mon, tue]") }
                     for day in list {
-                        guard let name = day.string?.lowercased().prefix(3), let n = dayNames[String(name)] else {
+                        guard let name = day.string, let n = ZoneConditions.TimeWindow.dayNumber(name) else {
                             throw day.error("unknown day (use mon, tue, wed, thu, fri, sat, sun)")
                         }
                         days.insert(n)
@@ -301,10 +311,10 @@ public enum ScenarioReader {
                 }
                 func minute(_ key: String) throws(FencesimError) -> Int {
                     guard let n = item[key] else { throw item.error("a time window needs \"\(key)\" (HH:MM)") }
-                    guard let text = n.string, text.count == 5, text.dropFirst(2).first == ":",
-                          let h = Int(text.prefix(2)), let m = Int(text.suffix(2)), (0...24).contains(h), (0...59).contains(m), h * 60 + m <= 1440
-                    else { throw n.error("\(key) must be a time of day HH:MM") }
-                    return h * 60 + m
+                    guard let text = n.string, let minute = ZoneConditions.TimeWindow.minuteOfDay(text) else {
+                        throw n.error("\(key) must be a time of day HH:MM")
+                    }
+                    return minute
                 }
                 let zoneName = item["timezone"]?.string ?? "UTC"
                 guard ZoneConditions.TimeWindow.utcOffsetSeconds(zoneName, at: Timestamp(seconds: 0)) != nil else {

@@ -9,11 +9,12 @@ extension TracePipeline {
     /// in the order made: a change in opens the fence's stretch inside, a change out closes it
     /// and logs its `inside` line, at its end.
     mutating func level(_ change: LevelChange) {
+        let id = labels[change.fence].id
         if change.inside {
-            if insideSince[change.fence] == nil { insideSince[change.fence] = change }
+            if insideSince[id] == nil { insideSince[id] = change }
             return
         }
-        guard let start = insideSince.removeValue(forKey: change.fence) else { return }
+        guard let start = insideSince.removeValue(forKey: id) else { return }
         log.append(insideLine(from: start, to: change, reason: nil))
     }
 

@@ -43,9 +43,10 @@ struct TracePipeline {
     var warnings: [Diagnostic] = []
     /// The check-in events of the current fix (reused).
     var checkInBuffer: [CheckInEvent] = []
-    /// Fences inside, by fence, since the change that took them in, for their `inside` lines
-    /// (see `TracePipeline+Level.swift`).
-    var insideSince: [Int: LevelChange] = [:]
+    /// Fences inside, by fence id, since the change that took them in, for their `inside` lines
+    /// (see `TracePipeline+Level.swift`): by id, so that a fence replaced while the device stays
+    /// inside (a version of the same id) goes on with one stretch.
+    var insideSince: [String: LevelChange] = [:]
     /// The last fix processed, where an open stretch inside ends with the trace.
     var lastFix: LevelChange?
     /// The operating system's layer, when a profile is selected: the app hears it, not the engine.

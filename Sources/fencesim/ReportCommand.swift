@@ -88,8 +88,8 @@ struct Report: ParsableCommand {
         if let shard {
             do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
             guard let out, !out.isEmpty else { throw ValidationError("--shard needs --out DIR, the folder its part goes to") }
-            guard html == nil, json == nil else {
-                throw ValidationError("--shard writes a part, not the report: give --html and --json to fencesim merge")
+            guard html == nil, json == nil, basemap == nil else {
+                throw ValidationError("--shard writes a part, not the report: give --html, --json and --basemap to fencesim merge")
             }
         } else if out != nil {
             throw ValidationError("--out is the folder of a --shard's part; the report's files are --html and --json")
@@ -314,7 +314,7 @@ struct Report: ParsableCommand {
             return Setup(title: scenario.name, traces: scenario.traces,
                          replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
-                         distortion: distortion, files: [scenario.file] + scenario.fencePaths + truth.files + profileFiles(scenario))
+                         distortion: distortion, files: scenario.inputFiles + truth.files + profileFiles(scenario))
         }
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")

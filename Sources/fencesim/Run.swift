@@ -177,7 +177,7 @@ struct Run: ParsableCommand {
     /// as a profile file writes it (a profile file may change between shards).
     func runDigest(_ scenario: Scenario, shards: Int, profile: OSProfile? = nil) throws(FencesimError) -> RunDigest {
         let arguments = ShardedRun.arguments(after: "run", also: ["--state", "--format"]).filter { $0 != self.scenario }
-        var digest = try ShardedRun.digest(command: "run", arguments: arguments, files: [scenario.file] + scenario.fencePaths,
+        var digest = try ShardedRun.digest(command: "run", arguments: arguments, files: scenario.inputFiles,
                                            traces: scenario.traces, shards: shards)
         if let profile { digest.add("profile \(profile.yaml())") }
         return digest

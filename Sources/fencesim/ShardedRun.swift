@@ -12,7 +12,7 @@ import Support
 enum ShardedRun {
     /// Options that say where output goes or how fast it is made, not what it holds: left out
     /// of a part's arguments and of the run's digest. Each takes a value but `--quiet`.
-    static let outputOptions: Set<String> = ["--shard", "--out", "--workers", "--html", "--json", "--plot"]
+    static let outputOptions: Set<String> = ["--shard", "--out", "--workers", "--html", "--basemap", "--json", "--plot"]
     static let outputFlags: Set<String> = ["--quiet"]
 
     /// The words after `command` on the command line but the output options (and their values)

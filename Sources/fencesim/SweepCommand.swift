@@ -153,7 +153,7 @@ struct SweepCommand: ParsableCommand {
 
     /// The files whose bytes a sharded sweep's digest covers.
     static func files(_ p: Prepared) -> [String] {
-        [p.scenario.file] + p.scenario.fencePaths + p.truth.files
+        p.scenario.inputFiles + p.truth.files
     }
 
     /// Replays every combination of the traces of `shard` and writes its part.

@@ -134,6 +134,15 @@ private func motion(_ speed: Double, _ interval: Double) -> [LintMotion] {
         #expect(try FenceLint.lint(set).isEmpty)
     }
 
+    @Test func fencesThatNeverExistAtOnceDoNotOverlap() throws {
+        let set = try read(collection(
+            feature(#""id": "a", "radius": 50, "zone": "z", "validUntil": "2026-01-01T10:00:00Z""#, Place.point(east: 0, north: 0)),
+            feature(#""id": "b", "radius": 50, "zone": "z", "validFrom": "2026-01-01T10:00:00Z""#, Place.point(east: 10, north: 0)),
+            feature(#""id": "c", "radius": 50, "zone": "z", "validFrom": "2026-01-01T09:59:59Z""#, Place.point(east: 20, north: 0))))
+        // "c" exists with "a" for a second, and with "b" from 10:00.
+        #expect(try FenceLint.lint(set).map { "\($0.fenceID)/\($0.otherFenceID ?? "")" } == ["c/a", "c/b"])
+    }
+
     @Test func touchingFencesOfOneZoneDoNotOverlap() throws {
         let set = try read(collection(
             feature(#""id": "a", "zone": "z""#, Place.rectangle(east: 0, north: 0, width: 50, height: 50)),

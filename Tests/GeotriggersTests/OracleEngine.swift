@@ -56,6 +56,11 @@ final class OracleEngine {
     /// The previous fix in time order, and the first one's time (for `interval` and `elapsed`).
     private var previous: Sample?
     private var firstTime: Timestamp?
+    /// By fence: whether it exists now (``Fences/FenceValidity``), since when, and whether its
+    /// filter let the previous fix through.
+    private var exists: [Bool]
+    private var existsSince: [Timestamp]
+    private var acceptedLast: [Bool]
 
     /// - Parameters:
     ///   - fences: the fences in WGS84, as read from a file.
@@ -73,6 +78,9 @@ final class OracleEngine {
         }
         self.shapes = shapes
         states = Array(repeating: State(), count: fences.count)
+        exists = Array(repeating: true, count: fences.count)
+        existsSince = Array(repeating: .earliest, count: fences.count)
+        acceptedLast = Array(repeating: true, count: fences.count)
     }
 
     /// The fence in metres with its buffer (SPEC §1.2, §2 `buffer`).
@@ -102,8 +110,19 @@ final class OracleEngine {
         if let previous, fix.time < previous.time { return [] }
         if firstTime == nil { firstTime = fix.time }
         var events: [GeotriggerEvent] = []
+        if let previous {
+            events += try validityChanges(from: previous, to: fix)
+        } else {
+            for j in fences.indices {
+                exists[j] = fences[j].validity?.contains(fix.time) ?? true
+                existsSince[j] = fix.time
+            }
+        }
         for j in fences.indices {
-            events += try step(j, fix, isFirst: previous == nil)
+            let accepted = settings[j].filter.map { f in f.accepts { field($0, of: fix) } } ?? true
+            // A fence that does not exist is not tested.
+            if exists[j] { events += try step(j, fix, isFirst: previous == nil) }
+            acceptedLast[j] = accepted
         }
         previous = fix
         return inLogOrder(events)
@@ -124,6 +143,79 @@ final class OracleEngine {
         }.map(\.element)
     }
 
+    // MARK: - Fences that appear and disappear
+
+    /// What happens between `last` and `fix` as fences appear and disappear: at each instant (in
+    /// time order) the fences that disappear, by id, then those that appear. A fence that
+    /// disappears as another version of the same id appears is replaced by it. Each is decided
+    /// at the last fix's position, as a first test.
+    func validityChanges(from last: Sample, to fix: Sample) throws -> [GeotriggerEvent] {
+        var all: [(time: Timestamp, fence: Int, exists: Bool)] = []
+        for j in fences.indices {
+            guard let validity = fences[j].validity else { continue }
+            for change in validity.changes(after: last.time, through: fix.time) { all.append((change.time, j, change.exists)) }
+        }
+        func byID(_ a: Int, _ b: Int) -> Bool { fences[a].id != fences[b].id ? fences[a].id < fences[b].id : a < b }
+        var events: [GeotriggerEvent] = []
+        for time in Set(all.map(\.time)).sorted() {
+            let gone = all.filter { $0.time == time && !$0.exists }.map(\.fence).sorted(by: byID)
+            var coming = all.filter { $0.time == time && $0.exists }.map(\.fence).sorted(by: byID)
+            for j in gone {
+                let was = states[j]
+                exists[j] = false
+                states[j] = State()
+                if let k = coming.first(where: { fences[$0].id == fences[j].id }) {
+                    coming.removeAll { $0 == k }
+                    exists[k] = true
+                    existsSince[k] = time
+                    guard was.inside else {
+                        events += try appear(k, at: time, last, reason: "replaced")
+                        continue
+                    }
+                    var stays = true
+                    if case .line = shapes[k] {
+                        stays = false
+                    } else if acceptedLast[k] {
+                        stays = try feedMeets(k, last.position, radius: settings[k].feed == .accuracy ? last.accuracy : 0,
+                                              noiseAtFix: last.index).stay
+                    }
+                    if stays {
+                        states[k].inside = true
+                        states[k].enteredAt = was.enteredAt
+                        states[k].dwellDone = was.dwellDone
+                    } else {
+                        events.append(try event(.exit, j, last, time: time, reason: "replaced"))
+                    }
+                } else if was.inside {
+                    events.append(try event(.exit, j, last, time: time, reason: "removed"))
+                }
+            }
+            for k in coming {
+                exists[k] = true
+                existsSince[k] = time
+                events += try appear(k, at: time, last, reason: "added")
+            }
+        }
+        return events
+    }
+
+    /// Fence `k` appears at `time`: inside if the last fix (when its filter let it through) meets
+    /// the enter condition, with an enter unless `initialTrigger` is `none`.
+    func appear(_ k: Int, at time: Timestamp, _ last: Sample, reason: String) throws -> [GeotriggerEvent] {
+        if case .line = shapes[k] { return [] }
+        guard acceptedLast[k] else { return [] }
+        let a = settings[k].feed == .accuracy ? last.accuracy : 0
+        guard try feedMeets(k, last.position, radius: a, noiseAtFix: last.index).enter else { return [] }
+        states[k].inside = true
+        states[k].enteredAt = time
+        states[k].dwellDone = false
+        if settings[k].initialTrigger == .none {
+            states[k].dwellDone = settings[k].dwellSeconds == nil
+            return []
+        }
+        return [try event(.enter, k, last, time: time, reason: reason)]
+    }
+
     // MARK: - One fence at one fix
 
     /// What fix `fix` does to fence `j`: filter, crossings of a line, the state machine with
@@ -136,7 +228,10 @@ final class OracleEngine {
         defer { states[j].lastFix = fix }
         // The movement since the fence's last fix, unless a gap longer than maxGap or the end of
         // a source segment cut it.
-        let from = state.lastFix.flatMap { fix.time.seconds(since: $0.time) <= s.maxGapSeconds && fix.segment == $0.segment ? $0 : nil }
+        // A fence that appeared since that fix has no movement to look at.
+        let from = state.lastFix.flatMap {
+            fix.time.seconds(since: $0.time) <= s.maxGapSeconds && fix.segment == $0.segment && existsSince[j] <= $0.time ? $0 : nil
+        }
 
         if case .line(let points) = shapes[j] {
             guard let from else { return [] }

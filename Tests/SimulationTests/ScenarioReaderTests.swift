@@ -136,6 +136,22 @@ import Testing
         try expectError("traces: [traces/*.gpx]\nfences: fences.geojson\n", code: 66, line: 1, "does not exist")
     }
 
+    @Test func fenceChangesAreAPathToAnExistingFile() throws {
+        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nfenceChanges: nope.jsonl\n", code: 66, line: 3, column: 15,
+                        "fence changes file nope.jsonl does not exist")
+        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nfenceChanges: [a, b]\n", line: 3, "fenceChanges must be a path")
+        let (dir, path) = try scenario("traces: [traces/a.csv]\nfences: fences.geojson\nfenceChanges: changes.jsonl\n")
+        try Paths.write(#"{"time": "2026-01-01T00:00:10Z", "action": "replace", "id": "a", "geometry": {"type": "Point", "coordinates": [8.54, 47.37]}}"# + "\n",
+                        "changes.jsonl", in: dir)
+        let scenario = try ScenarioReader.read(path: path)
+        #expect(scenario.fenceChangesPath == dir.appendingPathComponent("changes.jsonl").path)
+        // The replacement keeps the replaced fence's properties (its radius and zone).
+        let fences = try scenario.readFences(options: FenceReadOptions())
+        #expect(fences.fences.map(\.id) == ["a", "a"])
+        #expect(fences.fences[1].kind == .circle(radiusMeters: 50) && fences.fences[1].zone == "z1")
+        #expect(fences.fences[0].validity?.until == fences.fences[1].validity?.from)
+    }
+
     @Test func badValuesAreLocated() throws {
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger: {feed: walk}\n", line: 3, column: 20, "feed must be one of point, accuracy, found \"walk\"")
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  dwell: soon\n", line: 4, "dwell must be a number")

@@ -116,11 +116,14 @@ import Testing
     @Test func mergedReportOfTracesGivenOnTheCommandLineEqualsASingleRun() throws {
         let dir = try Self.folder(failing: false)
         let args = ["drive0.gpx", "drive1.gpx", "drive2.gpx", "drive3.gpx", "--fences", "fences.geojson", "--degrade", "resample=10,noise=1,seed=9,exitLoss=0.4"]
-        let single = try CLI.run(["report"] + args + ["--json", "single.json", "--html", "single.html"], in: dir)
+        // The basemap is the HTML's alone: given to the merge, not to the shards.
+        let basemap = ["--basemap", "https://tile.openstreetmap.org/{z}/{x}/{y}.png"]
+        let single = try CLI.run(["report"] + args + ["--json", "single.json", "--html", "single.html"] + basemap, in: dir)
         #expect(single.status == 0, "\(single.stderr)")
+        #expect(try CLI.run(["report"] + args + ["--shard", "0/3", "--out", "parts"] + basemap, in: dir).status == 64)
         try Self.shards("report", args, shards: 3, folder: "parts", in: dir)
         #expect(try Self.parts(dir, "parts").allSatisfy { $0.hasPrefix("parts/report.report.part-") })
-        let merged = try CLI.run(["merge", "parts", "--json", "merged.json", "--html", "merged.html"], in: dir)
+        let merged = try CLI.run(["merge", "parts", "--json", "merged.json", "--html", "merged.html"] + basemap, in: dir)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(try Self.read(dir, "merged.json") == Self.read(dir, "single.json"))
         #expect(try Self.read(dir, "merged.html") == Self.read(dir, "single.html"))

@@ -1,0 +1,70 @@
+import Dispatch
+import Synchronization
+
+/// Jobs `0..<count` on a few threads, each thread with a worker of its own (state it builds once
+/// and reuses from job to job: compiled fences, a ground truth), results in job order whatever
+/// thread ran them and in whatever order they finished.
+///
+/// Jobs are taken one at a time from a shared counter, so that a long job does not hold up
+/// the short ones behind it. The first error (a worker that cannot be built) stops every thread
+/// from taking further jobs and is thrown; a job's own failure is part of its result.
+public enum WorkerPool {
+    /// Runs `job(&worker, k)` for every `k` in `0..<count` on at most `workers` threads (never
+    /// more threads than jobs), each thread's worker made by `makeWorker`, and returns the
+    /// results in job order with the workers (for a caller that keeps them alive, or reads what
+    /// they gathered).
+    ///
+    /// - Parameters:
+    ///   - progress: called after each job with the number done (from the worker threads; keep
+    ///     it cheap).
+    /// - Throws: the first error `makeWorker` threw; then no job result is returned.
+    public static func run<Worker, Result: Sendable, E: Error>(
+        count: Int, workers requested: Int, makeWorker: @Sendable () throws(E) -> Worker,
+        progress: (@Sendable (Int) -> Void)? = nil, _ job: @Sendable (inout Worker, Int) -> Result
+    ) throws(E) -> (results: [Result], workers: [Worker]) {
+        guard count > 0 else { return ([], []) }
+        let threads = max(1, min(requested, count))
+        let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let state = Mutex(State<Result, E>(count: count))
+        let built = Built<Worker>(threads)
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var worker: Worker
+            do throws(E) {
+                worker = try makeWorker()
+            } catch {
+                state.withLock { if $0.failure == nil { $0.failure = error } }
+                return
+            }
+            while !state.withLock({ $0.failure != nil }) {
+                let k = next.add(1, ordering: .relaxed).oldValue
+                guard k < count else { break }
+                let result = job(&worker, k)
+                state.withLock { $0.results[k] = result }
+                progress?(done.add(1, ordering: .relaxed).newValue)
+            }
+            built.workers[t] = worker
+        }
+        let finished = state.withLock { s in (s.results, s.failure) }
+        if let failure = finished.1 { throw failure }
+        return (finished.0.map { result in
+            guard let result else { preconditionFailure("a job was never run") }
+            return result
+        }, built.workers.compactMap { $0 })
+    }
+
+    /// The workers, each written by its own thread alone and read once every thread is done.
+    final class Built<Worker>: @unchecked Sendable {
+        var workers: [Worker?]
+        init(_ n: Int) { workers = Array(repeating: nil, count: n) }
+    }
+
+    struct State<Result, E: Error>: ~Copyable {
+        var results: [Result?]
+        var failure: E?
+
+        init(count: Int) {
+            results = Array(repeating: nil, count: count)
+        }
+    }
+}
