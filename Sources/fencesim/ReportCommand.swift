@@ -250,6 +250,14 @@ struct Report: ParsableCommand {
         setup.replay.profile.map { "\(setup.title) · \(view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" } ?? setup.title
     }
 
+    /// The profile file a run reads (`--profile FILE`, else the scenario's `profile: FILE`), whose
+    /// bytes a sharded run's digest covers: a file changed between shards makes another run.
+    func profileFiles(_ scenario: Scenario?) -> [String] {
+        if let name = profile { return OSProfile.Platform(rawValue: name) == nil ? [name] : [] }
+        guard let scenario, let name = scenario.root["profile"]?.string, OSProfile.Platform(rawValue: name) == nil else { return [] }
+        return [name.hasPrefix("/") ? name : (scenario.directory as NSString).appendingPathComponent(name)]
+    }
+
     func evaluationsFailedMessage(_ first: FencesimError) -> String {
         "some traces could not be evaluated (the report covers the others); first: \(first.location.map { "\($0)" } ?? first.message)"
     }
@@ -306,7 +314,7 @@ struct Report: ParsableCommand {
             return Setup(title: scenario.name, traces: scenario.traces,
                          replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
-                         distortion: distortion, files: scenario.inputFiles + truth.files)
+                         distortion: distortion, files: scenario.inputFiles + truth.files + profileFiles(scenario))
         }
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
@@ -325,7 +333,7 @@ struct Report: ParsableCommand {
         return Setup(title: title, traces: traces,
                      replay: replay,
                      degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion,
-                     files: [fences] + truth.files)
+                     files: [fences] + truth.files + profileFiles(nil))
     }
 
     static func describe(_ truth: TruthSource, _ value: String) -> String {

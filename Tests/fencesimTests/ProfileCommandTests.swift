@@ -92,6 +92,45 @@ import Testing
         #expect(mixed.status == 65, "\(mixed.stderr)")
     }
 
+    /// A sharded report with a profile scores the app view as the single run does: the merge of
+    /// its parts writes the single run's JSON.
+    @Test func shardedReportWithAProfile() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let parts = dir.appendingPathComponent("parts").path
+        let args = ["report", Self.drive, Self.drive, "--fences", Self.fences, "--profile", "android-geofencing"]
+        let single = dir.appendingPathComponent("single.json").path
+        #expect(try CLI.run(args + ["--json", single, "--quiet"]).status == 0)
+        for k in 0..<2 {
+            let r = try CLI.run(args + ["--shard", "\(k)/2", "--out", parts])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let merged = dir.appendingPathComponent("merged.json").path
+        let m = try CLI.run(["merge", parts, "--json", merged, "--quiet"])
+        #expect(m.status == 0, "\(m.stderr)")
+        let a = try String(contentsOfFile: single, encoding: .utf8)
+        #expect(a.contains("app view, android-geofencing profile"))
+        #expect(a == (try String(contentsOfFile: merged, encoding: .utf8)))
+    }
+
+    /// A report's profile file is one of its inputs: changed after the shards ran, the merge
+    /// refuses their parts (65).
+    @Test func shardedReportRefusesAChangedProfileFile() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let profile = dir.appendingPathComponent("p.yaml")
+        try "platform: android-geofencing\nseed: 1\n".write(to: profile, atomically: true, encoding: .utf8)
+        let parts = dir.appendingPathComponent("parts").path
+        for k in 0..<2 {
+            let r = try CLI.run(["report", Self.drive, Self.drive, "--fences", Self.fences, "--profile", profile.path, "--shard", "\(k)/2", "--out", parts])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(try CLI.run(["merge", parts, "--quiet"]).status == 0)
+        try "platform: android-geofencing\nseed: 2\n".write(to: profile, atomically: true, encoding: .utf8)
+        let changed = try CLI.run(["merge", parts, "--quiet"])
+        #expect(changed.status == 65, "\(changed.stderr)")
+    }
+
     /// The event log of a run with a profile: deliveries and check-ins taken from them, the same
     /// bytes in every format on one and two workers.
     @Test(arguments: ["jsonl", "csv", "geojson", "table"])
