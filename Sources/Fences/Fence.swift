@@ -78,14 +78,26 @@ public struct Fence: Sendable {
     public var location: SourceLocation
     /// When the fence exists in trace time (`validFrom`, `validUntil`, `schedule`); `nil`:
     /// always.
-    public var validity: FenceValidity?
+    public var validity: FenceValidity? {
+        get { validityBox?.validity }
+        set { validityBox = newValue.map(ValidityBox.init) }
+    }
+    /// ``validity`` behind one reference: most fences have none, and a fence set of 100,000
+    /// holds no 48 bytes a fence for it (4.8 MB of a replay's peak).
+    private var validityBox: ValidityBox?
+
+    /// An immutable box: a fence copied shares it, a fence changed gets a new one.
+    private final class ValidityBox: Sendable {
+        let validity: FenceValidity
+        init(_ validity: FenceValidity) { self.validity = validity }
+    }
 
     public init(
         index: Int, id: String, name: String? = nil, kind: Kind, shape: Shape, zone: String? = nil,
         bufferMeters: Double? = nil, library: String? = nil, rank: Int? = nil, metadata: JSONValue? = nil,
         properties: [JSONMember] = [], location: SourceLocation, validity: FenceValidity? = nil
     ) {
-        self.validity = validity
+        validityBox = validity.map(ValidityBox.init)
         self.index = index
         self.id = id
         self.name = name

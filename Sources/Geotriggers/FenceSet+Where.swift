@@ -6,7 +6,6 @@ extension FenceSet {
     /// file order, with the set's warnings, and one more when it selects none. Each fence keeps
     /// its ``Fences/Fence/index`` in the file.
     public func selecting(_ clause: FilterExpression) -> FenceSet {
-        precondition(clause.subject == .fences, "a where-clause")
         var selected = self
         // Read in place: a copy of a fence retains a dozen references.
         selected.fences = fences.withUnsafeBufferPointer { all in

@@ -25,8 +25,9 @@ public struct FilterExpression: Hashable, Sendable, CustomStringConvertible {
 
     /// The expression as written.
     public let text: String
-    /// What its names refer to.
-    public let subject: Subject
+    /// The parsed expression; what its names refer to is in its values (``Value/field(_:)`` for
+    /// fixes, ``Value/property(_:)`` for fences), not stored beside it: settings hold a filter for
+    /// every fence.
     let root: Node
 
     indirect enum Node: Hashable, Sendable {
@@ -92,7 +93,6 @@ public struct FilterExpression: Hashable, Sendable, CustomStringConvertible {
     ///   than ``maximumTokens`` or nested deeper than ``maximumNesting``.
     public init(_ text: String, over subject: Subject = .fixes) throws(ParseError) {
         self.text = text
-        self.subject = subject
         var parser = Parser(text, subject: subject)
         root = try parser.parseAll()
     }
