@@ -124,6 +124,9 @@ struct GeotriggerOptions: ParsableArguments {
     var initialTrigger: String?
     @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\" (default: none).", valueName: "expression"))
     var filter: String?
+    @Option(name: .customLong("fence-changes"),
+            help: ArgumentHelp("A JSON Lines file of fences added, removed and replaced in trace time, as a scenario's fenceChanges names (default: none).", valueName: "file"))
+    var fenceChanges: String?
     @Option(name: .customLong("fences-where"),
             help: ArgumentHelp("Watch only the fences this expression over their properties selects, e.g. \"brand = 'acme' and floor >= 2\" (default: every fence).", valueName: "expression"))
     var fencesWhere: String?
@@ -162,9 +165,16 @@ struct GeotriggerOptions: ParsableArguments {
         }
     }
 
-    /// The fences at `path` as `options` read them, less those `--fences-where` leaves out.
+    /// The fences at `path` as `options` read them, with `--fence-changes` applied, less those
+    /// `--fences-where` leaves out (as a scenario's fences are read: ``Simulation/Scenario/readFences(options:)``).
     func fences(path: String, options: FenceReadOptions, overrides: GeotriggerOverrides) throws(FencesimError) -> FenceSet {
-        let all = try FenceReader.read(path: path, options: options)
+        var all = try FenceReader.read(path: path, options: options)
+        if let fenceChanges {
+            guard FileIO.exists(fenceChanges) else {
+                throw FencesimError(.missingInput, "fence changes file \(fenceChanges) does not exist", at: SourceLocation(file: fenceChanges))
+            }
+            all = try all.applying(try FenceChanges.read(path: fenceChanges, options: options, fences: all))
+        }
         return overrides.fencesWhere.map(all.selecting) ?? all
     }
 

@@ -283,8 +283,8 @@ struct Report: ParsableCommand {
             if fences != nil {
                 throw FencesimError(.usage, "--fences is taken from the scenario; drop it or pass traces instead", at: SourceLocation(file: scenario.file))
             }
-            if overrides != GeotriggerOverrides() {
-                throw FencesimError(.usage, "geotrigger options apply to traces given on the command line; with a scenario, set them under geotrigger:",
+            if overrides != GeotriggerOverrides() || geotrigger.fenceChanges != nil {
+                throw FencesimError(.usage, "geotrigger options apply to traces given on the command line; with a scenario, set them under geotrigger: (and fence changes with fenceChanges:)",
                                     at: SourceLocation(file: scenario.file))
             }
             let fenceSet = try scenario.readFences(options: fenceOptions.readOptions)
@@ -333,7 +333,7 @@ struct Report: ParsableCommand {
         return Setup(title: title, traces: traces,
                      replay: replay,
                      degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion,
-                     files: [fences] + truth.files + profileFiles(nil))
+                     files: [fences] + (geotrigger.fenceChanges.map { [$0] } ?? []) + truth.files + profileFiles(nil))
     }
 
     static func describe(_ truth: TruthSource, _ value: String) -> String {
