@@ -167,7 +167,7 @@ public struct AccuracyReport: Sendable {
         var chosen: [FenceShape] = []
         var candidates: [(visited: Bool, fence: Fence)] = []
         for (j, fence) in fences.fences.enumerated() {
-            guard let b = AccuracyReport.extent(fence) else { continue }
+            guard let b = MapFigure.extent(fence.shape, fence.kind) else { continue }
             let visited = visitedIndex[j] || (!visitedID.isEmpty && visitedID.contains(fence.id))
             if let near, !near.intersects(b), !visited { continue }
             candidates.append((visited, fence))
@@ -178,19 +178,6 @@ public struct AccuracyReport: Sendable {
         }
         self.fences = chosen
         fencesOmitted = max(0, candidates.count - AccuracyReport.fenceDrawLimit)
-    }
-
-    /// The WGS84 extent of a fence (circles grown by their radius).
-    static func extent(_ fence: Fence) -> BoundingBox? {
-        guard let b = fence.shape.boundingBox else { return nil }
-        switch fence.kind {
-        case .circle(let r), .beacon(let r, _):
-            let dLat = r / 111_320
-            let dLon = r / (111_320 * max(0.01, cosDegrees(b.center.latitude)))
-            return BoundingBox(minX: b.minX - dLon, minY: b.minY - dLat, maxX: b.maxX + dLon, maxY: b.maxY + dLat)
-        default:
-            return b
-        }
     }
 
     /// An enter notification by its fence id and time: where a false detection is drawn.

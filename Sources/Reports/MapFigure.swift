@@ -71,8 +71,15 @@ enum MapFigure {
 
     /// The WGS84 extent of a drawn fence (circles grown by their radius).
     static func extent(_ f: AccuracyReport.FenceShape) -> BoundingBox? {
-        guard let b = f.shape.boundingBox else { return nil }
-        switch f.kind {
+        extent(f.shape, f.kind)
+    }
+
+    /// The WGS84 extent of a fence of `kind` and `shape` (circles grown by their radius, by the
+    /// length of a degree at their latitude: for drawing, not the geodesic extent of
+    /// ``Fences/Fence/boundingBox``).
+    static func extent(_ shape: Shape, _ kind: Fence.Kind) -> BoundingBox? {
+        guard let b = shape.boundingBox else { return nil }
+        switch kind {
         case .circle(let r), .beacon(let r, _):
             let dLat = r / 111_320
             let dLon = r / (111_320 * max(0.01, cosDegrees(b.center.latitude)))

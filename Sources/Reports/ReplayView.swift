@@ -22,17 +22,9 @@ public enum ReplayView {
     public static func render(_ report: AccuracyReport, events: [LogEvent], basemap: String? = nil) -> String {
         let tiles = basemap.flatMap { MapFigure.host($0) == nil ? nil : $0 }
         let script = PageScript.viewPage
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="\(PageScript.policy(script: script, basemap: tiles))">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="\(SVG.escape(report.generator))">
-            <title>\(SVG.escape(report.title)) · fencesim replay</title>
-            <style>\(ReportHTML.style)\(style)</style>
-            </head>
+        var out = ReportHTML.head(title: "\(report.title) · fencesim replay", generator: report.generator,
+                                  policy: PageScript.policy(script: script, basemap: tiles), style: ReportHTML.style + style)
+        out += """
             <body>
 
             """

@@ -19,21 +19,31 @@ public enum ReportHTML {
     ///   - basemap: a tile URL template with `{z}`, `{x}`, `{y}` (and optionally `{s}`), e.g.
     ///     `https://tile.openstreetmap.org/{z}/{x}/{y}.png`, drawn under the map; `nil` (the
     ///     default) keeps the page self-contained.
+    /// The start of a page, through `</head>` and its newline: one for the report and the
+    /// replay view.
+    static func head(title: String, generator: String, policy: String, style: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="\(policy)">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="generator" content="\(SVG.escape(generator))">
+        <title>\(SVG.escape(title))</title>
+        <style>\(style)</style>
+        </head>
+
+        """
+    }
+
     public static func render(_ report: AccuracyReport, basemap: String? = nil) -> String {
         let s = report.summary
         let o = s.overall
         let failed = report.traces.filter(\.failed)
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="\(PageScript.policy(script: PageScript.reportPage, basemap: basemap))">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="\(SVG.escape(report.generator))">
-            <title>\(SVG.escape(report.title)) · fencesim accuracy report</title>
-            <style>\(style)</style>
-            </head>
+        var out = ReportHTML.head(title: "\(report.title) · fencesim accuracy report", generator: report.generator,
+                                  policy: PageScript.policy(script: PageScript.reportPage, basemap: basemap), style: style)
+        out += """
             <body>
             <header><h1>\(SVG.escape(report.title))</h1>
             <p class="sub">Accuracy report by \(SVG.escape(report.generator)) · fences \(SVG.escape(report.fencesFile)) · truth: \(SVG.escape(report.truth))\(report.degradation.map { " · degraded feed: " + SVG.escape(describe($0)) } ?? " · feed not degraded")</p></header>

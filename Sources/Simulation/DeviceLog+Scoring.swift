@@ -91,17 +91,9 @@ extension DeviceLog {
                 start = times.min()
                 end = times.max()
             }
-            var duration = 0.0
-            if let start, let end { duration = end.seconds(since: start) }
-            result.start = start
-            result.truth = truth
-            result.cleanFixCount = timed.count
-            result.feedFixCount = feed.count
-            result.cleanTrack = Evaluator.track(timed, start: start, limit: setup.trackPointLimit)
-            result.feedTrack = Evaluator.track(feed, start: start, limit: setup.trackPointLimit)
             result.outcome.events = trace.events
-            result.score = Scoring.score(truth: truth, read: reader.events, fences: setup.fences, trace: input.label,
-                                         durationSeconds: duration, bands: setup.bands)
+            result.score(truth: truth, read: reader.events, clean: timed, feed: feed, start: start, end: end, fences: setup.fences,
+                         bands: setup.bands, trackPointLimit: setup.trackPointLimit)
             out.append(result)
         }
         return out

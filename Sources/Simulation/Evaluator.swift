@@ -217,19 +217,11 @@ public struct Evaluator: Sendable {
             result.outcome.warnings = trace.statistics.warnings + outcome.warnings
             if let error = outcome.error { throw error }
             let start = timed.first?.time
-            var duration = 0.0
-            if let start, let end = timed.last?.time { duration = end.seconds(since: start) }
-            result.start = start
-            result.truth = truth
-            result.cleanFixCount = timed.count
-            result.feedFixCount = feed.count
-            result.cleanTrack = Evaluator.track(timed, start: start, limit: configuration.trackPointLimit)
-            result.feedTrack = Evaluator.track(feed, start: start, limit: configuration.trackPointLimit)
-            result.score = Scoring.score(truth: truth, read: read.reader.events, fences: compiled.fenceSet, trace: input.label,
-                                         durationSeconds: duration, bands: configuration.bands)
+            result.score(truth: truth, read: read.reader.events, clean: timed, feed: feed, start: start, end: timed.last?.time ?? nil,
+                         fences: compiled.fenceSet, bands: configuration.bands, trackPointLimit: configuration.trackPointLimit)
             if let other = read.other {
                 result.alternateScore = Scoring.score(truth: truth, read: other.events, fences: compiled.fenceSet, trace: input.label,
-                                                      durationSeconds: duration, bands: configuration.bands)
+                                                      durationSeconds: result.score?.durationSeconds ?? 0, bands: configuration.bands)
             }
         } catch {
             result.outcome.error = error

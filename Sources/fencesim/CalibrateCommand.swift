@@ -23,55 +23,36 @@ struct CalibrateCommand: ParsableCommand {
             """ + HelpExamples.text("fencesim calibrate phone.jsonl --truth drive.gpx --fences stores.geojson --profile android-geofencing --out my-profile.yaml", "fencesim calibrate logs/*.csv --truth visits.csv --fences stores.geojson --profile ios-region --out ios-fit.yaml")
     )
 
-    @Argument(help: "Device logs (.jsonl, .csv, .rec).")
-    var logs: [String]
-
-    @Option(help: ArgumentHelp("Truth: a trace file (the true path) or a visits CSV; repeatable (default: none; at least one is required).", valueName: "file"))
-    var truth: [String] = []
-
-    @Option(help: ArgumentHelp("GeoJSON fence file.", valueName: "file"))
-    var fences: String
-
     @Option(help: ArgumentHelp("The profile to start from: ios-region, ios-monitor, android-geofencing, or a profile file.", valueName: "profile"))
     var profile: String
 
     @Option(help: ArgumentHelp("Write the fitted profile here, atomically.", valueName: "file"))
     var out: String
 
-    @Option(help: ArgumentHelp("The logs' format: jsonl, csv or owntracks (default: from each file's extension).", valueName: "format"))
-    var format: DeviceLog.Format?
-
-    @Option(help: ArgumentHelp("The trace name of a log that names none (default: the file name without extensions).", valueName: "name"))
-    var trace: String?
-
-    @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: automatic).", valueName: "crs"))
-    var crs: String?
-
+    @OptionGroup var inputs: DeviceLogOptions
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
 
     func validate() throws {
-        guard !logs.isEmpty else { throw ValidationError("give a device log") }
-        guard !truth.isEmpty else { throw ValidationError("give --truth (a trace file or a visits CSV)") }
         guard !out.isEmpty else { throw ValidationError("--out needs a file path") }
     }
 
     func run() throws {
         let readOptions = try traceOptions.readOptions()
-        let given = try crs.map(FrameChoice.parse)
+        let given = try inputs.crs.map(FrameChoice.parse)
         try Terminal.run {
             let base = try OSProfile.named(profile)
-            let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
+            let fenceSet = try FenceReader.read(path: inputs.fences, options: fenceOptions.readOptions)
             for w in fenceSet.warnings { Terminal.err(w.description) }
             let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
             let settings = try SettingsResolver.resolve(fenceSet, global: GeotriggerOverrides())
-            let setup = DeviceLog.ScoringSetup(fences: fenceSet, frame: frame, truths: truth, readOptions: readOptions,
+            let setup = DeviceLog.ScoringSetup(fences: fenceSet, frame: frame, truths: inputs.truth, readOptions: readOptions,
                                                maxGapSeconds: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings).maxGapSeconds)
             var read: [DeviceLog] = []
-            for path in logs { read.append(try DeviceLog.read(path: path, format: format, trace: trace, fences: fenceSet)) }
+            for path in inputs.logs { read.append(try DeviceLog.read(path: path, format: inputs.format, trace: inputs.trace, fences: fenceSet)) }
             let calibration = try Calibration.fit(logs: read, base: base, setup: setup)
             for (key, why) in calibration.notFitted { Terminal.err("note: \(key) not fitted: \(why); kept the base profile's") }
-            let header = ["fencesim calibrate: \(base.platform.rawValue) fitted to \(logs.count) device log\(logs.count == 1 ? "" : "s") (\(read.reduce(0) { $0 + $1.traces.count }) traces)",
+            let header = ["fencesim calibrate: \(base.platform.rawValue) fitted to \(inputs.logs.count) device log\(inputs.logs.count == 1 ? "" : "s") (\(read.reduce(0) { $0 + $1.traces.count }) traces)",
                           "use it with --profile \((out as NSString).lastPathComponent) or profile: in a scenario"]
             let text = calibration.profile.yaml(header: header, fits: calibration.fits)
             try FileIO.writeAtomically(text, to: out)

@@ -205,12 +205,7 @@ struct Report: ParsableCommand {
     /// - Returns: the exit status of the single run (that of the first trace that failed, else 0).
     static func merge(_ files: [String], first: RunPart.Header, html: String?, json: String?, quiet: Bool, basemap: String?) throws -> Int32 {
         let at = SourceLocation(file: files.first ?? "", line: 1)
-        let command: Report
-        do {
-            command = try Report.parse(first.arguments)
-        } catch {
-            throw FencesimError(.badData, "the part's arguments are not those of fencesim report: \(Report.message(for: error))", at: at)
-        }
+        let command = try ShardedRun.command(Report.self, of: first, at: at)
         let readOptions = try command.traceOptions.readOptions()
         let overrides = try command.geotrigger.overrides()
         let given = try command.crs.map(FrameChoice.parse)

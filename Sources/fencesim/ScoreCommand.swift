@@ -26,21 +26,6 @@ struct ScoreCommand: ParsableCommand {
             """ + HelpExamples.text("fencesim score events.jsonl --truth traces/demo-drive.gpx --fences traces/demo-fences.geojson", "fencesim score phone.csv --truth drive.gpx --fences stores.geojson --json score.json", "fencesim score user/phone/2026-11.rec --truth visits.csv --fences home.geojson --html score.html")
     )
 
-    @Argument(help: "Device logs (.jsonl, .csv, .rec).")
-    var logs: [String]
-
-    @Option(help: ArgumentHelp("Truth: a trace file (the true path) or a visits CSV; repeatable (default: none; at least one is required).", valueName: "file"))
-    var truth: [String] = []
-
-    @Option(help: ArgumentHelp("GeoJSON fence file.", valueName: "file"))
-    var fences: String
-
-    @Option(help: ArgumentHelp("The logs' format: jsonl, csv or owntracks (default: from each file's extension).", valueName: "format"))
-    var format: DeviceLog.Format?
-
-    @Option(help: ArgumentHelp("The trace name of a log that names none (default: the file name without extensions).", valueName: "name"))
-    var trace: String?
-
     @Option(help: ArgumentHelp("Score the engine's events (geometry) or what a profile delivered (app) in a fencesim log (default: app when the log has deliveries, else geometry).", valueName: "view"))
     var view: Scoring.View?
 
@@ -49,9 +34,6 @@ struct ScoreCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also replay the truth traces through this profile (a built-in or a file, such as calibrate writes) and print the simulated app view's tables after the recorded ones (default: none).", valueName: "profile"))
     var simulate: String?
-
-    @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: automatic).", valueName: "crs"))
-    var crs: String?
 
     @Option(help: ArgumentHelp("Write the HTML report to this file (default: none).", valueName: "file"))
     var html: String?
@@ -62,12 +44,11 @@ struct ScoreCommand: ParsableCommand {
     @Flag(help: "Print nothing on standard output (the table), only write the files.")
     var quiet = false
 
+    @OptionGroup var inputs: DeviceLogOptions
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var fenceOptions: FenceOptions
 
     func validate() throws {
-        guard !logs.isEmpty else { throw ValidationError("give a device log") }
-        guard !truth.isEmpty else { throw ValidationError("give --truth (a trace file or a visits CSV)") }
         if let maxGap { guard maxGap > 0, maxGap <= 100_000_000 else { throw ValidationError("--max-gap takes seconds, above 0 and at most 100000000") } }
         if let html, html.isEmpty { throw ValidationError("--html needs a file path") }
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }
@@ -75,23 +56,20 @@ struct ScoreCommand: ParsableCommand {
 
     func run() throws {
         let readOptions = try traceOptions.readOptions()
-        let given = try crs.map(FrameChoice.parse)
+        let given = try inputs.crs.map(FrameChoice.parse)
         try Terminal.run {
-            let fenceSet = try FenceReader.read(path: fences, options: fenceOptions.readOptions)
+            let fenceSet = try FenceReader.read(path: inputs.fences, options: fenceOptions.readOptions)
             for w in fenceSet.warnings { Terminal.err(w.description) }
-            let evaluations = try ScoreCommand.evaluate(logs: logs, format: format, trace: trace, view: view, maxGap: maxGap, truths: truth,
+            let evaluations = try ScoreCommand.evaluate(logs: inputs.logs, format: inputs.format, trace: inputs.trace, view: view, maxGap: maxGap, truths: inputs.truth,
                                                         fences: fenceSet, frame: try FrameChoice.frame(given: given, fences: fenceSet, location: nil),
                                                         readOptions: readOptions)
-            let title = logs.count == 1 ? logs[0] : "\(logs.count) device logs"
+            let title = inputs.logs.count == 1 ? inputs.logs[0] : "\(inputs.logs.count) device logs"
             let report = AccuracyReport(evaluations: evaluations, fences: fenceSet, title: title, generator: "fencesim \(FencesimVersion.string)",
-                                        truth: truth.count == 1 ? ScoreCommand.describe(truth[0]) : "\(truth.count) truth files", degradation: nil)
-            var outputs: [FileIO.Output] = []
-            if let html { outputs.append(FileIO.Output(path: html) { sink throws(FencesimError) in try sink.write(Array(ReportHTML.render(report).utf8)) }) }
-            if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try ReportJSON.write(report, to: sink) }) }
-            for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
-            if !quiet { Terminal.out(ReportTable.render(report)) }
+                                        truth: inputs.truth.count == 1 ? ScoreCommand.describe(inputs.truth[0]) : "\(inputs.truth.count) truth files", degradation: nil)
+            // Written as report writes its files and table.
+            try Report.emit(report, html: html, json: json, quiet: quiet, basemap: nil)
             if let simulate {
-                let simulated = try ScoreCommand.simulate(simulate, truths: truth, fences: fenceSet,
+                let simulated = try ScoreCommand.simulate(simulate, truths: inputs.truth, fences: fenceSet,
                                                           frame: try FrameChoice.frame(given: given, fences: fenceSet, location: nil),
                                                           readOptions: readOptions, maxGap: maxGap)
                 Terminal.out("\n" + ReportTable.render(simulated))

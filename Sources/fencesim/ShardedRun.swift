@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import Foundation
 import Simulation
 import Support
@@ -10,6 +11,18 @@ import Support
 /// What `report --shard` and `sweep --shard` share (SPEC §6.7): which traces a shard replays,
 /// the digest that ties the shards of one run together, and where a part is written.
 enum ShardedRun {
+    /// The command a part was written by, parsed again from the arguments its header keeps
+    /// (what merge prepares the single run from).
+    ///
+    /// - Throws: ``Support/FencesimError`` `.badData` at `at` when they are not `command`'s.
+    static func command<Command: ParsableCommand>(_ command: Command.Type, of header: RunPart.Header, at: SourceLocation) throws(FencesimError) -> Command {
+        do {
+            return try Command.parse(header.arguments)
+        } catch {
+            throw FencesimError(.badData, "the part's arguments are not those of fencesim \(Command.configuration.commandName ?? ""): \(Command.message(for: error))", at: at)
+        }
+    }
+
     /// Options that say where output goes or how fast it is made, not what it holds: left out
     /// of a part's arguments and of the run's digest. Each takes a value but `--quiet`.
     static let outputOptions: Set<String> = ["--shard", "--out", "--workers", "--html", "--basemap", "--json", "--plot"]

@@ -184,12 +184,7 @@ struct SweepCommand: ParsableCommand {
     /// - Returns: the exit status of the single run.
     static func merge(_ files: [String], first: RunPart.Header, plot: String?, json: String?, quiet: Bool) throws -> Int32 {
         let at = SourceLocation(file: files.first ?? "", line: 1)
-        let command: SweepCommand
-        do {
-            command = try SweepCommand.parse(first.arguments)
-        } catch {
-            throw FencesimError(.badData, "the part's arguments are not those of fencesim sweep: \(SweepCommand.message(for: error))", at: at)
-        }
+        let command = try ShardedRun.command(SweepCommand.self, of: first, at: at)
         let p = try command.prepare(readOptions: try command.traceOptions.readOptions())
         try ShardedRun.checkInputs(first, files: SweepCommand.files(p), traces: p.sweep.base.traces, at: at)
         var replays = Sweep.Replays(combinations: Sweep.combinations(p.sweep.axes).count, traces: first.traceCount)
