@@ -106,7 +106,7 @@ public struct Degradation: Sendable, Hashable {
     }
 
     /// The degraded fixes of a clean trace (fixes without time are passed through untouched by
-    /// resampling and jitter).
+    /// jitter, and dropped by resampling): its fixes through a ``DegradedFeed``, made at once.
     ///
     /// - Parameters:
     ///   - fixes: the clean fixes, in time order.
@@ -117,20 +117,13 @@ public struct Degradation: Sendable, Hashable {
     /// - Complexity: O(n + duration / resample interval).
     ///
     /// - Throws: ``Support/FencesimError`` `.usage` when resampling would make more than
-    ///   ``resampledFixesLimit`` fixes of this trace (said before any is made).
+    ///   ``resampledFixesLimit`` fixes of this trace.
     public func apply(to fixes: [Fix], maxGapSeconds: Double = .infinity) throws(FencesimError) -> [Fix] {
-        var out = fixes
-        if let interval = resampleSeconds, interval > 0 {
-            do {
-                out = try resample(out, interval: interval, maxGapSeconds: maxGapSeconds)
-            } catch {
-                let count = error.fixes.map { "\(Degradation.grouped($0)) fixes" } ?? "more fixes"
-                throw FencesimError(.usage, "resampling every \(interval) s makes \(count) of this trace, more than the \(Degradation.grouped(error.limit)) a degraded feed may hold; resample less often")
-            }
-        }
-        if dropout > 0 { out = dropOut(out) }
-        if spikes > 0 || noise > 0 { out = displace(out) }
-        if jitterSeconds > 0 { out = jitter(out) }
+        var feed = DegradedFeed(self, maxGapSeconds: maxGapSeconds)
+        var out: [Fix] = []
+        out.reserveCapacity(fixes.count)
+        for fix in fixes { try feed.push(fix) { out.append($0) } }
+        try feed.finish { out.append($0) }
         return out
     }
 }

@@ -89,7 +89,7 @@ import Testing
     @Test func resamplingPastTheLimitIsRefusedBeforeAnyFixIsMade() throws {
         let fixes = Self.drive(count: 1000)
         // 999 s every millisecond: about a million fixes, against a limit of 10,000.
-        #expect(throws: Degradation.ResampleLimit.self) { try Degradation(seed: 1).resample(fixes, interval: 0.001, limit: 10_000) }
+        #expect(throws: FencesimError.self) { try Degradation(seed: 1).resample(fixes, interval: 0.001, limit: 10_000) }
         // A day's gap is not stepped through: two fixes a year apart in two segments make at most two.
         var far = Self.drive(count: 2)
         far[1].time = far[0].time?.adding(seconds: 3e7)
