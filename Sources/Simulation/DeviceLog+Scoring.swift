@@ -92,8 +92,9 @@ extension DeviceLog {
                 end = times.max()
             }
             result.outcome.events = trace.events
-            result.score(truth: truth, read: reader.events, clean: timed, feed: feed, start: start, end: end, fences: setup.fences,
-                         bands: setup.bands, trackPointLimit: setup.trackPointLimit)
+            result.score(truth: truth, read: reader.events, clean: TraceEvaluation.ThinnedTrack(timed, start: start, limit: setup.trackPointLimit),
+                         feed: TraceEvaluation.ThinnedTrack(feed, start: start, limit: setup.trackPointLimit), start: start, end: end,
+                         fences: setup.fences, bands: setup.bands)
             out.append(result)
         }
         return out

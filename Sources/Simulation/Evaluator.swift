@@ -66,42 +66,22 @@ public struct Evaluator: Sendable {
         guard !traces.isEmpty else { return [] }
         let configuration = self.configuration
         let workers = Replayer(configuration.replay).workerCount(traces: traces.count)
-        // Cores the workers leave idle walk a long trace's ground truth in stretches.
-        let stretches = max(1, Replayer(configuration.replay).workerCount(traces: .max) / workers)
         // The first trace is read while the fences are indexed (a long drive takes about as long
-        // to read); it is handed over once, to the worker that takes it.
-        final class Prefetch: @unchecked Sendable {
-            var trace: Result<Trace, FencesimError>?
-        }
-        let prefetch = Prefetch()
-        let prefetched = DispatchGroup()
-        prefetched.enter()
-        let first = traces[0]
-        let options = configuration.replay.readOptions
-        Thread {
-            do throws(FencesimError) {
-                prefetch.trace = .success(try Trace.load(path: first.path, options: first.readOptions(options)))
-            } catch {
-                prefetch.trace = .failure(error)
-            }
-            prefetched.leave()
-        }.start()
-        defer { prefetched.wait() }
+        // to read), a few chunks ahead; the worker that takes it takes its stream.
+        let first = Evaluator.stream(traces[0], configuration)
+        let firstTaken = Mutex(false)
+        defer { if !firstTaken.withLock({ $0 }) { first.cancel() } }
         // One index for every worker; each worker has its own frame, GEOS context and truth.
         let replay = configuration.replay
         let index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings)
         let total = traces.count
         let (results, workersBuilt) = try WorkerPool.run(count: traces.count, workers: workers, makeWorker: { () throws(FencesimError) in
             (compiled: try CompiledFences(index: index),
-             truth: GroundTruthTeam(try GroundTruth(fences: replay.fences, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds), size: stretches))
+             truth: try GroundTruth(fences: replay.fences, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds))
         }, progress: progress.map { report in { @Sendable done in report(done, total) } }) { (worker, k) throws(FencesimError) -> TraceEvaluation in
-            var loaded: Result<Trace, FencesimError>?
-            if k == 0 {
-                prefetched.wait()
-                loaded = prefetch.trace
-                prefetch.trace = nil
-            }
-            return Evaluator.evaluate(traces[k], worker.compiled, worker.truth, configuration, loaded: loaded)
+            let stream = k == 0 ? first : Evaluator.stream(traces[k], configuration)
+            if k == 0 { firstTaken.withLock { $0 = true } }
+            return Evaluator.evaluate(traces[k], worker.compiled, worker.truth, configuration, stream: stream)
         }
         if let keep {
             for worker in workersBuilt {
@@ -115,130 +95,159 @@ public struct Evaluator: Sendable {
         return all
     }
 
+    /// The stream of a trace's clean fixes for ``evaluate(_:_:_:_:knownTruth:stream:)``: to the
+    /// replay, and to the ground truth when the truth is the trace's own path.
+    static func stream(_ input: TraceInput, _ configuration: Configuration, walksTruth: Bool = true) -> TraceStream {
+        let truthFromTrace: Bool
+        if case .trace = configuration.truth { truthFromTrace = walksTruth } else { truthFromTrace = false }
+        return TraceStream(path: input.path, options: input.readOptions(configuration.replay.readOptions), consumers: truthFromTrace ? 2 : 1)
+    }
+
     /// Evaluates one trace with a worker's compiled fences and truth.
+    ///
+    /// The trace is never held whole: its fixes stream from the reading thread to the replay
+    /// (through the degradation, ``Traces/DegradedFeed``) on this thread and to the ground truth
+    /// (``GroundTruth/PathWalk``) on another, side by side, each with GEOS objects of its own
+    /// (the worker's compiled fences and truth), so that one long trace keeps two cores busy in
+    /// the memory of a few chunks. What a report keeps of it is bounded: counts, tracks thinned
+    /// to ``Configuration/trackPointLimit`` points, the events a map draws, and what scoring
+    /// reads of each notification.
     ///
     /// - Parameters:
     ///   - knownTruth: the trace's truth visits when an earlier evaluation of the same trace
     ///     (and truth source) found them: not worked out again (a sweep's combinations share
     ///     them).
-    ///   - loaded: the trace as read already (or its reading's error); `nil` reads it.
-    static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruthTeam, _ configuration: Configuration,
-                         knownTruth: [TruthVisit]? = nil, loaded: Result<Trace, FencesimError>? = nil) -> TraceEvaluation {
+    ///   - stream: the trace's stream when it was started already (``stream(_:_:walksTruth:)``,
+    ///     for a truth walk unless `knownTruth` is given); `nil` starts one.
+    static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration,
+                         knownTruth: [TruthVisit]? = nil, stream given: TraceStream? = nil) -> TraceEvaluation {
         var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
+        let stream = given ?? Evaluator.stream(input, configuration, walksTruth: knownTruth == nil)
         let options = configuration.replay.readOptions
-        do throws(FencesimError) {
-            let trace: Trace
-            if let loaded { trace = try loaded.get() } else { trace = try Trace.load(path: input.path, options: input.readOptions(options)) }
-            let clean = trace.fixes
-            result.outcome.readStatistics = trace.statistics
-            let timed = clean.allSatisfy { $0.time != nil } ? clean : clean.filter { $0.time != nil }
-            if timed.count < clean.count, !options.lenient, let bad = clean.first(where: { $0.time == nil }) {
-                throw FencesimError(.badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
-                                    at: SourceLocation(file: input.path, line: bad.line))
-            }
-            let feed: [Fix]
+        /// What the truth's thread gives, written by it alone, read after it has joined.
+        final class TruthSide: @unchecked Sendable {
+            var visits: Result<[TruthVisit], FencesimError> = .success([])
+        }
+        let truthSide = TruthSide()
+        let truthDone = DispatchSemaphore(value: 0)
+        let walksTrace: Bool
+        if case .trace = configuration.truth, knownTruth == nil { walksTrace = true } else { walksTrace = false }
+        let fenceSet = compiled.fenceSet
+        struct Shared: @unchecked Sendable {
+            let stream: TraceStream
+            let truth: GroundTruth
+        }
+        let shared = Shared(stream: stream, truth: groundTruth)
+        let truthThread = Thread {
+            defer { truthDone.signal() }
             do throws(FencesimError) {
-                feed = try configuration.degradation?.apply(to: timed, maxGapSeconds: configuration.replay.maxGapSeconds) ?? timed
+                if let knownTruth {
+                    truthSide.visits = .success(knownTruth)
+                    return
+                }
+                var walk = GroundTruth.PathWalk(shared.truth)
+                switch configuration.truth {
+                // A path's visits count only while their fence exists.
+                case .trace:
+                    var end: Timestamp?
+                    while let chunk = shared.stream.next(1) {
+                        for fix in chunk {
+                            try walk.push(fix)
+                            if let t = fix.time { end = t }
+                        }
+                    }
+                    truthSide.visits = .success(TruthVisit.existing(try walk.finish(), fences: fenceSet, end: end))
+                case .reference(let pattern):
+                    var end: Timestamp?
+                    _ = try TraceReader.read(path: TruthSource.referencePath(pattern, for: input), options: options) { (fix: Fix) throws(FencesimError) in
+                        try walk.push(fix)
+                        end = fix.time
+                    }
+                    truthSide.visits = .success(TruthVisit.existing(try walk.finish(), fences: fenceSet, end: end))
+                case .visits(let labelled):
+                    truthSide.visits = .success(labelled.visits(for: input))
+                }
             } catch {
-                throw FencesimError(error.code, error.message, at: SourceLocation(file: input.path))
+                truthSide.visits = .failure(error)
+                // The replay's reader waits for this side's chunks no more.
+                if walksTrace { shared.stream.cancel() }
             }
-            let loss = configuration.degradation.flatMap { SignalLoss($0, trace: input.label) }
-            // The truth (from the clean trace) and the replay (of the feed) do not depend on each
-            // other: they run side by side, each with GEOS objects of its own (the worker's
-            // truth and compiled fences), so that one long trace keeps two cores busy.
-            /// What each side gives, written by its thread alone, read after both have joined.
-            final class Sides: @unchecked Sendable {
-                var truth: Result<[TruthVisit], FencesimError> = .success([])
-                var outcome: Replayer.Outcome?
+        }
+        truthThread.stackSize = 8 << 20
+        truthThread.start()
+        /// What scoring reads of the log as the replay releases it, and the log itself when it is
+        /// kept.
+        var reader = Scoring.Reader(fences: fenceSet, view: configuration.view)
+        var other = configuration.alsoView.map { Scoring.Reader(fences: fenceSet, view: $0) }
+        var pipelineEvents: [LogEvent] = []
+        var events: [LogEvent] = []
+        var drawn = 0
+        let drawnEventsKept = configuration.drawnEventsKept
+        // The clean path and the feed, as they pass.
+        var clean = TraceEvaluation.ThinnedTrack(limit: configuration.trackPointLimit)
+        var feed = TraceEvaluation.ThinnedTrack(limit: configuration.trackPointLimit)
+        var start: Timestamp?
+        var end: Timestamp?
+        let loss = configuration.degradation.flatMap { SignalLoss($0, trace: input.label) }
+        let outcome = Replayer.replay(input, compiled, configuration.replay, signalLoss: loss, release: { line in
+            reader.take(line)
+            other?.take(line)
+            if case .event(let event) = line, TraceEvaluation.isPipelineEvent(event.type) { pipelineEvents.append(event) }
+            if drawn < drawnEventsKept {
+                let event = line.logEvent
+                events.append(event)
+                if event.isDrawn { drawn += 1 }
             }
-            let sides = Sides()
-            /// What scoring reads of the log as the replay releases it, and the log itself when
-            /// it is kept; written by the replay's thread alone, read after both have joined.
-            final class Read: @unchecked Sendable {
-                var reader: Scoring.Reader
-                /// Every check-in, check-out and Places line (see ``TraceEvaluation/pipelineEvents``).
-                var pipelineEvents: [LogEvent] = []
-                /// The reader of ``Configuration/alsoView``.
-                var other: Scoring.Reader?
-                var events: [LogEvent] = []
-                /// Kept events a map draws.
-                var drawn = 0
-                init(_ reader: Scoring.Reader) { self.reader = reader }
+        }) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+            var degraded = configuration.degradation.map { DegradedFeed($0, maxGapSeconds: configuration.replay.maxGapSeconds, file: input.path) }
+            func toFeed(_ fix: Fix) throws(FencesimError) {
+                if let start { feed.add(fix, start: start) }
+                try onFix(fix)
             }
-            let read = Read(Scoring.Reader(fences: compiled.fenceSet, view: configuration.view))
-            read.other = configuration.alsoView.map { Scoring.Reader(fences: compiled.fenceSet, view: $0) }
-            let drawnEventsKept = configuration.drawnEventsKept
-            struct Work: @unchecked Sendable {
-                let truth: () -> Result<[TruthVisit], FencesimError>
-                let replay: () -> Replayer.Outcome
-            }
-            let work = Work(truth: {
-                if let knownTruth { return .success(knownTruth) }
-                do throws(FencesimError) {
-                    switch configuration.truth {
-                    // A path's visits count only while their fence exists.
-                    case .trace:
-                        return .success(TruthVisit.existing(try groundTruth.visits(along: timed), fences: compiled.fenceSet,
-                                                            end: timed.last?.time))
-                    case .reference(let pattern):
-                        let path = TruthSource.referencePath(pattern, for: input)
-                        let reference = try Trace.load(path: path, options: options)
-                        return .success(TruthVisit.existing(try groundTruth.visits(along: reference.fixes), fences: compiled.fenceSet,
-                                                            end: reference.fixes.last?.time ?? nil))
-                    case .visits(let labelled):
-                        return .success(labelled.visits(for: input))
-                    }
-                } catch {
-                    return .failure(error)
-                }
-            }, replay: {
-                Replayer.replay(fixes: feed, input: input, compiled, configuration.replay, signalLoss: loss) { line in
-                    read.reader.take(line)
-                    read.other?.take(line)
-                    if case .event(let event) = line, TraceEvaluation.isPipelineEvent(event.type) { read.pipelineEvents.append(event) }
-                    if read.drawn < drawnEventsKept {
-                        let event = line.logEvent
-                        read.events.append(event)
-                        if event.isDrawn { read.drawn += 1 }
+            do throws(FencesimError) {
+                while let chunk = stream.next(0) {
+                    for fix in chunk {
+                        guard let time = fix.time else {
+                            if options.lenient { continue }
+                            throw FencesimError(.badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
+                                                at: SourceLocation(file: input.path, line: fix.line))
+                        }
+                        if start == nil { start = time }
+                        end = time
+                        clean.add(fix, start: start ?? time)
+                        if degraded == nil { try toFeed(fix) } else { try degraded!.push(fix, to: toFeed) }
                     }
                 }
-            })
-            DispatchQueue.concurrentPerform(iterations: 2) { k in
-                if k == 0 { sides.truth = work.truth() } else { sides.outcome = work.replay() }
+                try degraded?.finish(to: toFeed)
+            } catch {
+                // The reading waits for this side's chunks no more.
+                stream.cancel()
+                _ = try? stream.result()
+                throw error
             }
-            let truth = try sides.truth.get()
-            guard let outcome = sides.outcome else {
-                throw FencesimError(.internalError, "the replay of \(input.path) ended without a result")
-            }
-            result.outcome.events = read.events
-            result.pipelineEvents = read.pipelineEvents
+            return try stream.result()
+        }
+        truthDone.wait()
+        do throws(FencesimError) {
+            // A truth that failed cancelled the reading: its error is the trace's.
+            let truth = try truthSide.visits.get()
+            if let error = outcome.error { throw error }
+            result.outcome.events = events
+            result.pipelineEvents = pipelineEvents
+            result.outcome.readStatistics = outcome.readStatistics
             result.outcome.engineStatistics = outcome.engineStatistics
             result.outcome.placesState = outcome.placesState
-            result.outcome.warnings = trace.statistics.warnings + outcome.warnings
-            if let error = outcome.error { throw error }
-            let start = timed.first?.time
-            result.score(truth: truth, read: read.reader.events, clean: timed, feed: feed, start: start, end: timed.last?.time ?? nil,
-                         fences: compiled.fenceSet, bands: configuration.bands, trackPointLimit: configuration.trackPointLimit)
-            if let other = read.other {
-                result.alternateScore = Scoring.score(truth: truth, read: other.events, fences: compiled.fenceSet, trace: input.label,
+            result.outcome.warnings = outcome.warnings
+            result.score(truth: truth, read: reader.events, clean: clean, feed: feed, start: start, end: end, fences: fenceSet,
+                         bands: configuration.bands)
+            if let other {
+                result.alternateScore = Scoring.score(truth: truth, read: other.events, fences: fenceSet, trace: input.label,
                                                       durationSeconds: result.score?.durationSeconds ?? 0, bands: configuration.bands)
             }
         } catch {
             result.outcome.error = error
         }
         return result
-    }
-
-    /// At most `limit` points of `fixes`, evenly thinned, the last always kept.
-    static func track(_ fixes: [Fix], start: Timestamp?, limit: Int) -> [TraceEvaluation.TrackPoint] {
-        guard let start, !fixes.isEmpty else { return [] }
-        let stride = max(1, (fixes.count + max(1, limit) - 1) / max(1, limit))
-        var out: [TraceEvaluation.TrackPoint] = []
-        for k in Swift.stride(from: 0, to: fixes.count, by: stride) {
-            out.append(point(fixes[k], start))
-        }
-        if (fixes.count - 1) % stride != 0, let last = fixes.last { out.append(point(last, start)) }
-        return out
     }
 
     static func point(_ fix: Fix, _ start: Timestamp) -> TraceEvaluation.TrackPoint {

@@ -297,29 +297,36 @@ public final class GroundTruth {
     ///   fences whose boundary the path may have reached: the fences near a stretch of path come
     ///   from the grid (once per ``windowMargin`` window), not from a look at every fence.
     public func visits(along fixes: [Fix]) throws(FencesimError) -> [TruthVisit] {
-        try GroundTruth.visits(along: fixes, using: [self])
+        var walk = PathWalk(self)
+        for fix in fixes { try walk.push(fix) }
+        return try walk.finish()
     }
 
-    /// Walks the path from fix `c0` to fix `c1` (see ``visits(along:using:)``).
-    func walk(_ path: [Fix], from c0: Int, to c1: Int) throws(SpatialError) -> Stretch {
+    /// Walks `path` (timed fixes), a stretch of a longer path when `carried` holds the visits
+    /// open at its first fix (the end of the stretch before it; `nil`: the path's start, whose
+    /// visits begin at its first fix).
+    func walk(_ path: [Fix], carrying carried: [Int: TruthVisit]?) throws(SpatialError) -> Stretch {
         let regions = layout.regions
         var points: [XY] = []
-        points.reserveCapacity(c1 - c0 + 1)
-        for k in c0...c1 { points.append(frame.forward(XY(longitude: path[k].longitude, latitude: path[k].latitude))) }
+        points.reserveCapacity(path.count)
+        for fix in path { points.append(frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude))) }
         var stretch = Stretch()
         var open: [Int: TruthVisit] = [:]
         /// Whether fence `j` has an open visit (`open[j] != nil` without copying the visit).
         var isOpen = [Bool](repeating: false, count: regions.count)
         var candidates: [Int] = []
-        try self.candidates(BoundingBox(minX: points[0].x, minY: points[0].y, maxX: points[0].x, maxY: points[0].y), into: &candidates)
-        let first = path[c0]
-        let firstSpeed = c0 + 1 < path.count ? GroundTruth.speed(path[c0], path[c0 + 1]) : nil
-        for j in candidates {
-            guard let region = regions[j], try inside(region, points[0]), let firstTime = first.time else { continue }
-            open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: c0 == 0,
-                                 enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
-            isOpen[j] = true
-            if c0 > 0 { stretch.inherited.insert(j) }
+        if let carried {
+            open = carried
+            for j in carried.keys { isOpen[j] = true }
+        } else if let first = path.first, let firstTime = first.time {
+            try self.candidates(BoundingBox(minX: points[0].x, minY: points[0].y, maxX: points[0].x, maxY: points[0].y), into: &candidates)
+            let firstSpeed = path.count > 1 ? GroundTruth.speed(path[0], path[1]) : nil
+            for j in candidates {
+                guard let region = regions[j], try inside(region, points[0]) else { continue }
+                open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: true,
+                                     enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
+                isOpen[j] = true
+            }
         }
         do {
             var fractions: [Double] = []
@@ -344,7 +351,7 @@ public final class GroundTruth {
                 let length = a.distance(to: b)
                 let start = odometer
                 odometer &+= GroundTruth.nanometres(roundingUp: length)
-                guard a != b, let ta = path[c0 + i].time, let tb = path[c0 + i + 1].time else { continue }
+                guard a != b, let ta = path[i].time, let tb = path[i + 1].time else { continue }
                 let box = BoundingBox(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y))
                 if !(box.minX >= window.minX && box.maxX <= window.maxX && box.minY >= window.minY && box.maxY <= window.maxY) {
                     // The fences near this part of the path: every fence whose envelope meets a
@@ -364,7 +371,7 @@ public final class GroundTruth {
                 }
                 guard !near.isEmpty else { continue }
                 // Across a gap or between two segments the path is not known.
-                let joined = path[c0 + i].segment == path[c0 + i + 1].segment && tb.seconds(since: ta) <= maxGapSeconds
+                let joined = path[i].segment == path[i + 1].segment && tb.seconds(since: ta) <= maxGapSeconds
                 // The segment's geodesic speed, worked out at its first entry or exit (a
                 // geodesic is costly, and most segments have neither).
                 var segmentSpeed: Double??
@@ -440,7 +447,7 @@ public final class GroundTruth {
 
                 /// Opens or closes fence `j`'s visit at `fraction` along this segment.
                 func transition(_ j: Int, inside now: Bool, fraction f0: Double) throws(SpatialError) {
-                    if segmentSpeed == nil { segmentSpeed = .some(GroundTruth.speed(path[c0 + i], path[c0 + i + 1])) }
+                    if segmentSpeed == nil { segmentSpeed = .some(GroundTruth.speed(path[i], path[i + 1])) }
                     let speed = segmentSpeed ?? nil
                     // At the later fix itself across a gap (whose nanoseconds may pass Int64).
                     let time = f0 == 1 ? tb : ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
@@ -454,13 +461,8 @@ public final class GroundTruth {
                         visit.exitSpeed = speed
                         visit.exitLongitude = place.longitude
                         visit.exitLatitude = place.latitude
-                        if stretch.inherited.contains(j), stretch.inheritedEnds[j] == nil {
-                            // The end of a visit begun before this stretch: joined to its start later.
-                            stretch.inheritedEnds[j] = visit
-                        } else if time > visit.enter {
-                            // A path touching the boundary at one instant is not a visit.
-                            stretch.done.append(visit)
-                        }
+                        // A path touching the boundary at one instant is not a visit.
+                        if time > visit.enter { stretch.done.append(visit) }
                     }
                 }
             }

@@ -20,7 +20,8 @@ extension Replayer {
     ///   - degradation: what to do to each trace.
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome.
-    /// - Complexity: memory O(fixes of the traces being replayed): a degraded trace is held whole.
+    /// - Complexity: memory O(1) in the length of a trace: each is degraded as it is read
+    ///   (``Traces/DegradedFeed``).
     ///   - log: where the events go as they are produced, as in ``run(_:placesStates:log:)``.
     public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], degradation: Degradation,
                     log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
@@ -29,27 +30,16 @@ extension Replayer {
                                                              configuration: configuration) { k, compiled in
             let input = traces[k]
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
-            let trace: Trace
-            let fixes: [Fix]
-            do throws(FencesimError) {
-                trace = try Trace.load(path: input.path, options: input.readOptions(configuration.readOptions))
-                do throws(FencesimError) {
-                    fixes = try degradation.apply(to: trace.fixes, maxGapSeconds: configuration.maxGapSeconds)
-                } catch {
-                    throw FencesimError(error.code, error.message, at: SourceLocation(file: input.path))
-                }
-            } catch {
-                var outcome = Outcome(input: input)
-                outcome.error = error
-                log?.channel(k).finish()
-                return outcome
-            }
-            // Fix indices in events are positions in the degraded trace.
+            // Fix indices in events are positions in the degraded feed.
             return Replayer.replay(input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label),
                                    log: log?.channel(k)) {
                 (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
-                for fix in fixes { try onFix(fix) }
-                return trace.statistics
+                var feed = DegradedFeed(degradation, maxGapSeconds: configuration.maxGapSeconds, file: input.path)
+                let statistics = try TraceReader.read(path: input.path, options: input.readOptions(configuration.readOptions)) {
+                    (fix: Fix) throws(FencesimError) in try feed.push(fix, to: onFix)
+                }
+                try feed.finish(to: onFix)
+                return statistics
             }
         }
         return Replayer.sayingOnce(warnings, in: outcomes)

@@ -322,11 +322,11 @@ public struct Sweep: Sendable {
         /// A worker: its ground truth (combinations fill every core: each walks a path in one
         /// stretch) and the compiled fences of the combination it last worked on.
         struct Worker {
-            let truth: GroundTruthTeam
+            let truth: GroundTruth
             var compiled: (key: Int, fences: CompiledFences)?
         }
         let slots = try WorkerPool.run(count: jobs, workers: workers, makeWorker: { () throws(FencesimError) in
-            Worker(truth: GroundTruthTeam(try GroundTruth(fences: truthFences, frame: frame, maxGapSeconds: maxGapSeconds), size: 1))
+            Worker(truth: try GroundTruth(fences: truthFences, frame: frame, maxGapSeconds: maxGapSeconds))
         }, progress: progress.map { report in { @Sendable done in report(done, jobs) } }) { (worker, k) throws(FencesimError) -> Slot in
             let variant = variants[k / traces.count]
             if worker.compiled?.key != variant.compileKey {

@@ -46,18 +46,18 @@ public struct TraceEvaluation: Sendable {
     public var input: TraceInput { outcome.input }
 
     /// Fills in what scoring the trace gives, as `report` and `score` both do: its truth, its
-    /// fixes and thinned tracks (seconds from `start`), and the score of the events `read`
+    /// fix counts and thinned tracks (seconds from `start`), and the score of the events `read`
     /// against `truth` over the hours from `start` to `end`.
-    mutating func score(truth: [TruthVisit], read: [Scoring.Event], clean: [Fix], feed: [Fix], start: Timestamp?, end: Timestamp?,
-                        fences: FenceSet, bands: [SpeedBand], trackPointLimit: Int) {
+    mutating func score(truth: [TruthVisit], read: [Scoring.Event], clean: ThinnedTrack, feed: ThinnedTrack, start: Timestamp?, end: Timestamp?,
+                        fences: FenceSet, bands: [SpeedBand]) {
         var duration = 0.0
         if let start, let end { duration = end.seconds(since: start) }
         self.start = start
         self.truth = truth
         cleanFixCount = clean.count
         feedFixCount = feed.count
-        cleanTrack = Evaluator.track(clean, start: start, limit: trackPointLimit)
-        feedTrack = Evaluator.track(feed, start: start, limit: trackPointLimit)
+        cleanTrack = clean.points
+        feedTrack = feed.points
         score = Scoring.score(truth: truth, read: read, fences: fences, trace: input.label, durationSeconds: duration, bands: bands)
     }
 

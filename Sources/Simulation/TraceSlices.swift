@@ -140,7 +140,7 @@ public enum TraceSlices {
     /// read, and before the frame is chosen.
     public final class Feed: @unchecked Sendable {
         let traces: [TraceInput]
-        let channel: ChunkChannel
+        let channel: BoundedChannel<Chunk>
         /// What reading one trace gave.
         struct Read {
             var statistics: TraceStatistics?
@@ -165,7 +165,7 @@ public enum TraceSlices {
                     chunkSize: Int = TraceSlices.chunkSize, readAhead: Int = TraceSlices.readAhead) {
             precondition(!traces.isEmpty, "at least one trace")
             self.traces = traces
-            channel = ChunkChannel(depth: max(1, readAhead))
+            channel = BoundedChannel(depth: max(1, readAhead))
             let thread = Thread { [self] in
                 read(readOptions: readOptions, chunkSize: max(1, chunkSize))
                 channel.close()
@@ -298,59 +298,5 @@ struct FeedSample {
     func sample(in frame: MetricFrame) -> Sample {
         Sample(index: index, time: time, position: frame.forward(XY(longitude: longitude, latitude: latitude)),
                longitude: longitude, latitude: latitude, accuracy: accuracy, segment: Int(segment))
-    }
-}
-
-/// A bounded hand-off of sample chunks from one reading thread to the workers.
-final class ChunkChannel: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var queue: [Chunk] = []
-    private var closed = false
-    private var cancelled = false
-    private let depth: Int
-
-    init(depth: Int) {
-        self.depth = depth
-    }
-
-    /// Waits while `depth` chunks are pending, then queues `chunk`; `false` when the consumers
-    /// have cancelled (the reader should stop).
-    func send(_ chunk: Chunk) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.count >= depth && !cancelled { condition.wait() }
-        if cancelled { return false }
-        queue.append(chunk)
-        condition.broadcast()
-        return true
-    }
-
-    /// The consumers give up: pending and future chunks are dropped, the reader is told to stop
-    /// and every waiting consumer gets `nil`.
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        queue.removeAll()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// No more chunks will come.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next chunk, or `nil` once the channel is closed and drained, or cancelled.
-    func receive() -> Chunk? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty && !closed && !cancelled { condition.wait() }
-        guard !cancelled, !queue.isEmpty else { return nil }
-        let chunk = queue.removeFirst()
-        condition.broadcast()
-        return chunk
     }
 }

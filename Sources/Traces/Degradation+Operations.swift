@@ -15,6 +15,8 @@ extension Degradation {
         let interval: Double
         let maxGapSeconds: Double
         let limit: Int
+        /// Where a feed past the limit is said to be.
+        let file: String?
         let step: Int64
         var rng: SplitMix64
         var firstTime: Timestamp?
@@ -26,8 +28,9 @@ extension Degradation {
         /// Fixes made so far.
         var count = 0
 
-        init(_ degradation: Degradation, interval: Double, maxGapSeconds: Double, limit: Int) {
+        init(_ degradation: Degradation, interval: Double, maxGapSeconds: Double, limit: Int, file: String? = nil) {
             self.interval = interval
+            self.file = file
             self.maxGapSeconds = maxGapSeconds
             self.limit = limit
             step = max(1, Int64((interval * 1e9).rounded()))
@@ -84,7 +87,8 @@ extension Degradation {
         /// The error of a feed past the limit, of `fixes` fixes (`nil`: more; not counted further).
         func tooMany(_ fixes: Int?) -> FencesimError {
             let counted = fixes.map { "\(Degradation.grouped($0)) fixes" } ?? "more fixes"
-            return FencesimError(.usage, "resampling every \(interval) s makes \(counted) of this trace, more than the \(Degradation.grouped(limit)) a degraded feed may hold; resample less often")
+            return FencesimError(.usage, "resampling every \(interval) s makes \(counted) of this trace, more than the \(Degradation.grouped(limit)) a degraded feed may hold; resample less often",
+                                at: file.map { SourceLocation(file: $0) })
         }
 
         /// The first instant at or after `t` (nanoseconds from the first fix counted in 128 bits:

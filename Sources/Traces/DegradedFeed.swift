@@ -19,9 +19,11 @@ public struct DegradedFeed {
     ///   - maxGapSeconds: clean fixes further apart than this (like fixes of two segments) have
     ///     no path between them: resampling makes no fix there.
     ///   - limit: the most fixes resampling may make (``Degradation/resampledFixesLimit``).
-    public init(_ degradation: Degradation, maxGapSeconds: Double = .infinity, limit: Int = Degradation.resampledFixesLimit) {
+    ///   - file: the trace's file, where a feed past the limit is said to be.
+    public init(_ degradation: Degradation, maxGapSeconds: Double = .infinity, limit: Int = Degradation.resampledFixesLimit,
+                file: String? = nil) {
         if let interval = degradation.resampleSeconds, interval > 0 {
-            resampler = Degradation.Resampler(degradation, interval: interval, maxGapSeconds: maxGapSeconds, limit: limit)
+            resampler = Degradation.Resampler(degradation, interval: interval, maxGapSeconds: maxGapSeconds, limit: limit, file: file)
         }
         if degradation.dropout > 0 { dropper = Degradation.Dropper(degradation) }
         if degradation.spikes > 0 || degradation.noise > 0 { displacer = Degradation.Displacer(degradation) }

@@ -303,29 +303,33 @@ import Traces
         #expect(proper > 300 && none > 300, "proper \(proper), none \(none)")
     }
 
-    /// A path cut into stretches walked on several threads (each truth with its own GEOS
-    /// context and frame) gives the visits of one walk of the whole path, and of every fence
-    /// against every segment: visits open across a cut are joined, never split or lost.
+    /// A path walked a stretch at a time (``GroundTruth/PathWalk``, what a report streams),
+    /// each stretch starting with the visits the one before left open, gives the visits of one
+    /// walk of the whole path and of every fence against every segment, at every stretch
+    /// length: visits open across a stretch's end are carried, never split or lost.
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
-    func stretchesOnSeveralThreadsGiveTheWholeWalksVisits(seed: UInt64) throws {
+    func stretchesGiveTheWholeWalksVisits(seed: UInt64) throws {
         let fences = try Self.fences(count: 150, size: 2000, seed: seed &+ 40)
         let fixes = try Self.path(count: 3000, size: 2000, seed: seed &+ 140)
-        let first = try GroundTruth(fences: fences, frame: Self.frame)
-        let whole = try first.visits(along: fixes)
-        let truths = [first] + (try (1..<5).map { _ in try GroundTruth(sharing: first) })
-        let cuts = first.cuts(fixes, stretches: 5)
-        #expect(cuts.count == 6, "cuts \(cuts)")
-        let stretched = try GroundTruth.visits(along: fixes, using: truths, fixesPerStretch: 100)
-        Self.expectSame(stretched, whole)
-        Self.expectSame(stretched, try Self.bruteForceVisits(fences, fixes))
-        // Some visit spans a cut (else the joining is not tested).
-        let times = cuts.dropFirst().dropLast().compactMap { fixes[$0].time }
-        #expect(whole.contains { v in times.contains { t in v.enter < t && (v.exit.map { $0 > t } ?? true) } })
+        let truth = try GroundTruth(fences: fences, frame: Self.frame)
+        var once = GroundTruth.PathWalk(truth, stretchFixes: .max)
+        for fix in fixes { try once.push(fix) }
+        let whole = try once.finish()
+        Self.expectSame(whole, try Self.bruteForceVisits(fences, fixes))
+        for stretchFixes in [2, 3, 17, 100, 2999, 3000, 3001] {
+            var walk = GroundTruth.PathWalk(truth, stretchFixes: stretchFixes)
+            for fix in fixes { try walk.push(fix) }
+            Self.expectSame(try walk.finish(), whole)
+        }
+        // Some visit spans a stretch's end (else the carrying is not tested).
+        let ends = stride(from: 99, to: fixes.count, by: 99).compactMap { fixes[$0].time }
+        #expect(whole.contains { v in ends.contains { t in v.enter < t && (v.exit.map { $0 > t } ?? true) } })
     }
 
-    /// A cut is never placed on a fence's boundary: with fixes exactly on a square's edge for
-    /// most of the path, the walk finds clear fixes to cut at, or cuts less.
-    @Test func cutsAvoidBoundaries() throws {
+    /// A stretch may end anywhere, on a fence's boundary too: with fixes exactly on a square's
+    /// edge for most of the path, walks in stretches of every length from 2 to 40 fixes give
+    /// the whole walk's visits.
+    @Test func stretchesEndingOnABoundary() throws {
         let f = try MetricFrame(Self.frame)
         let ll = { (x: Double, y: Double) in f.inverse(XY(x, y)) }
         let fences = FenceSet(file: "edge.geojson", fences: [
@@ -340,12 +344,14 @@ import Traces
             let q = ll(p.0, p.1)
             return Fix(time: Self.t0.adding(seconds: Double(k)), latitude: q.latitude, longitude: q.longitude)
         }
-        let first = try GroundTruth(fences: fences, frame: Self.frame)
-        let truths = [first] + (try (1..<3).map { _ in try GroundTruth(sharing: first) })
-        for c in first.cuts(fixes, stretches: 3).dropFirst().dropLast() {
-            #expect(points[c].1 != 0, "a cut on the boundary at fix \(c)")
+        let truth = try GroundTruth(fences: fences, frame: Self.frame)
+        let whole = try truth.visits(along: fixes)
+        #expect(!whole.isEmpty)
+        for stretchFixes in 2...40 {
+            var walk = GroundTruth.PathWalk(truth, stretchFixes: stretchFixes)
+            for fix in fixes { try walk.push(fix) }
+            Self.expectSame(try walk.finish(), whole)
         }
-        Self.expectSame(try GroundTruth.visits(along: fixes, using: truths, fixesPerStretch: 10), try first.visits(along: fixes))
     }
 
     /// After a long drive (an odometer of thousands of kilometres, where a metre is a small

@@ -1,0 +1,78 @@
+import Fences
+import Spatial
+import Support
+import Traces
+
+extension GroundTruth {
+    /// Fixes a stretch of the path has at most when it is walked a stretch at a time.
+    public static let fixesPerStretch = 65_536
+
+    /// The true visits along a path given a fix at a time (``push(_:)``), walked a stretch at a
+    /// time: the path is never held whole, so the truth of a long drive needs the memory of one
+    /// stretch. Each stretch starts with the visits the one before it left open, and the two
+    /// share their boundary fix, so the visits are those of one walk of the whole path.
+    ///
+    /// A ground truth walks one path at a time; a path walk uses it alone while it lasts.
+    public struct PathWalk {
+        let truth: GroundTruth
+        let stretchFixes: Int
+        /// Timed fixes not walked yet, after the last one walked (the stretch's first).
+        private var stretch: [Fix] = []
+        /// Visits ended so far.
+        private var done: [TruthVisit] = []
+        /// Visits open at the last fix walked (`nil` before the first stretch).
+        private var open: [Int: TruthVisit]?
+
+        /// - Parameter stretchFixes: the most fixes walked at once (tests walk short stretches).
+        public init(_ truth: GroundTruth, stretchFixes: Int = GroundTruth.fixesPerStretch) {
+            self.truth = truth
+            self.stretchFixes = max(2, stretchFixes)
+        }
+
+        /// Takes the path's next fix (timed fixes in time order; untimed ones are skipped).
+        ///
+        /// - Throws: ``Support/FencesimError`` `.badData` when GEOS fails on a segment.
+        public mutating func push(_ fix: Fix) throws(FencesimError) {
+            guard fix.time != nil else { return }
+            if stretch.isEmpty { stretch.reserveCapacity(min(stretchFixes, 4096)) }
+            stretch.append(fix)
+            if stretch.count >= stretchFixes { try walkStretch() }
+        }
+
+        /// The visits of the whole path, ordered by entry time, then fence (file order breaks
+        /// ties between fences sharing an id); visits still open at the last fix have no exit.
+        public mutating func finish() throws(FencesimError) -> [TruthVisit] {
+            // After the first stretch, the last fix walked is the stretch's first: more to walk
+            // only when another came.
+            if stretch.count > (open == nil ? 0 : 1) { try walkStretch() }
+            var visits = done + (open ?? [:]).values
+            done = []
+            open = nil
+            stretch = []
+            visits.sort { a, b in TruthVisit.ordered(a, b) || (!TruthVisit.ordered(b, a) && a.fence < b.fence) }
+            return visits
+        }
+
+        private mutating func walkStretch() throws(FencesimError) {
+            let walked: Stretch
+            do throws(SpatialError) {
+                walked = try truth.walk(stretch, carrying: open)
+            } catch {
+                throw FencesimError(.badData, "ground truth: \(error.message)", cause: error)
+            }
+            done += walked.done
+            open = walked.open
+            let last = stretch[stretch.count - 1]
+            stretch.removeAll(keepingCapacity: true)
+            stretch.append(last)
+        }
+    }
+
+    /// What the walk of one stretch of the path found.
+    struct Stretch {
+        /// Visits ended in the stretch.
+        var done: [TruthVisit] = []
+        /// Visits open at its end, by fence.
+        var open: [Int: TruthVisit] = [:]
+    }
+}
