@@ -8,7 +8,7 @@ BIN_DEBUG  := .build/debug/fencesim
 BIN        := .build/release/fencesim
 SHARED     ?= ../shared
 
-.PHONY: setup setup-browser setup-slurm test-slurm build release test update-goldens demo leakcheck bench bench-scaling bench-compare fuzz sanitize soak clean help lint-docs format lint-style
+.PHONY: setup setup-browser setup-slurm test-slurm build release test update-goldens demo leakcheck bench bench-scaling bench-compare fuzz sanitize soak clean help lint-docs check-tour format lint-style
 
 help:
 	@echo "make demo       build fencesim and run it on the bundled example"
@@ -25,6 +25,7 @@ help:
 	@echo "make setup-slurm    install Debian's slurm-wlm and munge, which the Slurm job-array test runs a one-node cluster with"
 	@echo "make test-slurm     sharded report and sweep through a one-node Slurm cluster started here (as root; skipped without Slurm)"
 	@echo "make lint-docs  every relative link and anchor in the Markdown pages resolves (run by make test)"
+	@echo "make check-tour run every command of the README's five-minute tour with the debug build"
 	@echo "make format     swift format rewrites Sources, Tests and Package.swift in place (.swift-format)"
 	@echo "make lint-style swift format lint --strict: fails on any formatting finding"
 
@@ -171,6 +172,10 @@ lint-docs:
 	@command -v python3 >/dev/null 2>&1 || { echo "installing python3"; if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get install -y -qq python3 >/dev/null; }
 	DOC_LINKS_PENDING="$(DOC_LINKS_PENDING)" scripts/check-doc-links.sh
+
+# Every command of the README's tour, as written, in a scratch copy of the repository.
+check-tour: build
+	scripts/check-readme-tour.sh $(dir $(BIN_DEBUG))
 
 # swift-format (in the Swift 6 toolchain) with the rules in .swift-format. `format` rewrites in
 # place; `lint-style` prints every finding as file:line:col: and exits non-zero on one.
