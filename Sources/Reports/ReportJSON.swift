@@ -2,7 +2,7 @@ import Simulation
 import Support
 import Traces
 
-/// The report as JSON with stable keys, in a fixed order (documented in the README): numbers
+/// The report as JSON with stable keys, in a fixed order (documented in docs/commands.md): numbers
 /// rounded as ``ReportNumber`` rounds them, times in ISO-8601 UTC with milliseconds, absent
 /// values as `null`.
 public enum ReportJSON {

@@ -1,7 +1,7 @@
 import Simulation
 import Support
 
-/// A sweep as JSON with stable keys in a fixed order (documented in the README): each
+/// A sweep as JSON with stable keys in a fixed order (documented in docs/commands.md): each
 /// combination's setting and its overall numbers with the keys and rounding of the accuracy
 /// report's JSON (``ReportJSON``), so that both read alike.
 public enum SweepJSON {

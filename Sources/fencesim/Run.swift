@@ -50,7 +50,7 @@ struct Run: ParsableCommand {
                                valueName: "platform"))
     var rulesPlatform: String?
 
-    @Option(help: ArgumentHelp("Replay only shard K of N (0-based; traces balanced by size, see the README) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Replay only shard K of N (0-based; traces balanced by size, see docs/cluster.md) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
     var shard: String?
 
     @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).", valueName: "profile"))
