@@ -618,7 +618,9 @@ public final class FenceIndex: @unchecked Sendable {
 
     static func ranksByID(_ fences: [Fence]) -> [Int32] {
         var rank = [Int32](repeating: 0, count: fences.count)
-        let order = fences.indices.sorted { fences[$0].id < fences[$1].id }
+        // Equal ids (versions of one fence; one fence watched by several geotriggers) keep
+        // the set's order, which puts a fence's geotriggers in the order the scenario gives them.
+        let order = fences.indices.sorted { fences[$0].id != fences[$1].id ? fences[$0].id < fences[$1].id : $0 < $1 }
         for (r, j) in order.enumerated() { rank[j] = Int32(r) }
         return rank
     }

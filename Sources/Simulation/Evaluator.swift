@@ -93,7 +93,7 @@ public struct Evaluator: Sendable {
         let total = traces.count
         let (results, workersBuilt) = try WorkerPool.run(count: traces.count, workers: workers, makeWorker: { () throws(FencesimError) in
             (compiled: try CompiledFences(index: index),
-             truth: GroundTruthTeam(try GroundTruth(fences: replay.fences, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds), size: stretches))
+             truth: GroundTruthTeam(try GroundTruth(fences: replay.fences.watchedOnce, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds), size: stretches))
         }, progress: progress.map { report in { @Sendable done in report(done, total) } }) { (worker, k) throws(FencesimError) -> TraceEvaluation in
             var loaded: Result<Trace, FencesimError>?
             if k == 0 {
