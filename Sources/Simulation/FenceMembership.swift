@@ -13,15 +13,27 @@ struct FenceMembership {
     /// By fence of the watched set: the fence's index among the distinct fences
     /// (``Fences/FenceWatchers/shared``).
     let shared: [Int32]
-    /// By distinct fence: how many of its geotriggers have the device inside.
+    /// By distinct fence: its id's place among the ids. Membership is by id, so that a fence
+    /// replaced while the device stays inside (a version of the same id, whose exit follows the
+    /// first version's enter) is one stay, as check-ins read it.
+    let group: [Int32]
+    /// By id: how many of its geotriggers have the device inside.
     private var inside: [Int32]
-    /// By distinct fence: whether a `dwell` has passed since the device entered it.
+    /// By id: whether a `dwell` has passed since the device entered it.
     private var dwelled: [Bool]
 
-    init(_ watchers: FenceWatchers) {
+    init(_ fences: FenceSet) {
+        let watchers = fences.watchers ?? FenceWatchers(names: [], geotrigger: [], shared: Array(0..<Int32(fences.fences.count)),
+                                                        sharedCount: fences.fences.count)
         shared = watchers.shared
-        inside = Array(repeating: 0, count: watchers.sharedCount)
-        dwelled = Array(repeating: false, count: watchers.sharedCount)
+        var ids: [String: Int32] = [:]
+        group = fences.fences[..<watchers.sharedCount].map { fence in
+            if let g = ids[fence.id] { return g }
+            ids[fence.id] = Int32(ids.count)
+            return Int32(ids.count - 1)
+        }
+        inside = Array(repeating: 0, count: ids.count)
+        dwelled = Array(repeating: false, count: ids.count)
     }
 
     /// The events of one fix (the engine's, in its order) that the distinct fences see, into
@@ -38,21 +50,22 @@ struct FenceMembership {
         out.removeAll(keepingCapacity: true)
         for k in buffer.indices {
             let f = Int(shared[buffer[k].fence])
+            let id = Int(group[f])
             switch buffer[k].kind {
             case .enter:
-                inside[f] += 1
-                guard inside[f] == 1 else { continue }
+                inside[id] += 1
+                guard inside[id] == 1 else { continue }
             case .exit:
-                guard inside[f] > 0 else { continue }
-                inside[f] -= 1
-                guard inside[f] == 0 else { continue }
-                dwelled[f] = false
+                guard inside[id] > 0 else { continue }
+                inside[id] -= 1
+                guard inside[id] == 0 else { continue }
+                dwelled[id] = false
             case .dwell:
-                guard !dwelled[f] else { continue }
-                dwelled[f] = true
+                guard !dwelled[id] else { continue }
+                dwelled[id] = true
             case .passthrough, .cross:
                 let kind = buffer[k].kind
-                guard kind == .cross || inside[f] == 0, !out.contains(where: { $0.fence == f && $0.kind == kind }) else { continue }
+                guard kind == .cross || inside[id] == 0, !out.contains(where: { group[$0.fence] == id && $0.kind == kind }) else { continue }
             case .suppressed:
                 guard buffer[k].fence == f else { continue }
             }

@@ -60,8 +60,8 @@ struct WatchedState {
     /// The events the distinct fences see at the current fix (reused).
     var shared: [GeotriggerEvent] = []
 
-    init(_ watchers: FenceWatchers) {
-        membership = FenceMembership(watchers)
+    init(_ fences: FenceSet) {
+        membership = FenceMembership(fences)
         shared.reserveCapacity(16)
     }
 }

@@ -75,7 +75,7 @@ struct TracePipeline {
         if let setup = pipeline?.rules { rules = RulesStage(setup: setup, trace: trace) }
         checkInBuffer.reserveCapacity(16)
         if let profile { osLayer = OSLayer(profile: profile, trace: trace, fences: fences.fenceSet, frame: fences.frame) }
-        watched = fences.fenceSet.watchers.map(WatchedState.init)
+        if fences.fenceSet.watchers != nil { watched = WatchedState(fences.fenceSet) }
     }
 
     /// Takes the engine's events for one fix (all of them, notified or not, possibly none).
