@@ -32,6 +32,19 @@ import Testing
         #expect(r.stdout.contains("city/store-a ") && !r.stdout.contains("city/depot "))
     }
 
+    @Test func theReplayViewNamesEachEventsGeotrigger() throws {
+        let dir = try CLI.temporaryDirectory()
+        let html = dir.appendingPathComponent("view.html").path
+        let r = try CLI.run(["view", Self.scenario, "--html", html])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        // Both enters of store A are listed, each with its geotrigger (the map keeps the fence
+        // inside until the last of them exits).
+        #expect(page.contains(#"data-type="enter" data-fence="city/store-a" data-geotrigger="approach""#))
+        #expect(page.contains(#"data-type="enter" data-fence="city/store-a" data-geotrigger="arrivals""#))
+        #expect(page.contains("city/store-a · arrivals"))
+    }
+
     @Test func lintChecksEachWatchedFenceOnce() throws {
         let r = try CLI.run(["lint", "--scenario", Self.scenario])
         #expect(r.status == 0, "\(r.stderr)")
