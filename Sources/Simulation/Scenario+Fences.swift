@@ -19,7 +19,7 @@ extension Scenario {
         if let fenceChangesPath {
             all = try all.applying(try FenceChanges.read(path: fenceChangesPath, options: options, fences: all))
         }
-        if !geotriggers.isEmpty { return watched(all) }
+        if !geotriggers.isEmpty { return try watched(all) }
         guard let clause = geotrigger.fencesWhere else { return all }
         return all.selecting(clause)
     }

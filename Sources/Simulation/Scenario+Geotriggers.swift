@@ -12,6 +12,10 @@ extension Scenario {
         geotriggers.isEmpty ? [] : [Scenario.geotriggerKey]
     }
 
+    /// The most (geotrigger, fence) pairs a scenario's geotriggers may watch: twenty times the
+    /// bench's 100,000 fences (each pair is a fence to the engine, with its state and settings).
+    static let pairLimit = 2_000_000
+
     /// Whether geotrigger `declaration` watches `fence`: it is in one of the geotrigger's sets
     /// (any set when it names none) and its where-clause selects it.
     static func watches(_ declaration: GeotriggerDeclaration, _ fence: Fence) -> Bool {
@@ -24,8 +28,10 @@ extension Scenario {
     /// first, in `all`'s order; then the further pairs by geotrigger). A geotrigger that
     /// watches nothing is a warning.
     ///
+    /// - Throws: ``Support/FencesimError`` `.badData` at the geotrigger that takes the pairs past
+    ///   ``pairLimit``.
     /// - Complexity: O(geotriggers × fences).
-    func watched(_ all: FenceSet) -> FenceSet {
+    func watched(_ all: FenceSet) throws(FencesimError) -> FenceSet {
         var shared = [Int32](repeating: -1, count: all.fences.count)
         var firstWatcher = [Int32](repeating: -1, count: all.fences.count)
         var further: [(geotrigger: Int32, fence: Int)] = []
@@ -37,6 +43,10 @@ extension Scenario {
                     count += 1
                     if firstWatcher[j] < 0 { firstWatcher[j] = Int32(g) } else { further.append((Int32(g), j)) }
                 }
+            }
+            if all.fences.count - firstWatcher.count(where: { $0 < 0 }) + further.count > Scenario.pairLimit {
+                throw FencesimError(.badData, "the geotriggers watch more than \(Scenario.pairLimit) (geotrigger, fence) pairs; each pair is a fence the engine tracks: select fewer fences with fences: or where:",
+                                    at: declaration.location)
             }
             if count == 0 {
                 warnings.append(Diagnostic(.warning, "geotrigger \"\(declaration.name)\" watches none of the \(all.fences.count) fences (check its fences: and where:)",

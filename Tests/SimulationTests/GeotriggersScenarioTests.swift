@@ -98,6 +98,25 @@ import Testing
         try expectError(h + "geotriggers:\n  - name: a\n    message: \"{fence.nme\"\n", line: 5, "message:")
     }
 
+    @Test func tooManyPairsAreRefusedAtTheGeotriggerThatPassesTheLimit() throws {
+        // 1,000 fences watched by 2,001 geotriggers: 2,001,000 pairs, past the 2,000,000 limit
+        // at the last geotrigger (the engine would track every pair as a fence).
+        let fences = ScenarioHarness.collection((0..<1000).map { ScenarioHarness.circle("f\($0)", longitude: 8.5 + Double($0) * 0.001, radius: 10) })
+        let yaml = "traces: [a.csv]\nfences: fences.geojson\ngeotriggers:\n" + (0...2000).map { "  - name: g\($0)\n" }.joined()
+        let (_, path) = try Self.folder(yaml, fences: fences)
+        let scenario = try ScenarioReader.read(path: path)
+        do {
+            _ = try scenario.readFences(options: FenceReadOptions())
+            Issue.record("expected the pairs to be refused")
+        } catch {
+            #expect(error.code.exitStatus == 65 && error.location?.line == 4 + 2000, "\(error)")
+            #expect(error.message.contains("more than 2000000 (geotrigger, fence) pairs"), "\(error.message)")
+        }
+        // One geotrigger fewer is within it.
+        #expect(try ScenarioReader.read(path: Paths.write(yaml.split(separator: "\n").dropLast().joined(separator: "\n") + "\n", "fewer.yaml", in: URL(fileURLWithPath: path).deletingLastPathComponent()))
+            .readFences(options: FenceReadOptions()).fences.count == 2_000_000)
+    }
+
     // MARK: replay
 
     static let twoOnOneFence = """
@@ -173,6 +192,14 @@ import Testing
         // Outside both: one passthrough for the fence, the suppressed findings of its first geotrigger.
         #expect(take([event(.passthrough, 0), event(.passthrough, 1), event(.suppressed, 1), event(.suppressed, 0)]) == ["passthrough 0", "suppressed 0"])
         #expect(take([event(.exit, 1)]) == [])
+    }
+
+    @Test func rulesReadTheGeotriggersName() throws {
+        let (_, path) = try Self.folder(Self.twoOnOneFence)
+        let enter = try #require(try Self.run(path).first { $0.type == .enter })
+        let rule = try #require(GeotriggerRuleEvent.make(enter, fence: nil, zone: nil))
+        let data = JSONWriter.string(try #require(rule.data))
+        #expect(data.contains(#""geotrigger":"wide""#), "\(data)")
     }
 
     @Test func theNameKeyIsWrittenOnlyWithGeotriggers() throws {
