@@ -31,8 +31,12 @@ extension TracePipeline {
         let open = insideSince.values.sorted { a, b in
             if a.time != b.time { return a.time < b.time }
             let (ida, idb) = (labels[a.fence].id, labels[b.fence].id)
+            if ida != idb { return ida < idb }
             // Equal ids: one fence's stretches of several geotriggers, in the scenario's order.
-            return ida != idb ? ida < idb : a.fence < b.fence
+            if let watchers = fences.watchers, watchers.geotrigger[a.fence] != watchers.geotrigger[b.fence] {
+                return watchers.geotrigger[a.fence] < watchers.geotrigger[b.fence]
+            }
+            return a.fence < b.fence
         }
         insideSince.removeAll()
         for start in open {
