@@ -9,7 +9,7 @@ extension TracePipeline {
     @inline(__always)
     func engineLine(_ e: GeotriggerEvent) -> EngineLogLine {
         var line = EngineLogLine(e, labels: labels, trace: trace)
-        if let watchers = fences.watchers { line.geotrigger = watchers.name(of: e.fence) }
+        if fences.watchers != nil { line.geotrigger = fences.watchers?.name(of: e.fence) }
         return line
     }
 
@@ -18,14 +18,13 @@ extension TracePipeline {
     /// change what the distinct fences see (``FenceMembership``), as the events of those fences.
     /// The log's order is the one of a single geotrigger's run.
     mutating func processWatched(_ buffer: [GeotriggerEvent], sample: Sample) {
-        guard checkIns != nil, var membership = watched?.membership else {
+        guard checkIns != nil, watched != nil else {
             for k in buffer.indices where buffer[k].notified { emit(engineLine(buffer[k])) }
             return
         }
-        var shared = watched?.shared ?? []
-        membership.take(buffer, into: &shared)
-        watched?.membership = membership
-        defer { watched?.shared = shared }
+        // In place: a copy of the membership would copy its tables (by fence) at every fix.
+        watched?.take(buffer)
+        let shared = watched?.shared ?? []
         let fix = CheckInFix(sample)
         checkInBuffer.removeAll(keepingCapacity: true)
         checkIns?.process(shared, at: fix, into: &checkInBuffer)
@@ -63,5 +62,10 @@ struct WatchedState {
     init(_ fences: FenceSet) {
         membership = FenceMembership(fences)
         shared.reserveCapacity(16)
+    }
+
+    /// Takes one fix's events into ``shared`` (``FenceMembership/take(_:into:)``).
+    mutating func take(_ buffer: [GeotriggerEvent]) {
+        membership.take(buffer, into: &shared)
     }
 }
