@@ -88,7 +88,9 @@ extension Scenario {
         for (g, declaration) in geotriggers.enumerated() {
             let members = fences.fences.indices.filter { watchers.geotrigger[$0] == Int32(g) }
             guard !members.isEmpty else { continue }
-            let subset = FenceSet(file: fences.file, fences: members.map { fences.fences[$0] })
+            // A geotrigger watching every fence of the set is resolved on the set itself: a copy
+            // of a fence retains a dozen references.
+            let subset = members.count == fences.fences.count ? fences : FenceSet(file: fences.file, fences: members.map { fences.fences[$0] })
             let resolved = try SettingsResolver.resolve(subset, global: declaration.overrides, zones: zones, requireDeclaredZones: requireDeclared)
             for (k, j) in members.enumerated() { settings[j] = resolved[k] }
         }
