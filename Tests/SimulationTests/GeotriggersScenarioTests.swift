@@ -194,6 +194,27 @@ import Testing
         #expect(take([event(.exit, 1)]) == [])
     }
 
+    @Test func scoringReadsAFenceOnceFromANamedLog() throws {
+        let (_, path) = try Self.folder(Self.twoOnOneFence)
+        let scenario = try ScenarioReader.read(path: path)
+        let fences = try scenario.readFences(options: FenceReadOptions())
+        let events = try Self.run(path)
+        // Read back from the log's lines (as `score` reads a log), and without the names.
+        var named = Scoring.Reader(fences: fences)
+        var unnamed = Scoring.Reader(fences: fences)
+        for e in events {
+            named.take(e)
+            var plain = e
+            plain.fields.removeAll { $0.0 == Scenario.geotriggerKey }
+            unnamed.take(plain)
+        }
+        #expect(named.events.map(\.kind) == [.enter, .exit], "\(named.events.map(\.kind))")
+        // Unnamed, the second enter and exit are a duplicate enter and an orphan exit.
+        #expect(unnamed.events.map(\.kind) == [.enter, .enter, .exit, .exit])
+        let expectedExit = events.filter { $0.type == .exit }.map(\.time).max()
+        #expect(named.events.last?.time == expectedExit)
+    }
+
     @Test func rulesReadTheGeotriggersName() throws {
         let (_, path) = try Self.folder(Self.twoOnOneFence)
         let enter = try #require(try Self.run(path).first { $0.type == .enter })
