@@ -11,6 +11,9 @@ public struct FenceSet: Sendable {
     public var warnings: [Diagnostic]
     /// The CRS named by the file's `crs` member when it was not WGS84 and was reprojected.
     public var reprojectedFrom: String?
+    /// The geotrigger of each fence, when several named geotriggers watch the set (see
+    /// ``FenceWatchers``); `nil` for one geotrigger.
+    public var watchers: FenceWatchers?
 
     public init(file: String, fences: [Fence], warnings: [Diagnostic] = [], reprojectedFrom: String? = nil) {
         self.file = file

@@ -133,7 +133,7 @@ public final class FenceIndex: @unchecked Sendable {
     var idRank: [Int32] {
         rankCache.withLock { cached in
             if let cached { return cached }
-            let ranks = FenceIndex.ranksByID(fenceSet.fences)
+            let ranks = FenceIndex.ranksByID(fenceSet.fences, geotrigger: fenceSet.watchers?.geotrigger)
             cached = ranks
             return ranks
         }
@@ -616,9 +616,16 @@ public final class FenceIndex: @unchecked Sendable {
         return (shapes, envelopes, warnings)
     }
 
-    static func ranksByID(_ fences: [Fence]) -> [Int32] {
+    /// Each fence's rank by id; equal ids (versions of one fence, one fence watched by several
+    /// geotriggers) by `geotrigger` (the index of the geotrigger watching each fence, in the
+    /// scenario's order), then in the set's order.
+    static func ranksByID(_ fences: [Fence], geotrigger: [Int32]? = nil) -> [Int32] {
         var rank = [Int32](repeating: 0, count: fences.count)
-        let order = fences.indices.sorted { fences[$0].id < fences[$1].id }
+        let order = fences.indices.sorted { a, b in
+            if fences[a].id != fences[b].id { return fences[a].id < fences[b].id }
+            if let geotrigger, geotrigger[a] != geotrigger[b] { return geotrigger[a] < geotrigger[b] }
+            return a < b
+        }
         for (r, j) in order.enumerated() { rank[j] = Int32(r) }
         return rank
     }

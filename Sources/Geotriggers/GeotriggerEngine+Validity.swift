@@ -100,7 +100,10 @@ extension GeotriggerEngine {
             var replacements = Set<Int>()
             for change in instant where !change.exists {
                 let id = fences.fenceSet.fences[change.fence].id
-                if let next = instant.first(where: { $0.exists && !replacements.contains($0.fence) && fences.fenceSet.fences[$0.fence].id == id }) {
+                // A version replaces the one of its own geotrigger (when several watch the fence).
+                let watcher = fences.fenceSet.watchers?.geotrigger[change.fence]
+                if let next = instant.first(where: { $0.exists && !replacements.contains($0.fence) && fences.fenceSet.fences[$0.fence].id == id
+                    && fences.fenceSet.watchers?.geotrigger[$0.fence] == watcher }) {
                     replacements.insert(next.fence)
                     replace(change.fence, with: next.fence, at: change.time, previous)
                 } else {

@@ -156,7 +156,8 @@ extension PageScript {
         var k=find(data.feed,T);if(k<0)k=0;var f=data.feed[k];if(f){dev.setAttribute('cx',f[1]);dev.setAttribute('cy',f[2]);disc.setAttribute('cx',f[1]);disc.setAttribute('cy',f[2]);disc.setAttribute('r',f[3]);dev.setAttribute('data-fix',String(k));if(follow.checked&&started)api.keep(f[1],f[2]);}
         if(tru&&data.truth.length){var j=find(data.truth,T);if(j<0)j=0;tru.setAttribute('cx',data.truth[j][1]);tru.setAttribute('cy',data.truth[j][2]);}
         var inside={},cur=null;items.forEach(function(li){var past=li._t<=T;li.classList.toggle('past',past);li.classList.remove('current');if(past){cur=li;var f=li.getAttribute('data-fence'),ty=li.getAttribute('data-type');
-        if(f!==null){if(ty==='enter'||ty==='dwell')inside[f]=true;else if(ty==='exit')delete inside[f];}}});
+        if(f!==null){var w=li.getAttribute('data-geotrigger')||'';if(ty==='enter'||ty==='dwell'){inside[f]=inside[f]||{};inside[f][w]=true;}
+        else if(ty==='exit'&&inside[f]){delete inside[f][w];if(!Object.keys(inside[f]).length)delete inside[f];}}}});
         map.querySelectorAll('g.f').forEach(function(g){g.classList.toggle('inside',!!inside[g.getAttribute('data-fence')]);});
         if(cur){cur.classList.add('current');var top=cur.offsetTop-list.offsetTop-list.clientHeight/2;if(Math.abs(list.scrollTop-top)>list.clientHeight/3)list.scrollTop=top;}else list.scrollTop=0;
         map.setAttribute('data-time',T.toFixed(1));}

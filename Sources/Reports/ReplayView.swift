@@ -75,6 +75,11 @@ public enum ReplayView {
             if case .string(let s)? = e.field("fence") { fence = s } else { fence = "" }
             out += "<li data-t=\"\(ReportNumber.text(t, 1))\" data-type=\"\(SVG.escape(e.type.rawValue))\""
             if !fence.isEmpty { out += " data-fence=\"\(SVG.escape(fence))\"" }
+            // With several geotriggers a fence is inside while any of them has the device in it.
+            if case .string(let name)? = e.field(Scenario.geotriggerKey) {
+                out += " data-geotrigger=\"\(SVG.escape(name))\""
+                subject += " · " + name
+            }
             out += "><span class=\"t\">\(SVG.escape(clock(t)))</span> <span class=\"ev ev-\(SVG.escape(e.type.rawValue.replacingOccurrences(of: ".", with: "-")))\">\(SVG.escape(e.type.rawValue))</span> \(SVG.escape(subject))</li>"
             listed += 1
         }

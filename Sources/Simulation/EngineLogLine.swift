@@ -11,6 +11,8 @@ struct EngineLogLine {
     var trace: String
     var fenceID: String
     var zone: String?
+    /// The geotrigger's name, when several watch the fences (``Scenario/geotriggerKey``).
+    var geotrigger: String?
 
     /// The line of `event`, whose fence is in `fences`.
     init(_ event: GeotriggerEvent, fences: FenceSet, trace: String) {
@@ -64,6 +66,7 @@ struct EngineLogLine {
         if let d = e.dwellSeconds { sink.field(.dwellSeconds, number: d) }
         if let reason = e.reason { sink.field(.reason, string: reason) }
         if let message = e.message { sink.field(.message, string: message) }
+        if let geotrigger { sink.field(extra: Scenario.geotriggerKey, string: geotrigger) }
     }
 
     /// The line as a ``LogEvent``.

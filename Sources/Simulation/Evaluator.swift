@@ -77,7 +77,7 @@ public struct Evaluator: Sendable {
         let total = traces.count
         let (results, workersBuilt) = try WorkerPool.run(count: traces.count, workers: workers, makeWorker: { () throws(FencesimError) in
             (compiled: try CompiledFences(index: index),
-             truth: try GroundTruth(fences: replay.fences, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds))
+             truth: try GroundTruth(fences: replay.fences.watchedOnce, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds))
         }, progress: progress.map { report in { @Sendable done in report(done, total) } }) { (worker, k) throws(FencesimError) -> TraceEvaluation in
             let stream = k == 0 ? first : Evaluator.stream(traces[k], configuration)
             if k == 0 { firstTaken.withLock { $0 = true } }

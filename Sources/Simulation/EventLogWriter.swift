@@ -361,6 +361,12 @@ extension EventLineRenderer: LogFieldSink {
         JSONWriter.append(bool ? "true" : "false", to: &out)
     }
 
+    mutating func field(extra key: String, string: String) {
+        // A CSV has the column when its writer was given it (a run with geotriggers: is).
+        guard format != .csv || extraRank[key] != nil else { return }
+        write(rank: extraRank[key] ?? jsonKeys.count, key: key, .string(string))
+    }
+
     mutating func field(_ key: LogEvent.Key, time: Timestamp) {
         guard scalarField(key) else { return }
         // An ISO 8601 time needs neither JSON escapes nor CSV quotes.

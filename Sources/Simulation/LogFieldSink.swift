@@ -13,6 +13,9 @@ protocol LogFieldSink {
     mutating func field(_ key: LogEvent.Key, number: Double)
     mutating func field(_ key: LogEvent.Key, bool: Bool)
     mutating func field(_ key: LogEvent.Key, time: Timestamp)
+    /// A string field whose key is outside ``LogEvent/fieldOrder`` (after its keys; a CSV's
+    /// extra column): a geotrigger's name.
+    mutating func field(extra key: String, string: String)
 }
 
 extension LogFieldSink {
@@ -33,5 +36,9 @@ struct LogFieldList: LogFieldSink {
 
     mutating func field(_ key: LogEvent.Key, _ value: JSONValue) {
         fields.append((key.name, value))
+    }
+
+    mutating func field(extra key: String, string: String) {
+        fields.append((key, .string(string)))
     }
 }

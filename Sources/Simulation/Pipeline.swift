@@ -41,6 +41,8 @@ public struct Pipeline: Sendable {
     ///   `rulesPlatform` values (at the key) and rules the platform refuses (in the rules file);
     ///   `.missingInput` located at `rules` when the rules file does not exist.
     public init(scenario: Scenario, fences: FenceSet, places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil) throws(FencesimError) {
+        // A fence that several geotriggers watch is one fence to check-ins, Places and rules.
+        let fences = fences.watchedOnce
         var findings: [Diagnostic] = []
         var zones = scenario.zones.map(\.zone)
         if zones.isEmpty {

@@ -5,7 +5,8 @@ import Support
 extension Scenario {
     /// The fences the scenario watches: its fence file as `options` read it, with its fence
     /// changes applied (each added or replaced version a fence of its own, valid from its
-    /// change), less the fences its geotrigger's `where` leaves out.
+    /// change), less the fences its geotrigger's `where` leaves out; with `geotriggers:`, one
+    /// fence for each (geotrigger, fence) pair (``watched(_:)``).
     ///
     /// - Throws: ``Support/FencesimError`` when the fence file or the changes file cannot be
     ///   read, or a change does not apply.
@@ -18,6 +19,7 @@ extension Scenario {
         if let fenceChangesPath {
             all = try all.applying(try FenceChanges.read(path: fenceChangesPath, options: options, fences: all))
         }
+        if !geotriggers.isEmpty { return try watched(all) }
         guard let clause = geotrigger.fencesWhere else { return all }
         return all.selecting(clause)
     }

@@ -27,6 +27,9 @@ public struct Scenario: Sendable {
     public var crs: FrameDefinition?
     /// `geotrigger`: the scenario-wide settings.
     public var geotrigger: GeotriggerOverrides
+    /// `geotriggers`: named geotriggers, each watching its own fences with its own settings;
+    /// empty when the scenario has one unnamed `geotrigger` (see `Scenario+Geotriggers.swift`).
+    public var geotriggers: [GeotriggerDeclaration] = []
     /// `zones`.
     public var zones: [ZoneDeclaration]
     /// `places`: Places is simulated when the scenario has a `places` or a `sessions` key

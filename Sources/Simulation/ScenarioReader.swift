@@ -8,7 +8,7 @@ import Traces
 /// Reads scenario files (YAML or JSON) with exactly the keys of SPEC §1.3; anything else is a
 /// located error.
 public enum ScenarioReader {
-    public static let topLevelKeys = ["name", "traces", "fences", "fenceChanges", "crs", "geotrigger", "zones", "places", "sessions", "rules",
+    public static let topLevelKeys = ["name", "traces", "fences", "fenceChanges", "crs", "geotrigger", "geotriggers", "zones", "places", "sessions", "rules",
                                       "rulesPlatform", "degrade", "profile", "truth", "expected"]
     static let zoneKeys = ["id", "name", "checkOut", "minimumRetriggerTime", "customData", "schedule", "conditions", "geotrigger"]
     static let conditionKeys = ["timeWindows", "speed", "bearing", "travelDirection", "percentageCrossed", "travelPath"]
@@ -120,6 +120,7 @@ public enum ScenarioReader {
         }
         var geotrigger = GeotriggerOverrides()
         if let g = root["geotrigger"] { geotrigger = try GeotriggerOverrides(config: g, selectsFences: true) }
+        let geotriggers = try readGeotriggers(scenario: root, fenceFiles: fenceFiles)
         var zones: [ZoneDeclaration] = []
         if let z = root["zones"] { zones = try readZones(z) }
         let pending: [(key: String, location: SourceLocation)] = []
@@ -147,6 +148,7 @@ public enum ScenarioReader {
                                 geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
                                 expectedPath: expected, root: root, directory: directory)
         scenario.fenceChangesPath = fenceChanges?.path
+        scenario.geotriggers = geotriggers
         return scenario
     }
 

@@ -57,11 +57,11 @@ public struct ScenarioRunner: Sendable {
         // Zones and rules are checked here, every problem at once, before anything is replayed.
         let pipeline = try Pipeline(scenario: scenario, fences: fences, places: places ?? scenario.places, rulesPlatform: rulesPlatform)
         diagnostics += pipeline.findings
-        settings = try SettingsResolver.resolve(fences, global: scenario.geotrigger, zones: scenario.zones,
-                                                requireDeclaredZones: !scenario.zones.isEmpty)
+        settings = try scenario.settings(for: fences)
         frame = try ScenarioRunner.frame(given: scenario.crs, fences: fences, location: scenario.fencesLocation, remedy: .scenarioKey)
         degradation = try scenario.degradation()
         self.profile = try scenario.profile(override: profile)
+        try scenario.checkProfile(self.profile)
         self.scenario = scenario
         self.fences = fences
         self.pipeline = pipeline

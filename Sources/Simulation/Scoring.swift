@@ -95,6 +95,8 @@ public enum Scoring {
         /// Which notifications it reads.
         public let view: View
         public private(set) var events: [Event] = []
+        /// Events of named geotriggers (`geotriggers:`): by fence, how many have the device inside.
+        var watchedInside: [Int32: Int32] = [:]
 
         /// A reader of events naming the fences of `fences` (the first fence of an id).
         public init(fences: FenceSet, view: View = .geometry) {
@@ -126,6 +128,7 @@ public enum Scoring {
             guard first.indices.contains(e.fence), engine.fenceID == ids[e.fence] else {
                 return take(engine.logEvent)
             }
+            if engine.geotrigger != nil, !watched(kind, first[e.fence]) { return }
             var event = Event(kind: kind, fence: first[e.fence], time: e.time, interpolated: kind == .enter && e.interpolated,
                               enter: e.time, exit: e.time)
             if kind == .passthrough {
@@ -142,6 +145,7 @@ public enum Scoring {
             guard let kind = Event.Kind(e.type, reason: { Scoring.text(e.field("reason")) }, view: view,
                                         trigger: { Scoring.text(e.field("trigger")) }) else { return }
             guard let id = Scoring.text(e.field("fence")), let j = index[id] else { return }
+            if e.field(Scenario.geotriggerKey) != nil, !watched(kind, Int32(j)) { return }
             var event = Event(kind: kind, fence: Int32(j), time: e.time, interpolated: false, enter: e.time, exit: e.time)
             switch kind {
             case .enter:

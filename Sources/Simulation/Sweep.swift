@@ -266,7 +266,7 @@ public struct Sweep: Sendable {
         var out = Replays(scores: Array(repeating: Array(repeating: nil, count: traces.count), count: variants.count),
                           errors: Array(repeating: Array(repeating: nil, count: traces.count), count: variants.count))
         guard jobs > 0 else { return out }
-        let results = try Sweep.evaluate(variants, traces: traces, truthFences: base.replay.fences, frame: base.replay.frame, maxGapSeconds: base.replay.maxGapSeconds,
+        let results = try Sweep.evaluate(variants, traces: traces, truthFences: base.replay.fences.watchedOnce, frame: base.replay.frame, maxGapSeconds: base.replay.maxGapSeconds,
                                          workers: Replayer(base.replay).workerCount(traces: jobs), progress: progress)
         var seenFenceWarnings: Set<String> = []
         for (k, slot) in results.enumerated() {

@@ -9,7 +9,7 @@ extension TracePipeline {
     /// in the order made: a change in opens the fence's stretch inside, a change out closes it
     /// and logs its `inside` line, at its end.
     mutating func level(_ change: LevelChange) {
-        let id = labels[change.fence].id
+        let id = levelKey(change.fence)
         if change.inside {
             if insideSince[id] == nil { insideSince[id] = change }
             return
@@ -25,11 +25,18 @@ extension TracePipeline {
     }
 
     /// Ends every open stretch at the trace's last fix, in the order they began (by fence id
-    /// at the same instant).
+    /// at the same instant, then by geotrigger in the scenario's order).
     mutating func finishLevels() {
         guard let end = lastFix, !insideSince.isEmpty else { return }
         let open = insideSince.values.sorted { a, b in
-            a.time != b.time ? a.time < b.time : labels[a.fence].id < labels[b.fence].id
+            if a.time != b.time { return a.time < b.time }
+            let (ida, idb) = (labels[a.fence].id, labels[b.fence].id)
+            if ida != idb { return ida < idb }
+            // Equal ids: one fence's stretches of several geotriggers, in the scenario's order.
+            if let watchers = fences.watchers, watchers.geotrigger[a.fence] != watchers.geotrigger[b.fence] {
+                return watchers.geotrigger[a.fence] < watchers.geotrigger[b.fence]
+            }
+            return a.fence < b.fence
         }
         insideSince.removeAll()
         for start in open {
@@ -49,6 +56,7 @@ extension TracePipeline {
         fields.append(("enterTime", .string(start.time.description)))
         fields.append(("exitTime", .string(end.time.description)))
         if let reason { fields.append(("reason", .string(reason))) }
+        if let watchers = fences.watchers { fields.append((Scenario.geotriggerKey, .string(watchers.name(of: start.fence)))) }
         return LogEvent(time: end.time, trace: trace, type: .inside, fields: fields, longitude: end.longitude, latitude: end.latitude)
     }
 }

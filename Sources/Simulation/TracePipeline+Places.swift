@@ -62,7 +62,10 @@ extension TracePipeline {
     /// - Parameter heard: with an operating-system profile, what the app was delivered at this
     ///   fix (its lines and events): they, not the engine's events in `buffer`, are the app's
     ///   geotrigger events (Places signals with `signals: geotrigger`); `nil` without a profile.
-    mutating func processWithPlaces(_ buffer: [GeotriggerEvent], fix: CheckInFix, heard: [(line: Dispatched, event: GeotriggerEvent)]? = nil) {
+    /// - Parameter signalling: with several geotriggers, the events the distinct fences see
+    ///   (``FenceMembership``): they, not `buffer`, make the geotrigger signals.
+    mutating func processWithPlaces(_ buffer: [GeotriggerEvent], fix: CheckInFix, heard: [(line: Dispatched, event: GeotriggerEvent)]? = nil,
+                                    signalling shared: [GeotriggerEvent]? = nil) {
         guard let setup = places?.setup else { return }
         places?.currentFix = fix
         if places?.started == false {
@@ -97,7 +100,7 @@ extension TracePipeline {
                 }
             case .geotrigger:
                 for c in checkInBuffer { items.append((c.time, .checkIn(c))) }
-                let signalling = heard.map { $0.map(\.event) } ?? buffer
+                let signalling = heard.map { $0.map(\.event) } ?? shared ?? buffer
                 for s in TracePipeline.geotriggerSignals(signalling, poiByFence: setup.poiByFence) { items.append((s.time, .signal(s))) }
             }
             let ordered = items.enumerated().sorted { a, b in
@@ -106,7 +109,7 @@ extension TracePipeline {
             for (_, entry) in ordered {
                 advancePlaces(to: entry.time)
                 switch entry.item {
-                case .engine(let e): emit(EngineLogLine(e, labels: labels, trace: trace))
+                case .engine(let e): emit(engineLine(e))
                 case .heard(let line): emit(line)
                 case .checkIn(let c): emit(Dispatched(log: TracePipeline.logEvent(c, trace)))
                 case .signal(let s): handle(s)

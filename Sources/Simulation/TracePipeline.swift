@@ -53,6 +53,8 @@ struct TracePipeline {
     var osLayer: OSLayer?
     /// The last fix, for deliveries after it (check-ins take a fix).
     var lastSample: Sample?
+    /// When several geotriggers watch the fences (`TracePipeline+Geotriggers.swift`).
+    var watched: WatchedState?
 
     /// A pipeline for one trace.
     ///
@@ -73,6 +75,7 @@ struct TracePipeline {
         if let setup = pipeline?.rules { rules = RulesStage(setup: setup, trace: trace) }
         checkInBuffer.reserveCapacity(16)
         if let profile { osLayer = OSLayer(profile: profile, trace: trace, fences: fences.fenceSet, frame: fences.frame) }
+        if fences.fenceSet.watchers != nil { watched = WatchedState(fences.fenceSet) }
     }
 
     /// Takes the engine's events for one fix (all of them, notified or not, possibly none).
@@ -83,6 +86,7 @@ struct TracePipeline {
     /// and strict expiries are interleaved with them by time.
     mutating func process(_ buffer: [GeotriggerEvent], sample: Sample) {
         if osLayer != nil { return processWithProfile(buffer, sample: sample) }
+        if watched != nil { return processWatched(buffer, sample: sample) }
         guard checkIns != nil else {
             // By index: a loop variable would copy each event.
             for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], labels: labels, trace: trace)) }

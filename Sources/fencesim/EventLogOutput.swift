@@ -11,9 +11,10 @@ struct EventLogOutput {
     private let file: AtomicFileWriter?
 
     /// Opens `path` (standard output when `nil`) for a log in `format`.
-    init(format: EventLogFormat, path: String?) throws(FencesimError) {
+    /// - Parameter extraColumns: CSV columns after SPEC's (``Simulation/Scenario/logExtraColumns``).
+    init(format: EventLogFormat, path: String?, extraColumns: [String] = []) throws(FencesimError) {
         file = try path.map { path throws(FencesimError) in try AtomicFileWriter(path: path) }
-        writer = EventLogWriter(format: format, sink: file ?? StandardOutput.shared)
+        writer = EventLogWriter(format: format, sink: file ?? StandardOutput.shared, extraColumns: extraColumns)
     }
 
     /// Replays `traces` with `replay`, the events going to the log as they are produced (a table,

@@ -85,13 +85,16 @@ struct LintCommand: ParsableCommand {
             var maxGapSeconds = maxGap ?? GeotriggerSettings().maxGapSeconds
             var crsSource = ("--crs", SourceLocation(file: "--crs"))
             if let scenarioPath = scenario {
-                let scenario = try ScenarioReader.read(path: scenarioPath, splitting: readOptions)
-                fenceSet = try scenario.readFences(options: fenceReadOptions)
-                var global = scenario.geotrigger
-                if let buffer { global.bufferMeters = buffer }
-                let settings = try SettingsResolver.resolve(fenceSet, global: global, zones: scenario.zones,
-                                                            requireDeclaredZones: !scenario.zones.isEmpty)
-                options.fenceBuffers = settings.map(\.bufferMeters)
+                var scenario = try ScenarioReader.read(path: scenarioPath, splitting: readOptions)
+                if let buffer {
+                    scenario.geotrigger.bufferMeters = buffer
+                    for k in scenario.geotriggers.indices { scenario.geotriggers[k].overrides.bufferMeters = buffer }
+                }
+                let watched = try scenario.readFences(options: fenceReadOptions)
+                // A fence several geotriggers watch is linted once, with its first geotrigger's buffer.
+                fenceSet = watched.watchedOnce
+                let settings = try scenario.settings(for: watched)
+                options.fenceBuffers = settings[..<fenceSet.fences.count].map(\.bufferMeters)
                 if options.frame == nil {
                     options.frame = scenario.crs
                     crsSource = ("crs", FrameChoice.location(ofCRSIn: scenario))

@@ -286,8 +286,7 @@ struct Report: ParsableCommand {
             for w in fenceSet.warnings { Terminal.err(w.description) }
             let pipeline = try Pipeline(scenario: scenario, fences: fenceSet)
             for finding in pipeline.findings { Terminal.err(finding.description) }
-            let settings = try SettingsResolver.resolve(fenceSet, global: scenario.geotrigger, zones: scenario.zones,
-                                                        requireDeclaredZones: !scenario.zones.isEmpty)
+            let settings = try scenario.settings(for: fenceSet)
             let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
                                              remedy: .optionOrScenarioKey)
             // Measured over the fences now; the traces read are added once they are scored.
@@ -306,6 +305,7 @@ struct Report: ParsableCommand {
             var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                 workers: workers, pipeline: pipeline)
             replay.profile = try scenario.profile(override: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
+            try scenario.checkProfile(replay.profile)
             return Setup(title: scenario.name, traces: scenario.traces,
                          replay: replay,
                          degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,

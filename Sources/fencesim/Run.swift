@@ -144,7 +144,7 @@ struct Run: ParsableCommand {
                     try Run.makeDirectory(out)
                     path = (out as NSString).appendingPathComponent("\(scenario.name).events.\(output.logFormat.fileExtension)")
                 }
-                let log = try EventLogOutput(format: output.logFormat, path: path)
+                let log = try EventLogOutput(format: output.logFormat, path: path, extraColumns: scenario.logExtraColumns)
                 outcomes = try log.write(traces: traces.count, options: readOptions) { (ordered) throws(FencesimError) in
                     try runner.run(traces, placesStates: initialStates, log: ordered)
                 }

@@ -155,6 +155,9 @@ let badInputs: [BadInput] = [
     refused("scenario/name-escapes-parent.yaml", .scenario),  // wrote OUT/../escaped.events.jsonl (issue 21)
     refused("scenario/name-with-slash.yaml", .scenario),
     refused("scenario/name-absolute.yaml", .scenario),
+    refused("scenario/geotriggers-duplicate-name.yaml", .scenario, saying: "5:12: error: duplicate geotrigger name \"near\""),
+    refused("scenario/geotriggers-and-geotrigger.yaml", .scenario, saying: "4:1: error: a scenario has geotrigger:"),
+    refused("scenario/geotriggers-unknown-set.yaml", .scenario, saying: "5:21: error: unknown fence set \"../../etc\""),
     // Rules (through a scenario's `rules:`, so that `run --out` is checked too)
     refused("rules/truncated.json", .rules),
     refused("rules/deep-nesting.json", .rules),

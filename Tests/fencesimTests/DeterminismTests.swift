@@ -82,32 +82,43 @@ struct DeterminismTests {
         let again = try Self.outputs(of: scenario, workers: 2, in: work)
         Self.expectSame(two, again, "\(name): two runs with 2 workers")
 
-        // The same scenario reading its fences shuffled.
-        guard let line = original.split(separator: "\n").first(where: { $0.hasPrefix("fences:") }) else {
+        // The same scenario reading its fences shuffled: the file of `fences:`, or each file of
+        // its map of named sets (the indented `name: path` lines after it).
+        let lines = original.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let at = lines.firstIndex(where: { $0.hasPrefix("fences:") }) else {
             Issue.record("\(name): no fences: line")
             return
         }
-        let fencesPath = line.dropFirst("fences:".count).split(separator: "#").first?
-            .trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) ?? ""
-        // `..` is removed by hand: standardizedFileURL would also resolve the links.
-        var components: [String] = ["scenarios"]
-        for part in fencesPath.split(separator: "/") where part != "." {
-            if part == "..", !components.isEmpty { components.removeLast() } else { components.append(String(part)) }
+        func path(_ text: Substring) -> String {
+            text.split(separator: "#").first?.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) ?? ""
         }
-        let inWork = work.appendingPathComponent(components.joined(separator: "/"))
-        // Only one of the links made above is ever replaced, never a file of the repository.
-        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: inWork.path)) != nil else {
-            Issue.record("\(name): fences \(fencesPath) are not under traces/ or rules/")
-            return
+        var fencesPaths = [path(lines[at].dropFirst("fences:".count))]
+        if fencesPaths == [""] {
+            fencesPaths = lines[(at + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { line in
+                line.firstIndex(of: ":").map { path(line[line.index(after: $0)...]) }
+            }
         }
-        let fences = try [UInt8](Data(contentsOf: inWork))
-        guard let shuffled = Self.shuffledFeatures(fences) else {
-            Issue.record("\(name): cannot find the features of \(fencesPath)")
-            return
+        for fencesPath in fencesPaths {
+            // `..` is removed by hand: standardizedFileURL would also resolve the links.
+            var components: [String] = ["scenarios"]
+            for part in fencesPath.split(separator: "/") where part != "." {
+                if part == "..", !components.isEmpty { components.removeLast() } else { components.append(String(part)) }
+            }
+            let inWork = work.appendingPathComponent(components.joined(separator: "/"))
+            // Only one of the links made above is ever replaced, never a file of the repository.
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: inWork.path)) != nil else {
+                Issue.record("\(name): fences \(fencesPath) are not under traces/ or rules/")
+                return
+            }
+            let fences = try [UInt8](Data(contentsOf: inWork))
+            guard let shuffled = Self.shuffledFeatures(fences) else {
+                Issue.record("\(name): cannot find the features of \(fencesPath)")
+                return
+            }
+            #expect(shuffled != fences || Self.featureCount(fences) < 2, "\(name): the shuffle changed nothing")
+            try FileManager.default.removeItem(at: inWork)
+            try Data(shuffled).write(to: inWork)
         }
-        #expect(shuffled != fences || Self.featureCount(fences) < 2, "\(name): the shuffle changed nothing")
-        try FileManager.default.removeItem(at: inWork)
-        try Data(shuffled).write(to: inWork)
         let reordered = try Self.outputs(of: scenario, workers: 2, in: work)
         Self.expectSame(one, reordered, "\(name): fences shuffled in the file")
     }
