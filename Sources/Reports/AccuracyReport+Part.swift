@@ -1,4 +1,5 @@
-import Simulation
+import Accuracy
+import Regression
 import Support
 
 /// A trace's report entry in a shard's part (``Simulation/RunPart``), written so that it reads

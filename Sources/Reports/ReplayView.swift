@@ -1,4 +1,4 @@
-import Simulation
+import EventPipeline
 import Support
 
 /// The replay view (`fencesim view`): one trace replayed in the browser, a self-contained page

@@ -1,8 +1,10 @@
+import Accuracy
 import ArgumentParser
+import EventPipeline
 import Fences
 import Geotriggers
 import Foundation
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces

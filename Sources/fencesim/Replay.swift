@@ -1,7 +1,9 @@
 import ArgumentParser
+import EventPipeline
+import Execution
 import Fences
 import Geotriggers
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces

@@ -1,4 +1,7 @@
 #if canImport(Glibc)
+import Accuracy
+import EventPipeline
+import Execution
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -7,8 +10,9 @@ import ArgumentParser
 import Fences
 import Geotriggers
 import Foundation
+import Regression
 import Reports
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Synchronization

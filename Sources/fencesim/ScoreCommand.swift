@@ -1,9 +1,11 @@
+import Accuracy
 import ArgumentParser
+import EventPipeline
 import Fences
 import Geotriggers
 import Foundation
 import Reports
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces

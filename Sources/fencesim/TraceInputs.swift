@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Simulation
+import Scenarios
 import Support
 import Traces
 

@@ -1,7 +1,9 @@
+@testable import EventPipeline
+@testable import Execution
 import Foundation
+@testable import Scenarios
 import Testing
 @testable import Geotriggers
-@testable import Simulation
 import Fences
 import Spatial
 import Support

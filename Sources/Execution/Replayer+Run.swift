@@ -1,0 +1,110 @@
+import Dispatch
+import EventPipeline
+import Fences
+import Foundation
+import Geotriggers
+import Places
+import Scenarios
+import Spatial
+import Support
+import Synchronization
+import Traces
+
+extension Replayer {
+    /// Replays every trace; outcomes come back in input order.
+    ///
+    /// - Parameters:
+    ///   - traces: the traces.
+    ///   - placesStates: the Places state each trace starts from (by index; missing or `nil`: a
+    ///     fresh state), as persisted by an earlier run.
+    ///   - log: where the events go as they are produced, in input order (then outcomes hold no
+    ///     events); `nil` keeps each trace's events in its outcome.
+    ///   - timer: where `--timings` laps the phases: `index-fences`, then `replay` (reading the
+    ///     traces and replaying them, on every worker).
+    /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
+    ///   fails is reported in its outcome, and a log that cannot be written in ``OrderedEventLog/failure``.
+    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil,
+                    timer: PhaseTimer? = nil) throws(FencesimError) -> [Outcome] {
+        let configuration = self.configuration
+        let (outcomes, warnings) = try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count),
+                                                             configuration: configuration, timer: timer) { k, compiled in
+            let state = placesStates.indices.contains(k) ? placesStates[k] : nil
+            return Replayer.replay(traces[k], compiled, configuration, placesState: state, log: log?.channel(k))
+        }
+        timer?.lap("replay")
+        return Replayer.sayingOnce(warnings, in: outcomes)
+    }
+
+    /// Replays every trace through a degradation (SPEC §6.2): each trace is read, its fixes
+    /// degraded with `degradation` (seeded), and the degraded fixes replayed, with the
+    /// notifications `degradation` loses turned into `suppressed` events before check-ins and
+    /// Places. Outcomes come back in input order and do not depend on the number of workers.
+    ///
+    /// - Parameters:
+    ///   - traces: the traces.
+    ///   - placesStates: the Places state each trace starts from (by index), as in ``run(_:placesStates:)``.
+    ///   - degradation: what to do to each trace.
+    /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
+    ///   fails is reported in its outcome.
+    /// - Complexity: memory O(fixes of the traces being replayed): a degraded trace is held whole.
+    ///   - log: where the events go as they are produced, as in ``run(_:placesStates:log:)``.
+    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], degradation: Degradation,
+                    log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
+        let configuration = self.configuration
+        let (outcomes, warnings) = try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count),
+                                                             configuration: configuration) { k, compiled in
+            let input = traces[k]
+            let state = placesStates.indices.contains(k) ? placesStates[k] : nil
+            let trace: Trace
+            let fixes: [Fix]
+            do throws(FencesimError) {
+                trace = try Trace.load(path: input.path, options: input.readOptions(configuration.readOptions))
+                do throws(FencesimError) {
+                    fixes = try degradation.apply(to: trace.fixes, maxGapSeconds: configuration.maxGapSeconds)
+                } catch {
+                    throw FencesimError(error.code, error.message, at: SourceLocation(file: input.path))
+                }
+            } catch {
+                var outcome = Outcome(input: input)
+                outcome.error = error
+                log?.channel(k).finish()
+                return outcome
+            }
+            // Fix indices in events are positions in the degraded trace.
+            return Replayer.replay(input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label),
+                                   log: log?.channel(k)) {
+                (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+                for fix in fixes { try onFix(fix) }
+                return trace.statistics
+            }
+        }
+        return Replayer.sayingOnce(warnings, in: outcomes)
+    }
+
+    /// `outcomes` with `warnings` (what compiling the fences found) said once, before the first
+    /// trace's own.
+    static func sayingOnce(_ warnings: [Diagnostic], in outcomes: [Outcome]) -> [Outcome] {
+        guard !warnings.isEmpty, !outcomes.isEmpty else { return outcomes }
+        var said = outcomes
+        said[0].warnings = warnings + said[0].warnings
+        return said
+    }
+
+    /// Runs `body` for trace indices `0..<count` on `workers` threads sharing one fence index
+    /// (each with its own compiled view) and returns the results in index order, with what
+    /// compiling the fences found (a fence a negative buffer erases).
+    ///
+    /// - Throws: the first compilation error.
+    static func forEachTrace<Result: Sendable>(_ count: Int, workers: Int, configuration: Configuration, timer: PhaseTimer? = nil,
+                                               _ body: @Sendable (Int, CompiledFences) -> Result) throws(FencesimError)
+        -> (results: [Result], warnings: [Diagnostic]) {
+        guard count > 0 else { return ([], []) }
+        // One index for every worker; each worker has its own frame and GEOS context.
+        let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
+        timer?.lap("index-fences")
+        let results = try WorkerPool.run(count: count, workers: workers, makeWorker: { () throws(FencesimError) in try CompiledFences(index: index) }) {
+            (compiled, k) throws(FencesimError) -> Result in body(k, compiled)
+        }.results
+        return (results, index.warnings)
+    }
+}
