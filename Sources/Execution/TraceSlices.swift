@@ -35,7 +35,6 @@ public enum TraceSlices {
 
     /// What one worker found: written by that worker alone, read after the workers have joined.
     final class Slot: @unchecked Sendable {
-        var error: FencesimError?
         /// By trace.
         var summaries: [BenchSummary]
         var statistics: [GeotriggerEngine.Statistics]
@@ -76,36 +75,48 @@ public enum TraceSlices {
         }
         timer?.lap("index-fences")
         keep?(index)
-        let slots = (0..<workers).map { _ in Slot(traces: feed.traces.count) }
         let channel = feed.channel
         let labels = feed.traces.map(\.label)
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            let slot = slots[w]
+        let traceCount = feed.traces.count
+        /// A thread's compiled view of the index and its engine, kept from slice to slice.
+        struct Worker {
             let compiled: CompiledFences
-            do throws(FencesimError) {
-                compiled = try CompiledFences(index: index)
-            } catch {
-                slot.error = error
-                channel.cancel()
-                return
-            }
-            let engine = GeotriggerEngine(fences: compiled, traceName: labels[0], output: output)
-            let frame = compiled.frame
-            while let chunk = channel.receive() {
-                if let predecessor = chunk.predecessor {
-                    engine.resynchronize(with: predecessor.sample(in: frame))
-                } else {
-                    engine.restart()
-                }
-                let before = engine.statistics
-                replay(engine, chunk, slot)
-                slot.statistics[chunk.trace].add(engine.statistics, since: before)
-                // A fence test GEOS could not answer fails the trace (its results would be wrong).
-                if let failure = compiled.takeFailure(), slot.failures[chunk.trace] == nil { slot.failures[chunk.trace] = failure }
-                if stop() { channel.cancel() }
-            }
+            let engine: GeotriggerEngine
         }
-        if let error = slots.compactMap(\.error).first {
+        // One job per thread: each job takes slices from the channel until it is empty, so the
+        // threads share the slices as they come. A worker that cannot be built stops the reading
+        // (the others then find the channel empty) and its error is thrown.
+        let slots: [Slot]
+        do throws(FencesimError) {
+            slots = try WorkerPool.run(count: workers, workers: workers, makeWorker: { () throws(FencesimError) -> Worker in
+                do throws(FencesimError) {
+                    let compiled = try CompiledFences(index: index)
+                    return Worker(compiled: compiled, engine: GeotriggerEngine(fences: compiled, traceName: labels[0], output: output))
+                } catch {
+                    channel.cancel()
+                    throw error
+                }
+            }) { (worker: inout Worker, _: Int) throws(FencesimError) -> Slot in
+                let slot = Slot(traces: traceCount)
+                let engine = worker.engine
+                let compiled = worker.compiled
+                let frame = compiled.frame
+                while let chunk = channel.receive() {
+                    if let predecessor = chunk.predecessor {
+                        engine.resynchronize(with: predecessor.sample(in: frame))
+                    } else {
+                        engine.restart()
+                    }
+                    let before = engine.statistics
+                    replay(engine, chunk, slot)
+                    slot.statistics[chunk.trace].add(engine.statistics, since: before)
+                    // A fence test GEOS could not answer fails the trace (its results would be wrong).
+                    if let failure = compiled.takeFailure(), slot.failures[chunk.trace] == nil { slot.failures[chunk.trace] = failure }
+                    if stop() { channel.cancel() }
+                }
+                return slot
+            }.results
+        } catch {
             feed.cancel()
             throw error
         }
