@@ -1,4 +1,5 @@
 import Testing
+@testable import Fences
 @testable import Support
 
 /// The structural scan that finds the elements of an array for readers that take them on
