@@ -208,11 +208,6 @@ public struct Replayer: Sendable {
                  fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))])
     }
 
-    /// The log line of a geotrigger event, with its provenance (``EngineLogLine``).
-    static func logEvent(_ e: GeotriggerEvent, _ fences: FenceSet, _ trace: String) -> LogEvent {
-        EngineLogLine(e, fences: fences, trace: trace).logEvent
-    }
-
     /// Concatenates the traces' events in input order and numbers them.
     public static func merge(_ outcomes: [Outcome]) -> [LogEvent] {
         var all: [LogEvent] = []

@@ -104,7 +104,7 @@ package struct TracePipeline {
             // sort gives them (time, then engine events before check-in events): the log is the
             // same bytes as without this sort.
             var lines: [LogEvent] = []
-            for e in buffer where e.notified { lines.append(Replayer.logEvent(e, fences, trace)) }
+            for e in buffer where e.notified { lines.append(EngineLogLine(e, fences: fences, trace: trace).logEvent) }
             for c in checkInBuffer { lines.append(TracePipeline.logEvent(c, trace)) }
             let ordered = lines.enumerated().sorted { a, b in
                 a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset

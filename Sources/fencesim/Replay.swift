@@ -94,7 +94,7 @@ struct Replay: ParsableCommand {
             // A --crs is measured over the fences now, and over the traces once they are read.
             let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
-            let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+            let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
             timer?.lap("resolve-settings")
             var replayConfiguration = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                              workers: output.workers, summaryOnly: summary)
@@ -165,7 +165,7 @@ enum Reporting {
         }
     }
 
-    /// Warns when no fence lies within reach of any trace (``Simulation/FenceReach``).
+    /// Warns when no fence lies within reach of any trace (``Scenarios/FenceReach``).
     static func sayReach(fences: FenceSet, settings: [GeotriggerSettings], outcomes: [Replayer.Outcome]) {
         if let warning = FenceReach.warning(fences: fences, settings: settings, traces: outcomes.map { $0.readStatistics?.boundingBox }) {
             Terminal.err(warning.description)

@@ -292,7 +292,7 @@ struct Report: ParsableCommand {
             for finding in pipeline.findings { Terminal.err(finding.description) }
             let settings = try SettingsResolver.resolve(fenceSet, global: scenario.geotrigger, zones: scenario.zones,
                                                         requireDeclaredZones: !scenario.zones.isEmpty)
-            let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
+            let frame = try SettingsResolver.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
                                              remedy: .optionOrScenarioKey)
             // Measured over the fences now; the traces read are added once they are scored.
             let distortion = given != nil
@@ -322,7 +322,7 @@ struct Report: ParsableCommand {
         let fenceSet = try geotrigger.fences(path: fences, options: fenceOptions.readOptions, overrides: overrides)
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
-        let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+        let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
         let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
         let value = self.truth ?? "trace"
         let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
