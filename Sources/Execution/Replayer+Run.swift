@@ -35,6 +35,34 @@ extension Replayer {
         return Replayer.sayingOnce(warnings, in: outcomes)
     }
 
+    /// The event log of `traces` into `log` in input order, the fastest way the configuration
+    /// allows: in slices on every core (``ParallelReplay``, reading from `feed`, which reads
+    /// `traces`) when no fence's state outlives a fix and there is no pipeline, else trace by
+    /// trace (``run(_:placesStates:log:timer:)``; `feed` is then cancelled). `log` `nil` keeps
+    /// each trace's events in its outcome.
+    public func run(_ traces: [TraceInput], feed: TraceSlices.Feed?, log: OrderedEventLog?,
+                    timer: PhaseTimer? = nil) throws(FencesimError) -> [Outcome] {
+        if let log, let feed, ParallelReplay.applies(to: configuration) {
+            return try ParallelReplay.replay(feed, configuration: configuration, workers: configuration.workers, log: log, timer: timer)
+        }
+        feed?.cancel()
+        return try run(traces, log: log, timer: timer)
+    }
+
+    /// Each trace's bench summary (a ``Configuration/summaryOnly`` configuration), counted in
+    /// slices on every core when the fences allow it (``ParallelSummary``, reading from `feed`, or
+    /// a feed of its own), else trace by trace (`feed` is then cancelled). `keep` as in
+    /// ``ParallelSummary/summarize(_:configuration:workers:timer:keep:)``.
+    public func summarize(_ traces: [TraceInput], feed: TraceSlices.Feed?, timer: PhaseTimer? = nil,
+                          keep: ((AnyObject) -> Void)? = nil) throws(FencesimError) -> [Outcome] {
+        if !traces.isEmpty, ParallelSummary.applies(to: configuration) {
+            return try ParallelSummary.summarize(feed ?? TraceSlices.Feed(traces, readOptions: configuration.readOptions),
+                                                 configuration: configuration, workers: configuration.workers, timer: timer, keep: keep)
+        }
+        feed?.cancel()
+        return try run(traces, timer: timer)
+    }
+
     /// Replays every trace through a degradation (SPEC §6.2): each trace is read, its fixes
     /// degraded with `degradation` (seeded), and the degraded fixes replayed, with the
     /// notifications `degradation` loses turned into `suppressed` events before check-ins and
