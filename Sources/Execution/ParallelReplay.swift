@@ -37,22 +37,7 @@ public enum ParallelReplay {
             // slice holds the trace, and two workers retaining and releasing one shared string
             // contend for its reference count's cache line at every event.
             let label = String(decoding: Array(labels[chunk.trace].utf8), as: UTF8.self)
-            let out = log.channel(chunk.sequence)
-            let traceLog = TraceLog(release: { out.append($0) })
-            var pipeline = TracePipeline(trace: label, fences: engine.fences, pipeline: nil, placesState: nil, log: traceLog)
-            let frame = engine.fences.frame
-            var buffer: [GeotriggerEvent] = []
-            buffer.reserveCapacity(64)
-            for sample in chunk.samples {
-                let s = sample.sample(in: frame)
-                buffer.removeAll(keepingCapacity: true)
-                engine.process(s, into: &buffer)
-                pipeline.process(buffer, sample: s)
-                engine.takeFindings { finding in traceLog.appendFinding(Replayer.findingLine(finding, trace: label)) }
-                traceLog.advance(to: s.time)
-            }
-            traceLog.finish()
-            out.finish()
+            Replayer.replaySlice(chunk.samples, engine: engine, label: label, out: log.channel(chunk.sequence))
         }
     }
 }

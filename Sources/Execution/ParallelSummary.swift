@@ -49,18 +49,8 @@ public enum ParallelSummary {
     public static func summarize(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
                                  timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil) throws(FencesimError) -> [Replayer.Outcome] {
         try TraceSlices.run(feed, configuration: configuration, workers: requested, output: .counts, timer: timer, keep: keep) { engine, chunk, slot in
-            // The engine projects the fixes itself: the reading thread, which every worker
-            // waits on when fences are few, only parses.
-            let frame = engine.fences.frame
-            var buffer: [GeotriggerEvent] = []
             var summary = slot.summaries[chunk.trace]
-            for sample in chunk.samples {
-                buffer.removeAll(keepingCapacity: true)
-                engine.process(sample.sample(in: frame), into: &buffer)
-            }
-            // The enters and exits, counted without events (the sums do not depend on order).
-            for t in engine.tallies { summary.add(enter: t.enter, fix: t.fixIndex, fence: t.fence) }
-            engine.tallies.removeAll(keepingCapacity: true)
+            Replayer.summarizeSlice(chunk.samples, engine: engine, into: &summary)
             slot.summaries[chunk.trace] = summary
         }
     }

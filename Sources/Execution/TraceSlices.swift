@@ -294,26 +294,6 @@ struct Chunk {
     let samples: [FeedSample]
 }
 
-/// What a summary needs of a fix, in 56 bytes instead of a ``Geotriggers/Sample``'s 152 (the
-/// fields that only filters and message templates read are left out: a summary runs only
-/// without filters, and counts events without their messages; the position is projected by
-/// the worker that takes it), so the read-ahead holds more fixes in the same memory.
-struct FeedSample {
-    let index: Int
-    let time: Timestamp
-    let longitude: Double
-    let latitude: Double
-    let accuracy: Double
-    let segment: Int32
-
-    /// The sample, its position projected into `frame`.
-    @inline(__always)
-    func sample(in frame: MetricFrame) -> Sample {
-        Sample(index: index, time: time, position: frame.forward(XY(longitude: longitude, latitude: latitude)),
-               longitude: longitude, latitude: latitude, accuracy: accuracy, segment: Int(segment))
-    }
-}
-
 /// A bounded hand-off of sample chunks from one reading thread to the workers.
 final class ChunkChannel: @unchecked Sendable {
     private let condition = NSCondition()
