@@ -28,18 +28,28 @@ let package = Package(
         .target(name: "CheckIns", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
         .target(name: "Places", dependencies: ["Fences", "Spatial", "Support"]),
         .target(name: "Rules", dependencies: ["Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        // The floors above the engine (docs/architecture.md): each imports only the ones before it.
+        // Scenario files and the settings they resolve to.
         .target(
-            name: "Simulation",
+            name: "Scenarios",
             dependencies: [
                 "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "Reports", dependencies: ["Simulation", "Support", "Spatial", "Fences", "Traces"]),
+        // One trace through geotriggers, the OS layer, check-ins, Places and rules; the event log's lines and formats.
+        .target(name: "EventPipeline", dependencies: ["Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules"]),
+        // Ground truth, scoring against it, device logs and calibration.
+        .target(name: "Accuracy", dependencies: ["EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers"]),
+        // Many traces on the worker pool (whole, sliced, sharded), output in input order.
+        .target(name: "Execution", dependencies: ["EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Places", "Rules"]),
+        // Runs compared and combined: golden checks, sweeps, shard parts and merges.
+        .target(name: "Regression", dependencies: ["Execution", "Accuracy", "EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers"]),
+        .target(name: "Reports", dependencies: ["Regression", "Accuracy", "EventPipeline", "Scenarios", "Support", "Spatial", "Fences", "Traces"]),
         .executableTarget(
             name: "fencesim",
             dependencies: [
-                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Simulation", "Rules", "Reports", "CheckIns", "Places",
+                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Rules", "Reports", "CheckIns", "Places",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,8 +62,8 @@ let package = Package(
         .testTarget(name: "CheckInsTests", dependencies: ["CheckIns", "Geotriggers", "Fences", "Spatial", "Support"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "Fences", "Spatial", "Support"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geotriggers", "CheckIns", "Places", "Traces", "Fences", "Spatial", "Support"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Simulation", "Traces", "Fences", "Spatial", "Support"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Geotriggers", "CheckIns", "Places", "Traces", "Fences", "Spatial", "Support"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Traces", "Fences", "Spatial", "Support"]),
         .testTarget(name: "fencesimTests", dependencies: ["Support"]),
     ],
     swiftLanguageModes: [.v6]

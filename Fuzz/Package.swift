@@ -17,7 +17,8 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
         .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "Support"),
+        .systemLibrary(name: "CLinux"),
+        .target(name: "Support", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support"]),
         .target(name: "Traces", dependencies: ["Spatial", "Support", "CGzip"]),
         .target(name: "Fences", dependencies: ["Spatial", "Support"]),
@@ -26,7 +27,7 @@ let package = Package(
         .target(name: "Places", dependencies: ["Fences", "Spatial", "Support"]),
         .target(name: "Rules", dependencies: ["Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(
-            name: "Simulation",
+            name: "Scenarios",
             dependencies: [
                 "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules",
                 .product(name: "Yams", package: "Yams"),
@@ -35,7 +36,7 @@ let package = Package(
         // One binary for every reader: `fencesim-fuzz TARGET [libFuzzer options] [CORPUS...]`.
         .executableTarget(
             name: "FencesimFuzz",
-            dependencies: ["Support", "Traces", "Fences", "Geotriggers", "Rules", "Simulation"]
+            dependencies: ["Support", "Traces", "Fences", "Geotriggers", "Rules", "Scenarios"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -52,6 +52,7 @@ struct RawDocument {
                      onFeatureArray: ((JSONCursor, [Range<Int>]) throws(JSONCursor.Failure) -> Bool)? = nil) throws(FencesimError) -> RawDocument {
         // A fence file must not hold two members of one name anywhere ("id":"a","id":"b").
         try JSONParser.withCursor(source, refusingDuplicateKeys: true) { (c: inout JSONCursor) throws(JSONCursor.Failure) -> RawDocument in
+            c.words = RawDocument.words
             var document = RawDocument()
             document.offset = c.position
             guard c.peek() == UInt8(ascii: "{") else {
@@ -107,6 +108,14 @@ struct RawDocument {
 
     /// Feature arrays of at least this many bytes are scanned for their elements on two threads.
     static let parallelScanBytes = 1 << 20
+
+    /// The member names and type names of GeoJSON and fence files, most of the strings a fence
+    /// file holds: read as these literals (``Support/JSONWords``).
+    static let words = JSONWords([
+        "id", "crs", "name", "type", "zone", "rank", "Point", "range", "beacon", "buffer", "radius", "weight",
+        "Feature", "library", "Polygon", "features", "geometry", "metadata", "proximity", "properties",
+        "LineString", "MultiPoint", "geometries", "coordinates", "MultiPolygon", "MultiLineString",
+    ])
 
     static func readFeature(_ c: inout JSONCursor, index: Int) throws(JSONCursor.Failure) -> RawFeature {
         var feature = RawFeature(index: index, offset: c.position)

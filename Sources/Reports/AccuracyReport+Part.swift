@@ -1,7 +1,8 @@
-import Simulation
+import Accuracy
+import Regression
 import Support
 
-/// A trace's report entry in a shard's part (``Simulation/RunPart``), written so that it reads
+/// A trace's report entry in a shard's part (``Regression/RunPart``), written so that it reads
 /// back exactly: a merged report renders the bytes of a single run's.
 extension AccuracyReport.TraceEntry {
     /// The entry as a part's JSON value; `failure` is the trace's error, whose exit status the

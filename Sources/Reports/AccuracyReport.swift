@@ -1,5 +1,6 @@
+import Accuracy
+import EventPipeline
 import Fences
-import Simulation
 import Spatial
 import Support
 import Traces

@@ -1,4 +1,5 @@
-import Simulation
+import Accuracy
+import EventPipeline
 import Support
 
 /// Check-ins and check-outs per zone against the truth visits of the zone's fences (issue 23),

@@ -1,4 +1,3 @@
-import Simulation
 
 /// The histogram of enter and exit latencies (detected − true, seconds) over every matched
 /// truth visit, side by side per bin.

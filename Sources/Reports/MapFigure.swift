@@ -1,5 +1,5 @@
+import Accuracy
 import Fences
-import Simulation
 import Spatial
 
 /// The map of the report and of the replay view: fences, tracks and events as inline SVG in a

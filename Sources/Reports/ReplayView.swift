@@ -1,4 +1,5 @@
-import Simulation
+import EventPipeline
+import Scenarios
 import Support
 
 /// The replay view (`fencesim view`): one trace replayed in the browser, a self-contained page

@@ -1,4 +1,4 @@
-import Simulation
+import Accuracy
 import Traces
 
 /// The report as one self-contained HTML file (SPEC §6.3): an inline SVG map that pans and

@@ -1,4 +1,4 @@
-import Simulation
+import Accuracy
 import Support
 import Traces
 

@@ -1,4 +1,4 @@
-import Simulation
+import Accuracy
 
 /// The report as aligned plain-text tables for a terminal: the batch, the overall numbers, then
 /// the groups by speed band, zone, fence and trace, and the failures.

@@ -1,4 +1,3 @@
-import Simulation
 
 /// Recall by speed band (speed at the true entry): one bar per band, with detected/visits and
 /// the misses that fell in a gap.

@@ -1,4 +1,4 @@
-import Simulation
+import Regression
 
 /// A sweep as a self-contained SVG file (no script, no external reference): recall, precision and
 /// F1 in three panels against the first varied parameter (its values in the order given, evenly

@@ -1,4 +1,4 @@
-import Simulation
+import Regression
 import Support
 
 /// A sweep as JSON with stable keys in a fixed order (documented in docs/commands.md): each

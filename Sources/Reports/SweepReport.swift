@@ -1,4 +1,4 @@
-import Simulation
+import Regression
 import Traces
 
 /// A sweep's results (SPEC §6.4) with what the renderings print about it: one model for the

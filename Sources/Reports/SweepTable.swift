@@ -1,4 +1,4 @@
-import Simulation
+import Regression
 
 /// A sweep as an aligned plain-text table for a terminal: one row per combination, the varied
 /// values then the overall numbers, and the verdict on the target.

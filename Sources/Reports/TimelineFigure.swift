@@ -1,4 +1,3 @@
-import Simulation
 import Support
 
 /// One timeline per trace: a lane per fence with its truth visits (grey, above) and its

@@ -1,10 +1,3 @@
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A position in a JSON document being read, with the grammar of RFC 8259: whole values as
 /// ``JSONNode``s, or objects and arrays member by member for streaming readers.
 ///
@@ -21,8 +14,8 @@ public struct JSONCursor {
         }
     }
 
-    let buffer: UnsafeBufferPointer<UInt8>
-    let end: Int
+    package let buffer: UnsafeBufferPointer<UInt8>
+    package let end: Int
     /// 0-based byte offset of the next byte to read.
     public private(set) var position: Int
     var depth = 0
@@ -30,6 +23,9 @@ public struct JSONCursor {
     /// leaves which one counts to the reader). Streaming readers check their own members with
     /// ``JSONKeys``.
     public var refusesDuplicateKeys = false
+    /// Strings the reader expects often (a file format's member and type names), handed out
+    /// without building a `String` from the bytes; `nil`: none.
+    public var words: JSONWords?
 
     init(buffer: UnsafeBufferPointer<UInt8>, end: Int, position: Int) {
         self.buffer = buffer
@@ -165,6 +161,7 @@ public struct JSONCursor {
         var c = JSONCursor(buffer: buffer, end: end, position: position)
         c.depth = depth
         c.refusesDuplicateKeys = refusesDuplicateKeys
+        c.words = words
         return c
     }
 
@@ -222,58 +219,6 @@ public struct JSONCursor {
             default: return nil
             }
         }
-    }
-
-    /// ``elementRanges()`` for a long array, scanned in two halves on two threads when the
-    /// array's text is at least `threshold` bytes.
-    ///
-    /// The halves meet at a line break, where no string can be open (JSON strings hold no raw
-    /// control characters). Each half counts brackets from zero and notes the commas and closing
-    /// brackets at or below where it started; once the first half's depth at the line break is
-    /// known, the second half's commas at that depth separate elements and its first bracket
-    /// below it closes the array. For well-formed arrays the ranges are those of
-    /// ``elementRanges()``. When anything does not fit (no line break, a string open at the break,
-    /// the array closing in the first half, an empty element) the one-thread scan decides; a
-    /// malformed element that still gets a range (text after a value) is caught by the caller's
-    /// check that reading each element ends at its range's end.
-    public func elementRanges(parallelAbove threshold: Int) -> (ranges: [Range<Int>], close: Int)? {
-        let length = end - position
-        guard length >= max(threshold, 2) else { return elementRanges() }
-        var middle = position + length / 2
-        while middle < end, buffer[middle] != 0x0A { middle += 1 }
-        return elementRanges(splitAt: middle)
-    }
-
-    /// ``elementRanges(parallelAbove:)`` with the halves meeting at `middle`, which should be a
-    /// line break (anything else is left to the one-thread scan).
-    func elementRanges(splitAt middle: Int) -> (ranges: [Range<Int>], close: Int)? {
-        guard middle > position, middle < end, buffer[middle] == 0x0A else { return elementRanges() }
-        let halves = HalfScans()
-        let scanner = HalfScanner(buffer: buffer)
-        let bounds = [(position, middle), (middle, end)]
-        DispatchQueue.concurrentPerform(iterations: 2) { k in
-            let found = scanner.scan(from: bounds[k].0, to: bounds[k].1)
-            if k == 0 { halves.first = found } else { halves.second = found }
-        }
-        guard let first = halves.first, let second = halves.second,
-              !first.lows.contains(where: { $0.depth == -1 }) else { return elementRanges() }
-        let open = first.depth
-        guard let close = second.lows.first(where: { $0.depth == -(open + 1) })?.offset else { return elementRanges() }
-        let separators = first.commas.map(\.offset) + second.commas.filter { $0.depth == -open && $0.offset < close }.map(\.offset)
-        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
-        var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(separators.count + 1)
-        var start = position
-        for separator in separators + [close] {
-            var s = start
-            while s < separator, isSpace(buffer[s]) { s += 1 }
-            var e = separator
-            while e > s, isSpace(buffer[e - 1]) { e -= 1 }
-            guard e > s else { return elementRanges() }
-            ranges.append(s..<e)
-            start = separator + 1
-        }
-        return (ranges, close)
     }
 
     /// The offset just past the string whose opening quote is at `start` (escapes skipped, not
@@ -620,7 +565,7 @@ public struct JSONCursor {
             let byte = buffer[p]
             if byte == UInt8(ascii: "\"") {
                 position = p + 1
-                if asciiOnly, let base = buffer.baseAddress, let known = JSONCursor.commonString(base + contentStart, p - contentStart) {
+                if asciiOnly, let words, let base = buffer.baseAddress, let known = words.word(base + contentStart, p - contentStart) {
                     return known
                 }
                 let slice = UnsafeBufferPointer(rebasing: buffer[contentStart..<p])
@@ -700,61 +645,6 @@ public struct JSONCursor {
         throw Failure(message: "unterminated string", offset: open)
     }
 
-    /// The member names and type names of GeoJSON and fence files, handed out as literals: making
-    /// a `String` from bytes (checking them as UTF-8) cost about three times as much as finding
-    /// the text here, and these are most of the strings a fence file holds.
-    ///
-    /// Each word with its first and last eight bytes (fewer for shorter words) as integers,
-    /// which together cover every byte of it, ordered by length; `commonStringStarts[n]` is
-    /// where the words of `n` bytes begin (2 ≤ n ≤ 16). In memory of their own, allocated once,
-    /// never written after and never freed, so that a lookup touches no reference count (and
-    /// threads may share it).
-    nonisolated(unsafe) static let commonStringTable: (entries: UnsafePointer<(head: UInt64, tail: UInt64, text: String)>, starts: UnsafePointer<Int>) = {
-        let words: [String] = [
-            "id", "crs", "name", "type", "zone", "rank", "Point", "range", "beacon", "buffer", "radius", "weight",
-            "Feature", "library", "Polygon", "features", "geometry", "metadata", "proximity", "properties",
-            "LineString", "MultiPoint", "geometries", "coordinates", "MultiPolygon", "MultiLineString",
-        ].sorted { $0.utf8.count < $1.utf8.count }
-        let entries = UnsafeMutablePointer<(head: UInt64, tail: UInt64, text: String)>.allocate(capacity: words.count)
-        let starts = UnsafeMutablePointer<Int>.allocate(capacity: 18)
-        var k = 0
-        for length in 0...17 {
-            starts[length] = k
-            for word in words where word.utf8.count == length {
-                let bytes = Array(word.utf8)
-                let (head, tail) = bytes.withUnsafeBufferPointer { headAndTail($0.baseAddress!, $0.count) }
-                (entries + k).initialize(to: (head, tail, word))
-                k += 1
-            }
-        }
-        return (UnsafePointer(entries), UnsafePointer(starts))
-    }()
-
-    /// The first and the last `min(8, count)` bytes of `bytes[0..<count]` as little-endian
-    /// integers.
-    @inline(__always)
-    static func headAndTail(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> (UInt64, UInt64) {
-        if count >= 8 {
-            let raw = UnsafeRawPointer(bytes)
-            return (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-        }
-        var word: UInt64 = 0
-        for k in 0..<count { word |= UInt64(bytes[k]) << (8 * UInt64(k)) }
-        return (word, word)
-    }
-
-    /// The common string whose UTF-8 is `bytes[0..<count]`, if it is one.
-    @inline(__always)
-    static func commonString(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> String? {
-        guard count >= 2, count <= 16 else { return nil }
-        let (head, tail) = headAndTail(bytes, count)
-        let table = commonStringTable
-        for k in table.starts[count]..<table.starts[count + 1] where table.entries[k].head == head && table.entries[k].tail == tail {
-            return table.entries[k].text
-        }
-        return nil
-    }
-
     func hex4(at index: Int) throws(Failure) -> UInt32 {
         guard index + 4 <= end else { throw Failure(message: "truncated \\u escape", offset: index) }
         var value: UInt32 = 0
@@ -771,93 +661,6 @@ public struct JSONCursor {
         }
         return value
     }
-}
-
-/// What one half of ``JSONCursor/elementRanges(parallelAbove:)`` found, with depths counted from
-/// where the half starts: its depth at the end, the commas at or below its starting depth, and
-/// each closing bracket that took it lower than before.
-struct HalfScan {
-    var depth = 0
-    var commas: [(offset: Int, depth: Int)] = []
-    var lows: [(offset: Int, depth: Int)] = []
-}
-
-/// The bytes a half scan reads (owned by ``JSONParser/withCursor(_:_:)`` for the whole scan).
-struct HalfScanner: @unchecked Sendable {
-    let buffer: UnsafeBufferPointer<UInt8>
-
-    /// What the scan does with each byte: 0 nothing (most bytes), else one of the cases below.
-    static let byteClasses: [UInt8] = {
-        var classes = [UInt8](repeating: 0, count: 256)
-        classes[Int(UInt8(ascii: "\""))] = 1
-        classes[Int(UInt8(ascii: "{"))] = 2
-        classes[Int(UInt8(ascii: "["))] = 2
-        classes[Int(UInt8(ascii: "}"))] = 3
-        classes[Int(UInt8(ascii: "]"))] = 3
-        classes[Int(UInt8(ascii: ","))] = 4
-        return classes
-    }()
-
-    /// The half `from..<to`, starting outside any string; `nil` when it ends inside a string.
-    ///
-    /// Bytes are classified through a table, in a short loop over the bytes that do not matter
-    /// (numbers and names).
-    func scan(from: Int, to: Int) -> HalfScan? {
-        var result = HalfScan()
-        guard from < to, let base = buffer.baseAddress else { return result }
-        var depth = 0
-        var lowest = 0
-        var p = from
-        let complete = HalfScanner.byteClasses.withUnsafeBufferPointer { table -> Bool in
-            let classes = table.baseAddress!
-            while p < to {
-                var c = classes[Int(base[p])]
-                while c == 0 {
-                    p &+= 1
-                    guard p < to else { return true }
-                    c = classes[Int(base[p])]
-                }
-                switch c {
-                case 1:
-                    // The closing quote is the first one not escaped (preceded by an even
-                    // number of backslashes); memchr finds the candidates.
-                    var from = p &+ 1
-                    while true {
-                        guard from < to, let hit = memchr(base + from, 0x22, to - from) else { return false }
-                        let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                        var backslashes = 0
-                        while at - backslashes - 1 > p, base[at - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
-                        from = at &+ 1
-                        if backslashes & 1 == 0 { break }
-                    }
-                    p = from
-                case 2:
-                    depth += 1
-                    p += 1
-                case 3:
-                    depth -= 1
-                    if depth < lowest {
-                        lowest = depth
-                        result.lows.append((p, depth))
-                    }
-                    p += 1
-                default:
-                    if depth <= 0 { result.commas.append((p, depth)) }
-                    p += 1
-                }
-            }
-            return true
-        }
-        guard complete else { return nil }
-        result.depth = depth
-        return result
-    }
-}
-
-/// The two halves' results, each written by one thread and read after both have joined.
-final class HalfScans: @unchecked Sendable {
-    var first: HalfScan?
-    var second: HalfScan?
 }
 
 /// The member names of one object read member by member (``JSONCursor/nextMember(_:)``), to

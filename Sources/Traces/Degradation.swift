@@ -9,7 +9,7 @@ import Support
 /// spikes and noise, jitter. Each draws from its own ``Support/SplitMix64`` stream derived from
 /// ``seed``, so turning one on or off leaves the draws of the others unchanged, and the same
 /// seed gives the same bytes on every machine (no platform maths library is involved). Signal
-/// loss acts on notifications, not fixes: see `SignalLoss` in the Simulation module.
+/// loss acts on notifications, not fixes: see `SignalLoss` in the EventPipeline module.
 ///
 /// The scenario key is `degrade: {resample, noise, dropout, spikes, jitter, exitLoss, entryLoss,
 /// seed}`; every key is optional and the defaults change nothing.

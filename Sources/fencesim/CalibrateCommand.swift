@@ -1,8 +1,10 @@
+import Accuracy
 import ArgumentParser
+import EventPipeline
 import Fences
 import Geotriggers
 import Foundation
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces
@@ -44,7 +46,7 @@ struct CalibrateCommand: ParsableCommand {
             let base = try OSProfile.named(profile)
             let fenceSet = try FenceReader.read(path: inputs.fences, options: fenceOptions.readOptions)
             for w in fenceSet.warnings { Terminal.err(w.description) }
-            let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+            let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
             let settings = try SettingsResolver.resolve(fenceSet, global: GeotriggerOverrides())
             let setup = DeviceLog.ScoringSetup(fences: fenceSet, frame: frame, truths: inputs.truth, readOptions: readOptions,
                                                maxGapSeconds: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings).maxGapSeconds)

@@ -1,7 +1,10 @@
 import ArgumentParser
+import EventPipeline
+import Execution
 import Foundation
+import Regression
 import Reports
-import Simulation
+import Scenarios
 import Support
 import Traces
 

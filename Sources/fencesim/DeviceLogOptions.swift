@@ -1,5 +1,5 @@
+import Accuracy
 import ArgumentParser
-import Simulation
 
 /// The inputs `score` and `calibrate` share: device logs recorded in the field, the truth they
 /// are scored against, the fences, and how to read the logs.

@@ -1,4 +1,4 @@
-import Simulation
+import EventPipeline
 import Support
 import Traces
 

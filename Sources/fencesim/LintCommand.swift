@@ -2,7 +2,7 @@ import ArgumentParser
 import Fences
 import Foundation
 import Geotriggers
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces

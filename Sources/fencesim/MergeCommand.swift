@@ -1,7 +1,9 @@
 import ArgumentParser
+import EventPipeline
+import Execution
 import Foundation
+import Regression
 import Reports
-import Simulation
 import Support
 
 /// `fencesim merge PARTS...`: combines the partial logs of `run --shard K/N` into the log of a

@@ -1,7 +1,9 @@
 import ArgumentParser
+import EventPipeline
+import Execution
 import Fences
 import Geotriggers
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces
@@ -166,7 +168,7 @@ struct GeotriggerOptions: ParsableArguments {
     }
 
     /// The fences at `path` as `options` read them, with `--fence-changes` applied, less those
-    /// `--fences-where` leaves out (as a scenario's fences are read: ``Simulation/Scenario/readFences(options:)``).
+    /// `--fences-where` leaves out (as a scenario's fences are read: ``Scenarios/Scenario/readFences(options:)``).
     func fences(path: String, options: FenceReadOptions, overrides: GeotriggerOverrides) throws(FencesimError) -> FenceSet {
         var all = try FenceReader.read(path: path, options: options)
         if let fenceChanges {
@@ -260,22 +262,19 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// Chooses the metric frame: the one given, or an automatic one around the fences.
+/// The `--crs` option's value checked, and the warning when a chosen frame distorts distances
+/// (the frame itself is chosen by ``Scenarios/SettingsResolver/frame(given:fences:location:remedy:)``).
 enum FrameChoice {
-    static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?, remedy: FrameRemedy = .option) throws -> FrameDefinition {
-        try ScenarioRunner.frame(given: given, fences: fences, location: location, remedy: remedy)
-    }
-
     /// Says on standard error when a frame the user chose (`given`) changes distances over the
     /// fences and the traces read by more than the automatic frame allows (see
-    /// ``Simulation/FrameDistortion``).
+    /// ``Scenarios/FrameDistortion``).
     static func warnIfDistorting(_ given: FrameDefinition?, source: String, at location: SourceLocation, fences: FenceSet,
                                  traces: [TraceStatistics?]) {
         distortionCheck(given, source: source, at: location, fences: fences)?.say(traces: traces)
     }
 
     /// ``warnIfDistorting(_:source:at:fences:traces:)`` in two steps: the fences are measured
-    /// now, and ``Simulation/FrameDistortion/Check/say(traces:)`` adds the traces read and says
+    /// now, and ``Scenarios/FrameDistortion/Check/say(traces:)`` adds the traces read and says
     /// the warning; `nil` when the frame is automatic.
     static func distortionCheck(_ given: FrameDefinition?, source: String, at location: SourceLocation,
                                 fences: FenceSet) -> FrameDistortion.Check? {

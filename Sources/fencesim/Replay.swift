@@ -1,7 +1,9 @@
 import ArgumentParser
+import EventPipeline
+import Execution
 import Fences
 import Geotriggers
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces
@@ -92,7 +94,7 @@ struct Replay: ParsableCommand {
             // A --crs is measured over the fences now, and over the traces once they are read.
             let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
-            let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+            let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
             timer?.lap("resolve-settings")
             var replayConfiguration = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
                                                              workers: output.workers, summaryOnly: summary)
@@ -103,15 +105,7 @@ struct Replay: ParsableCommand {
             if summary {
                 // The compiled fences, kept until the process ends after a summary (see below).
                 var compiled: [AnyObject] = []
-                let outcomes: [Replayer.Outcome]
-                if !inputs.isEmpty, ParallelSummary.applies(to: replayer.configuration) {
-                    outcomes = try ParallelSummary.summarize(feed ?? ParallelSummary.Feed(inputs, readOptions: readOptions),
-                                                             configuration: replayer.configuration, workers: output.workers, timer: timer,
-                                                             keep: { compiled.append($0) })
-                } else {
-                    feed?.cancel()
-                    outcomes = try replayer.run(inputs, timer: timer)
-                }
+                let outcomes = try replayer.summarize(inputs, feed: feed, timer: timer, keep: { compiled.append($0) })
                 try Reporting.finish(outcomes, options: readOptions)
                 Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
                 distortion?.say(traces: outcomes.map(\.readStatistics))
@@ -129,12 +123,7 @@ struct Replay: ParsableCommand {
             // allow it (see ParallelReplay), else trace by trace.
             let log = try EventLogOutput(format: output.logFormat, path: out)
             let outcomes = try log.write(traces: inputs.count, options: readOptions) { (ordered) throws(FencesimError) in
-                if let ordered, let feed, ParallelReplay.applies(to: replayer.configuration) {
-                    return try ParallelReplay.replay(feed, configuration: replayer.configuration, workers: output.workers, log: ordered,
-                                                     timer: timer)
-                }
-                feed?.cancel()
-                return try replayer.run(inputs, log: ordered, timer: timer)
+                try replayer.run(inputs, feed: feed, log: ordered, timer: timer)
             }
             timer?.lap("write-log")
             Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
@@ -163,7 +152,7 @@ enum Reporting {
         }
     }
 
-    /// Warns when no fence lies within reach of any trace (``Simulation/FenceReach``).
+    /// Warns when no fence lies within reach of any trace (``Scenarios/FenceReach``).
     static func sayReach(fences: FenceSet, settings: [GeotriggerSettings], outcomes: [Replayer.Outcome]) {
         if let warning = FenceReach.warning(fences: fences, settings: settings, traces: outcomes.map { $0.readStatistics?.boundingBox }) {
             Terminal.err(warning.description)

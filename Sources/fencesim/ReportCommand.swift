@@ -1,4 +1,7 @@
 #if canImport(Glibc)
+import Accuracy
+import EventPipeline
+import Execution
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -7,8 +10,9 @@ import ArgumentParser
 import Fences
 import Geotriggers
 import Foundation
+import Regression
 import Reports
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Synchronization
@@ -287,7 +291,7 @@ struct Report: ParsableCommand {
             let pipeline = try Pipeline(scenario: scenario, fences: fenceSet)
             for finding in pipeline.findings { Terminal.err(finding.description) }
             let settings = try scenario.settings(for: fenceSet)
-            let frame = try FrameChoice.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
+            let frame = try SettingsResolver.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
                                              remedy: .optionOrScenarioKey)
             // Measured over the fences now; the traces read are added once they are scored.
             let distortion = given != nil
@@ -318,7 +322,7 @@ struct Report: ParsableCommand {
         let fenceSet = try geotrigger.fences(path: fences, options: fenceOptions.readOptions, overrides: overrides)
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
-        let frame = try FrameChoice.frame(given: given, fences: fenceSet, location: nil)
+        let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
         let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
         let value = self.truth ?? "trace"
         let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)

@@ -1,10 +1,13 @@
 import ArgumentParser
+import EventPipeline
+import Execution
 import Fences
 import Foundation
 import Geotriggers
 import Places
+import Regression
 import Rules
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces

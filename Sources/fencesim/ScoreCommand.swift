@@ -1,9 +1,11 @@
+import Accuracy
 import ArgumentParser
+import EventPipeline
 import Fences
 import Geotriggers
 import Foundation
 import Reports
-import Simulation
+import Scenarios
 import Spatial
 import Support
 import Traces
@@ -61,7 +63,7 @@ struct ScoreCommand: ParsableCommand {
             let fenceSet = try FenceReader.read(path: inputs.fences, options: fenceOptions.readOptions)
             for w in fenceSet.warnings { Terminal.err(w.description) }
             let evaluations = try ScoreCommand.evaluate(logs: inputs.logs, format: inputs.format, trace: inputs.trace, view: view, maxGap: maxGap, truths: inputs.truth,
-                                                        fences: fenceSet, frame: try FrameChoice.frame(given: given, fences: fenceSet, location: nil),
+                                                        fences: fenceSet, frame: try SettingsResolver.frame(given: given, fences: fenceSet, location: nil),
                                                         readOptions: readOptions)
             let title = inputs.logs.count == 1 ? inputs.logs[0] : "\(inputs.logs.count) device logs"
             let report = AccuracyReport(evaluations: evaluations, fences: fenceSet, title: title, generator: "fencesim \(FencesimVersion.string)",
@@ -70,7 +72,7 @@ struct ScoreCommand: ParsableCommand {
             try Report.emit(report, html: html, json: json, quiet: quiet, basemap: nil)
             if let simulate {
                 let simulated = try ScoreCommand.simulate(simulate, truths: inputs.truth, fences: fenceSet,
-                                                          frame: try FrameChoice.frame(given: given, fences: fenceSet, location: nil),
+                                                          frame: try SettingsResolver.frame(given: given, fences: fenceSet, location: nil),
                                                           readOptions: readOptions, maxGap: maxGap)
                 Terminal.out("\n" + ReportTable.render(simulated))
             }
@@ -104,7 +106,7 @@ struct ScoreCommand: ParsableCommand {
         LabelledVisits.isVisitsFile(path) ? "labelled visits \(path)" : "reference trace \(path)"
     }
 
-    /// Reads every log and scores its traces (``Simulation/DeviceLog/evaluate(_:)``).
+    /// Reads every log and scores its traces (``Accuracy/DeviceLog/evaluate(_:)``).
     static func evaluate(logs: [String], format: DeviceLog.Format?, trace: String?, view: Scoring.View?, maxGap: Double?, truths: [String],
                          fences: FenceSet, frame: FrameDefinition, readOptions: TraceReadOptions) throws(FencesimError) -> [TraceEvaluation] {
         var overrides = GeotriggerOverrides()

@@ -1,11 +1,13 @@
 #if canImport(Glibc)
+import Accuracy
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import ArgumentParser
 import Foundation
-import Simulation
+import Regression
+import Scenarios
 import Support
 
 /// What `report --shard` and `sweep --shard` share (SPEC §6.7): which traces a shard replays,

@@ -1,11 +1,14 @@
 #if canImport(Glibc)
+import Accuracy
+import Execution
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import ArgumentParser
+import Regression
 import Reports
-import Simulation
+import Scenarios
 import Support
 import Traces
 

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Simulation
+import Scenarios
 import Support
 import Traces
 
@@ -16,7 +16,7 @@ enum TraceInputs {
 
     /// Expands every input, in order; a folder's files and a glob's matches sorted; then each
     /// file that holds several traces becomes one input per trace (`FILE#ID`, see
-    /// ``Simulation/TraceInput/splittingFiles(_:options:)``).
+    /// ``Scenarios/TraceInput/splittingFiles(_:options:)``).
     ///
     /// - Throws: ``Support/FencesimError`` `.missingInput` for an input that names nothing.
     static func expand(_ inputs: [String], options: TraceReadOptions) throws(FencesimError) -> [TraceInput] {

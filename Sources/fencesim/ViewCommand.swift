@@ -1,8 +1,9 @@
+import Accuracy
 import ArgumentParser
 import Foundation
 import Geotriggers
 import Reports
-import Simulation
+import Scenarios
 import Support
 
 /// `fencesim view SCENARIO|TRACE --fences F --html FILE`: a self-contained page that replays one

@@ -293,7 +293,7 @@ import Testing
 
     // MARK: - Comparing
 
-    /// One event as the event log shows it (`Replayer.logEvent`), plus what state consumers see
+    /// One event as the event log shows it (`EngineLogLine.logEvent`), plus what state consumers see
     /// (`notified`) and where it happened (GeoJSON output).
     ///
     /// Compared: kind, fence (by id), fix index, feed, feed radius, accuracy, interpolated,

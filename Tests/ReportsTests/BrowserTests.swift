@@ -1,6 +1,8 @@
+import Accuracy
+import EventPipeline
 import Foundation
 @testable import Reports
-import Simulation
+import Scenarios
 import Support
 import Testing
 import Traces

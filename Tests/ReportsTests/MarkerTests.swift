@@ -1,7 +1,8 @@
+@testable import Accuracy
+@testable import EventPipeline
 import Support
 import Testing
 @testable import Reports
-@testable import Simulation
 
 /// Map markers of a trace are found in one pass over its event log, however many false
 /// detections need their enter's place (a search of the log for each made reports of long

@@ -1,9 +1,10 @@
+@testable import Execution
 import Foundation
+@testable import Regression
 import Support
 import Testing
 import Traces
 @testable import Reports
-@testable import Simulation
 
 /// A report's entries written into a shard's part and read back render the same bytes
 /// (SPEC §6.7): the merge goes through the single run's renderers.

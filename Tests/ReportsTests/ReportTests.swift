@@ -1,12 +1,14 @@
+@testable import Accuracy
+@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
 @testable import Reports
-@testable import Simulation
 
 /// The accuracy report (SPEC §6.3): the recall-by-speed plot on a synthetic drive, agreement of
 /// the three renderings, and the HTML page in a real browser.

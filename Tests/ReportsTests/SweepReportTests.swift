@@ -1,10 +1,13 @@
+@testable import Accuracy
+@testable import Execution
 import Fences
 import Foundation
+@testable import Regression
+@testable import Scenarios
 import Support
 import Testing
 import Traces
 @testable import Reports
-@testable import Simulation
 
 /// The row of narrow fences of the sweep tests (SimulationTests/SweepTests.swift), built here
 /// again: a drive east along the equator at 30 m/s with a fix every 30 m from x = 0, past ten

@@ -1,11 +1,13 @@
+@testable import EventPipeline
+@testable import Execution
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// The benchmark contract of SPEC §8 on the seed-1 small workload: the counts and checksums of
 /// `../shared/bench/README.md`, in both feed modes.

@@ -1,11 +1,13 @@
+@testable import Accuracy
+@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// `fencesim calibrate` (issue 25): parameters a profile generated logs with, under a fixed
 /// seed, are recovered within stated tolerances.

@@ -1,7 +1,6 @@
 import Foundation
 import Support
 import Testing
-@testable import Simulation
 
 /// Check-ins in scenario runs (issue 4): the engine's events of every fix go through the zone's
 /// check-in machine and the log shows what came out, with its provenance.

@@ -1,7 +1,7 @@
+@testable import EventPipeline
 import Foundation
 import Geotriggers
 import Testing
-@testable import Simulation
 import Support
 
 /// The event log as the writer renders it, byte for byte against a slow, obviously correct

@@ -3,7 +3,10 @@ import Foundation
 import Geotriggers
 import Support
 import Testing
-@testable import Simulation
+@testable import Accuracy
+@testable import EventPipeline
+@testable import Execution
+@testable import Scenarios
 
 /// Several named geotriggers in one run (issue 27): a scenario's `geotriggers:` list, read with
 /// located errors, replayed by one engine over its (geotrigger, fence) pairs.

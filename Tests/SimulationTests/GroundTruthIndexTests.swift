@@ -1,10 +1,10 @@
+@testable import Accuracy
 import Fences
 import Foundation
 import Spatial
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// Ground truth through the fence grid: the same visits as every fence against every segment,
 /// and work that grows with the path, not with the path times the fence set.

@@ -1,11 +1,13 @@
+@testable import Accuracy
+@testable import EventPipeline
 import Fences
 import Geotriggers
 import Foundation
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// Ground truth (SPEC §6.1): crossings and interpolated times checked by hand in a metric frame
 /// centred on the fences, so that metres along the path are exact.

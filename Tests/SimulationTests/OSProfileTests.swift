@@ -1,11 +1,13 @@
+@testable import Accuracy
+@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// The operating system's geofencing layer (issue 25): each test names the documented rule it
 /// checks. Sources are listed beside each parameter in docs/profiles.md.

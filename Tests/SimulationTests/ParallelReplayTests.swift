@@ -1,7 +1,9 @@
+@testable import EventPipeline
+@testable import Execution
 import Foundation
+@testable import Scenarios
 import Testing
 @testable import Geotriggers
-@testable import Simulation
 import Fences
 import Spatial
 import Support
@@ -83,7 +85,7 @@ import Traces
             overrides.initialTrigger = seed % 5 == 0 ? GeotriggerSettings.InitialTrigger.none : nil
             overrides.bufferMeters = seed % 4 == 1 ? 12 : nil
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
-            let frame = try ScenarioRunner.frame(given: nil, fences: fenceSet, location: nil)
+            let frame = try SettingsResolver.frame(given: nil, fences: fenceSet, location: nil)
             var readOptions = TraceReadOptions()
             readOptions.lenient = true
             let inputs = tracePaths.map { TraceInput(path: $0) }

@@ -1,11 +1,13 @@
+@testable import EventPipeline
+@testable import Execution
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// Several traces through one ``ParallelSummary/Feed``: each trace's outcome is the one a replay
 /// of that trace alone gives, whatever the chunking, the workers and the failures of the others.

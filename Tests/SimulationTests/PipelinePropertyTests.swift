@@ -1,7 +1,7 @@
+@testable import EventPipeline
 import Foundation
 import Support
 import Testing
-@testable import Simulation
 
 /// Invariants of check-ins and Places on seeded random fences, zones and walks.
 @Suite struct PipelinePropertyTests {

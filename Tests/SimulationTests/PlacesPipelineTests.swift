@@ -1,7 +1,8 @@
+@testable import EventPipeline
 import Foundation
+@testable import Scenarios
 import Support
 import Testing
-@testable import Simulation
 
 /// Places in scenario runs (issue 5, Places half): signals from check-ins or from the engine,
 /// sessions, nearby lookups, region budget, expiry, and state kept across runs.

@@ -1,7 +1,7 @@
 import Foundation
+@testable import Scenarios
 import Support
 import Testing
-@testable import Simulation
 
 /// `places:` and `sessions:` of a scenario: typed, with located errors.
 @Suite struct PlacesScenarioReaderTests {

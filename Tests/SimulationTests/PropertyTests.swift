@@ -1,11 +1,12 @@
+@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// Invariants of the engine on seeded random fences and walks.
 @Suite struct PropertyTests {

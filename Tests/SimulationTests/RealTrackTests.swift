@@ -1,10 +1,11 @@
+@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
-@testable import Simulation
 
 /// A real car drive (gpxpy's `around-visnjan-with-car.gpx`, 104 fixes, Croatia) replayed against
 /// fences drawn here around its path. Expected fixes were checked by hand against the fixes'

@@ -1,7 +1,9 @@
+@testable import EventPipeline
 import Foundation
+@testable import Regression
+@testable import Scenarios
 import Support
 import Testing
-@testable import Simulation
 
 /// SPEC §6.5: golden logs read back, event diffs, JUnit XML.
 @Suite struct RegressionCheckTests {

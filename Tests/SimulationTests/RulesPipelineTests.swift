@@ -1,8 +1,9 @@
+@testable import EventPipeline
 import Fences
 import Foundation
+@testable import Scenarios
 import Support
 import Testing
-@testable import Simulation
 
 /// Rules in scenario runs (issue 5, rules half): rules evaluated on the Places response, Edge and
 /// geotrigger events of a run, tokens, shared states, the client-side profile, history, chaining,

@@ -1,9 +1,10 @@
+@testable import EventPipeline
 import Fences
 import Foundation
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
-@testable import Simulation
 
 /// Runs a scenario file as `fencesim run` does (scenario, fences, pipeline, settings, frame,
 /// replay), for pipeline tests that look at the events themselves.

@@ -1,9 +1,9 @@
 import Foundation
 import Fences
 import Geotriggers
+@testable import Scenarios
 import Support
 import Testing
-@testable import Simulation
 
 @Suite struct ScenarioReaderTests {
     let fences = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50, "zone": "z1"}, "geometry": {"type": "Point", "coordinates": [8.53, 47.37]}}]}"#

@@ -1,8 +1,9 @@
+@testable import Accuracy
+@testable import EventPipeline
 import Fences
 import Spatial
 import Support
 import Testing
-@testable import Simulation
 
 /// Scoring through ``TruthTimeline`` gives what the first scoring, which looked at every truth
 /// visit of a fence for every detected visit of it, gave: on random logs with ties, open ends,

@@ -1,9 +1,10 @@
+@testable import Accuracy
+@testable import EventPipeline
 import Fences
 import Geotriggers
 import Spatial
 import Support
 import Testing
-@testable import Simulation
 
 /// Scoring (SPEC §6.3) on hand-built cases; every number is worked out by hand in the comments.
 @Suite struct ScoringTests {

@@ -1,9 +1,9 @@
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Support
 import Testing
-@testable import Simulation
 
 /// Settings of a large fence set, resolved in blocks on two threads, are those of one pass, and
 /// the first bad `geotrigger` property in fence order is the one reported.

@@ -1,7 +1,8 @@
+@testable import Execution
 import Foundation
-import Support
+@testable import Regression
+@testable import Support
 import Testing
-@testable import Simulation
 
 /// How `--shard K/N` assigns traces (balanced by work) and how a part keeps values exactly.
 @Suite struct ShardAssignmentTests {

@@ -1,7 +1,10 @@
+@testable import EventPipeline
+@testable import Execution
 import Foundation
+@testable import Regression
+@testable import Scenarios
 import Support
 import Testing
-@testable import Simulation
 
 /// SPEC §6.7: shards' partial logs merged are exactly the log of a single run.
 @Suite struct ShardMergeTests {

@@ -1,8 +1,8 @@
+@testable import EventPipeline
 import Geotriggers
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// Operating-system signal loss (SPEC §6.2, seed 000): a seeded share of notifications.
 @Suite struct SignalLossTests {

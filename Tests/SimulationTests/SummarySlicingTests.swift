@@ -1,11 +1,13 @@
+@testable import EventPipeline
+@testable import Execution
 import Fences
 import Foundation
 import Geotriggers
+@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// A summary cut into slices that start from the fix before them gives what one replay of the
 /// whole trace gives, for fences whose state depends on the fix alone; fences that enter at

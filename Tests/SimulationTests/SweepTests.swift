@@ -1,10 +1,13 @@
+@testable import Accuracy
+@testable import Execution
 import Fences
 import Foundation
 import Geotriggers
+@testable import Regression
+@testable import Scenarios
 import Support
 import Testing
 import Traces
-@testable import Simulation
 
 /// A straight drive east along the equator at 30 m/s with a fix every second (so a fix every
 /// 30 m, from x = 0), past fences centred on the road at x = 300 (k + 1) + phase[k]: rectangles

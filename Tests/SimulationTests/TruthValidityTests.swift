@@ -1,8 +1,8 @@
+@testable import Accuracy
 import Fences
 import Spatial
 import Support
 import Testing
-@testable import Simulation
 
 /// A path's truth visits count only while their fence exists (`TruthVisit.existing`): a report
 /// of fences that appear and disappear scores no visit to a fence that was not there.

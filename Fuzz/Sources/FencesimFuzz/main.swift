@@ -11,7 +11,7 @@ import Glibc
 import Fences
 import Geotriggers
 import Rules
-import Simulation
+import Scenarios
 import Support
 import Traces
 

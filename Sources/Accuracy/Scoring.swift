@@ -1,0 +1,387 @@
+import Dispatch
+import EventPipeline
+import Fences
+import Scenarios
+import Synchronization
+import Support
+
+/// Scores the notifications of one trace against its truth visits (SPEC §6.3).
+///
+/// - A detected visit runs from an `enter` of a fence to the next `exit` of that fence (open at
+///   the end of the trace); a further `enter` while it is open is counted, not a new visit;
+///   an `exit` with no open visit is counted as an orphan. `passthrough` reports are not
+///   detections (the app is never told); `suppressed` events of signal loss are counted.
+/// - Matching, per fence, detected visits in time order: each takes the earliest truth visit it
+///   overlaps in time that no earlier detected visit took. One that overlaps only taken truth
+///   visits is a flap of the earliest of them; one that overlaps none is a false detection.
+/// - Per truth visit: enter latency (matched enter − true entry), exit latency (exit of the
+///   last detected visit belonging to it − true exit), dwell error (that detected span − the
+///   true duration), flaps, false exits (a detected exit while the device was inside, followed
+///   by a re-entry before the true exit, or by the end of the trace with the device inside),
+///   and for a miss the reason (`gap` when a passthrough overlaps it, `entryLoss`, else
+///   `undetected`).
+public enum Scoring {
+    /// Which notifications are scored: the geometry engine's (`enter`, `exit`), or, with an
+    /// operating-system profile, what the app was delivered (`delivered` and `duplicate` at
+    /// their delivery time; `dropped` ones counted as lost, but for `unconfirmed` ones, which
+    /// the platform's rule never made notifications).
+    public enum View: String, Sendable, CaseIterable {
+        case geometry, app
+    }
+
+    /// What scoring reads of a logged event: a few words, where the event is hundreds of bytes
+    /// (a report keeps these, not the log).
+    public struct Event: Sendable, Hashable {
+        public enum Kind: UInt8, Sendable {
+            case enter, exit, passthrough, lostEnter, lostExit
+
+            /// What scoring reads an event of `type` as (a suppressed one by its `reason`); `nil`
+            /// for what it does not read.
+            init?(_ type: LogEvent.EventType, reason: () -> String?, view: View = .geometry, trigger: () -> String? = { nil }) {
+                if view == .app {
+                    switch type {
+                    case .delivered, .duplicate:
+                        switch trigger() {
+                        case "enter"?: self = .enter
+                        case "exit"?: self = .exit
+                        default: return nil
+                        }
+                    case .dropped:
+                        // What the platform lost or would not monitor; a transition its own rule
+                        // did not confirm was never a notification.
+                        guard reason() != OSProfile.DropReason.unconfirmed.rawValue else { return nil }
+                        switch trigger() {
+                        case "enter"?: self = .lostEnter
+                        case "exit"?: self = .lostExit
+                        default: return nil
+                        }
+                    default:
+                        return nil
+                    }
+                    return
+                }
+                switch type {
+                case .enter: self = .enter
+                case .exit: self = .exit
+                case .passthrough: self = .passthrough
+                case .suppressed:
+                    switch reason() {
+                    case SignalLoss.entryReason?: self = .lostEnter
+                    case SignalLoss.exitReason?: self = .lostExit
+                    default: return nil
+                    }
+                default:
+                    return nil
+                }
+            }
+        }
+
+        public var kind: Kind
+        /// The fence's index in the fence set.
+        public var fence: Int32
+        public var time: Timestamp
+        /// An enter interpolated between two fixes.
+        public var interpolated: Bool
+        /// A passthrough's span (its time when the event gives none).
+        public var enter: Timestamp
+        public var exit: Timestamp
+    }
+
+    /// Turns logged events into what scoring reads, in order; the rest of the log is not kept.
+    public struct Reader {
+        let index: [String: Int]
+        /// By fence index: the first fence of the same id (whose index events are scored under),
+        /// and the id.
+        let first: [Int32]
+        let ids: [String]
+        /// Which notifications it reads.
+        public let view: View
+        public private(set) var events: [Event] = []
+        /// Events of named geotriggers (`geotriggers:`): by fence, how many have the device inside.
+        var watchedInside: [Int32: Int32] = [:]
+
+        /// A reader of events naming the fences of `fences` (the first fence of an id).
+        public init(fences: FenceSet, view: View = .geometry) {
+            self.view = view
+            var index: [String: Int] = [:]
+            var first: [Int32] = []
+            first.reserveCapacity(fences.fences.count)
+            for (j, f) in fences.fences.enumerated() {
+                if index[f.id] == nil { index[f.id] = j }
+                first.append(Int32(index[f.id] ?? j))
+            }
+            self.index = index
+            self.first = first
+            ids = fences.fences.map(\.id)
+        }
+
+        /// Takes a line of the log as the replay releases it: a geotrigger event read from its
+        /// own fields (no ``LogEvent`` is built), any other line as ``take(_:)-(LogEvent)``.
+        mutating func take(_ line: LogLine) {
+            guard case .engine(let engine) = line else {
+                if case .event(let e) = line { take(e) }
+                return
+            }
+            // The engine's lines are the geometry view.
+            guard view == .geometry else { return }
+            let e = engine.event
+            guard let kind = Event.Kind(engine.type, reason: { e.reason }) else { return }
+            // The engine's fence is one of the set the reader was made for when its id is.
+            guard first.indices.contains(e.fence), engine.fenceID == ids[e.fence] else {
+                return take(engine.logEvent)
+            }
+            if engine.geotrigger != nil, !watched(kind, first[e.fence]) { return }
+            var event = Event(kind: kind, fence: first[e.fence], time: e.time, interpolated: kind == .enter && e.interpolated,
+                              enter: e.time, exit: e.time)
+            if kind == .passthrough {
+                // As the log writes them and ``take(_:)-(LogEvent)`` reads them back: to the millisecond.
+                event.enter = e.enterTime.flatMap { LabelledVisits.time($0.description) } ?? e.time
+                event.exit = e.exitTime.flatMap { LabelledVisits.time($0.description) } ?? e.time
+            }
+            events.append(event)
+        }
+
+        /// Takes `e` when scoring reads it (enter, exit, passthrough of a fence of the set; an
+        /// enter or exit suppressed by signal loss).
+        public mutating func take(_ e: LogEvent) {
+            guard let kind = Event.Kind(e.type, reason: { Scoring.text(e.field("reason")) }, view: view,
+                                        trigger: { Scoring.text(e.field("trigger")) }) else { return }
+            guard let id = Scoring.text(e.field("fence")), let j = index[id] else { return }
+            if e.field(Scenario.geotriggerKey) != nil, !watched(kind, Int32(j)) { return }
+            var event = Event(kind: kind, fence: Int32(j), time: e.time, interpolated: false, enter: e.time, exit: e.time)
+            switch kind {
+            case .enter:
+                event.interpolated = Scoring.flag(e.field("interpolated"))
+            case .passthrough:
+                event.enter = Scoring.text(e.field("enterTime")).flatMap { LabelledVisits.time($0) } ?? e.time
+                event.exit = Scoring.text(e.field("exitTime")).flatMap { LabelledVisits.time($0) } ?? e.time
+            default:
+                break
+            }
+            events.append(event)
+        }
+    }
+
+    /// Scores one trace from its logged events (see ``score(truth:read:fences:trace:durationSeconds:bands:)``).
+    public static func score(truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
+                             bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
+        var reader = Reader(fences: fences)
+        for e in events { reader.take(e) }
+        return score(truth: truth, read: reader.events, fences: fences, trace: trace, durationSeconds: durationSeconds, bands: bands)
+    }
+
+    /// Scores one trace.
+    ///
+    /// - Parameters:
+    ///   - truth: the truth visits (any order).
+    ///   - read: what a ``Reader`` took of the trace's event log, in time order.
+    ///   - fences: the fence set the events name.
+    ///   - trace: the trace's name.
+    ///   - durationSeconds: the true path's duration.
+    ///   - bands: speed bands for ``VisitScore/speedBand``.
+    /// - Complexity: O((events + visits) × log visits of a fence).
+    public static func score(truth: [TruthVisit], read events: [Event], fences: FenceSet, trace: String, durationSeconds: Double,
+                             bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
+        func zone(_ j: Int) -> String { fences.fences.indices.contains(j) ? fences.fences[j].zone ?? "default" : "default" }
+
+        var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
+        // Detected visits in the order they began; the open one of each fence by its position.
+        var detections: [DetectedVisit] = []
+        var open: [Int: Int] = [:]
+        var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
+        var lostEnters: [Int: [Timestamp]] = [:]
+        for e in events {
+            let j = Int(e.fence)
+            switch e.kind {
+            case .enter:
+                if let n = open[j] {
+                    detections[n].duplicateEnters += 1
+                } else {
+                    open[j] = detections.count
+                    detections.append(DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated))
+                }
+            case .exit:
+                if let n = open.removeValue(forKey: j) {
+                    detections[n].exit = e.time
+                } else {
+                    result.orphanExits += 1
+                }
+            case .passthrough:
+                passthroughs[j, default: []].append((e.enter, e.exit))
+                result.passthroughs += 1
+            case .lostEnter:
+                lostEnters[j, default: []].append(e.time)
+                result.lostEnters += 1
+            case .lostExit:
+                result.lostExits += 1
+            }
+        }
+        // Stable: visits of one fence that begin at one instant stay in the order they began.
+        detections.sort { a, b in a.enter != b.enter ? a.enter < b.enter : a.fenceID < b.fenceID }
+        result.detections = detections
+
+        // The truth visits in report order (time, then fence id; visits of fences sharing an id
+        // that begin together by fence index), and by fence: positions in that order.
+        // Truth from ``GroundTruth`` comes in that order already: shared, not copied and sorted.
+        var truths = truth
+        if !zip(truths, truths.dropFirst()).allSatisfy({ !TruthVisit.ordered($1, $0) }) { truths.sort(by: TruthVisit.ordered) }
+        var run = 0
+        while run < truths.count {
+            var end = run + 1
+            while end < truths.count, truths[end].enter == truths[run].enter, truths[end].fenceID == truths[run].fenceID { end += 1 }
+            if end - run > 1 { truths[run..<end].sort { $0.fence < $1.fence } }
+            run = end
+        }
+        let truthByFence = Scoring.positionsByFence(truths.indices.map { truths[$0].fence })
+        let detectedByFence = Scoring.positionsByFence(detections.indices.map { detections[$0].fence })
+
+        // The fences with truth visits or detections, in fence order, with theirs.
+        var jobs: [(fence: Int, truths: ArraySlice<Int>, detected: ArraySlice<Int>)] = []
+        var t = 0
+        var d = 0
+        while t < truthByFence.count || d < detectedByFence.count {
+            let j = min(t < truthByFence.count ? truthByFence[t].fence : .max, d < detectedByFence.count ? detectedByFence[d].fence : .max)
+            var job: (fence: Int, truths: ArraySlice<Int>, detected: ArraySlice<Int>) = (j, [], [])
+            if t < truthByFence.count, truthByFence[t].fence == j {
+                job.truths = truthByFence[t].positions
+                t += 1
+            }
+            if d < detectedByFence.count, detectedByFence[d].fence == j {
+                job.detected = detectedByFence[d].positions
+                d += 1
+            }
+            jobs.append(job)
+        }
+        /// Scores the fences of `jobs[range]`, each truth visit's score made once, in its place;
+        /// the false detections in fence order, and how many scores were made.
+        func score(_ range: Range<Int>, into place: UnsafeMutablePointer<VisitScore>) -> (falses: [TraceScore.FalseDetection], made: Int) {
+            var falses: [TraceScore.FalseDetection] = []
+            var made = 0
+            for (j, mine, positions) in jobs[range] {
+                let detected = positions.map { detections[$0] }
+                var timeline = TruthTimeline(mine.lazy.map { truths[$0] })
+                var match: [DetectedVisit?] = Array(repeating: nil, count: mine.count)
+                var last: [DetectedVisit?] = Array(repeating: nil, count: mine.count)
+                var flaps = Array(repeating: 0, count: mine.count)
+                var falseExits = Array(repeating: 0, count: mine.count)
+                for (n, d) in detected.enumerated() {
+                    // The truth visits `d` overlaps: begun by its exit, not ended before its enter.
+                    let begun = timeline.entered(by: d.exit)
+                    if let u = timeline.firstUnmatched(endingAtOrAfter: d.enter, among: begun) {
+                        match[u] = d
+                        last[u] = d
+                        timeline.markMatched(u)
+                    } else if let c = timeline.first(endingAtOrAfter: d.enter, among: begun) {
+                        flaps[c] += 1
+                        if let l = last[c], d.enter >= l.enter { last[c] = d }
+                    } else {
+                        falses.append(TraceScore.FalseDetection(trace: trace, zone: zone(j), visit: d))
+                    }
+                    // A false exit: out while truly inside, and back in (or the trace over) before the true exit.
+                    guard let exit = d.exit,
+                          let u = timeline.first(endingAfter: exit, among: timeline.entered(by: exit))
+                    else { continue }
+                    if n + 1 < detected.count {
+                        let next = detected[n + 1].enter
+                        if truths[mine[mine.startIndex + u]].exit.map({ next <= $0 }) ?? true { falseExits[u] += 1 }
+                    } else if truths[mine[mine.startIndex + u]].exit == nil {
+                        falseExits[u] += 1
+                    }
+                }
+                var gaps: MissEvidence?
+                var losses: MissEvidence?
+                for (k, p) in mine.enumerated() {
+                    let t = truths[p]
+                    var s = VisitScore(trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
+                                       falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
+                    if let m = match[k] {
+                        s.enterLatency = m.enter.seconds(since: t.enter)
+                        if let x = s.detectedExit, let tx = t.exit {
+                            s.exitLatency = x.seconds(since: tx)
+                            s.dwellError = x.seconds(since: m.enter) - tx.seconds(since: t.enter)
+                        }
+                    } else {
+                        if gaps == nil { gaps = MissEvidence(intervals: passthroughs[j] ?? []) }
+                        if losses == nil { losses = MissEvidence(instants: lostEnters[j] ?? []) }
+                        if gaps?.meets(enter: t.enter, exit: t.exit) == true {
+                            s.missReason = .gap
+                        } else if losses?.meets(enter: t.enter, exit: t.exit) == true {
+                            s.missReason = .entryLoss
+                        } else {
+                            s.missReason = .undetected
+                        }
+                    }
+                    (place + p).initialize(to: s)
+                    made += 1
+                }
+            }
+            return (falses, made)
+        }
+        // A long trace's fences are scored in two halves side by side (halves by work: visits
+        // and detections), each writing its own places; false detections keep fence order.
+        let scored = [VisitScore](unsafeUninitializedCapacity: truths.count) { place, made in
+            guard let base = place.baseAddress else { return }
+            var halves = [0..<jobs.count]
+            if truths.count + detections.count >= Scoring.parallelAbove {
+                var work = 0
+                var split = 0
+                let total = truths.count + detections.count
+                while split < jobs.count, 2 * work < total {
+                    work += jobs[split].truths.count + jobs[split].detected.count
+                    split += 1
+                }
+                halves = [0..<split, split..<jobs.count]
+            }
+            struct Shared: @unchecked Sendable {
+                let body: (Int) -> (falses: [TraceScore.FalseDetection], made: Int)
+            }
+            let parts = Mutex<[(falses: [TraceScore.FalseDetection], made: Int)?]>(Array(repeating: nil, count: halves.count))
+            let shared = Shared { k in score(halves[k], into: base) }
+            if halves.count == 1 {
+                parts.withLock { $0[0] = shared.body(0) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: halves.count) { k in
+                    let part = shared.body(k)
+                    parts.withLock { $0[k] = part }
+                }
+            }
+            for part in parts.withLock({ $0 }) {
+                guard let part else { continue }
+                result.falseDetections += part.falses
+                made += part.made
+            }
+            precondition(made == truths.count, "a truth visit was scored \(made < truths.count ? "never" : "twice")")
+        }
+        result.visits = scored
+        result.falseDetections.sort { a, b in a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID }
+        return result
+    }
+
+    /// Positions `0..<fences.count` grouped by `fences[position]`, fences ascending, positions
+    /// ascending within each.
+    static func positionsByFence(_ fences: [Int]) -> [(fence: Int, positions: ArraySlice<Int>)] {
+        let order = fences.indices.sorted { a, b in fences[a] != fences[b] ? fences[a] < fences[b] : a < b }
+        var groups: [(fence: Int, positions: ArraySlice<Int>)] = []
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count, fences[order[end]] == fences[order[start]] { end += 1 }
+            groups.append((fences[order[start]], order[start..<end]))
+            start = end
+        }
+        return groups
+    }
+
+    /// Truth visits and detections of a trace from which its fences are scored on two threads.
+    static let parallelAbove = 20_000
+
+    static func text(_ value: JSONValue?) -> String? {
+        if case .string(let s)? = value { return s }
+        return nil
+    }
+
+    static func flag(_ value: JSONValue?) -> Bool {
+        if case .bool(let b)? = value { return b }
+        return false
+    }
+}
