@@ -5,7 +5,7 @@ let package = Package(
     name: "fencesim",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "fencesim", targets: ["fencesim"]),
+        .executable(name: "fencesim", targets: ["fencesim"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,18 +38,27 @@ let package = Package(
             ]
         ),
         // One trace through geotriggers, the OS layer, check-ins, Places and rules; the event log's lines and formats.
-        .target(name: "EventPipeline", dependencies: ["Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules"]),
+        .target(
+            name: "EventPipeline",
+            dependencies: ["Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules"]),
         // Ground truth, scoring against it, device logs and calibration.
         .target(name: "Accuracy", dependencies: ["EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers"]),
         // Many traces on the worker pool (whole, sliced, sharded), output in input order.
-        .target(name: "Execution", dependencies: ["EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Places", "Rules"]),
+        .target(
+            name: "Execution",
+            dependencies: ["EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Places", "Rules"]),
         // Runs compared and combined: golden checks, sweeps, shard parts and merges.
-        .target(name: "Regression", dependencies: ["Execution", "Accuracy", "EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers"]),
-        .target(name: "Reports", dependencies: ["Regression", "Accuracy", "EventPipeline", "Scenarios", "Support", "Spatial", "Fences", "Traces"]),
+        .target(
+            name: "Regression",
+            dependencies: ["Execution", "Accuracy", "EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers"]),
+        .target(
+            name: "Reports",
+            dependencies: ["Regression", "Accuracy", "EventPipeline", "Scenarios", "Support", "Spatial", "Fences", "Traces"]),
         .executableTarget(
             name: "fencesim",
             dependencies: [
-                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Rules", "Reports", "CheckIns", "Places",
+                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Scenarios", "EventPipeline", "Accuracy", "Execution",
+                "Regression", "Rules", "Reports", "CheckIns", "Places",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,8 +71,17 @@ let package = Package(
         .testTarget(name: "CheckInsTests", dependencies: ["CheckIns", "Geotriggers", "Fences", "Spatial", "Support"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "Fences", "Spatial", "Support"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "SimulationTests", dependencies: ["Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Geotriggers", "CheckIns", "Places", "Traces", "Fences", "Spatial", "Support"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Traces", "Fences", "Spatial", "Support"]),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: [
+                "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Geotriggers", "CheckIns", "Places", "Traces",
+                "Fences", "Spatial", "Support",
+            ]),
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: [
+                "Reports", "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Traces", "Fences", "Spatial", "Support",
+            ]),
         .testTarget(name: "fencesimTests", dependencies: ["Support"]),
     ],
     swiftLanguageModes: [.v6]

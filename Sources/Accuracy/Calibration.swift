@@ -92,7 +92,9 @@ public struct Calibration: Sendable {
                         let end = k + 1 < sorted.count ? sorted[k + 1].enter : Timestamp.latest
                         // By when the phone decided, when the log says: a late delivery does
                         // not move a decision past the next visit.
-                        guard let entered = mine.first(where: { $0.kind == .enter && $0.order >= v.enter && $0.order < end }) else { continue }
+                        guard let entered = mine.first(where: { $0.kind == .enter && $0.order >= v.enter && $0.order < end }) else {
+                            continue
+                        }
                         endedVisits += 1
                         if !mine.contains(where: { $0.kind == .exit && $0.order >= entered.order && $0.order < end }) { lostExits += 1 }
                     }
@@ -111,7 +113,8 @@ public struct Calibration: Sendable {
             profile.delayMeanSeconds = rounded(mean, 3)
             let ks = kolmogorovSmirnov(delays, minimum: minimum, mean: mean)
             fits["delayMinimum"] = OSProfile.FitNote(samples: delays.count, residual: "smallest delay")
-            fits["delayMean"] = OSProfile.FitNote(samples: delays.count, residual: "Kolmogorov-Smirnov distance \(JSONWriter.number(rounded(ks, 3)))")
+            fits["delayMean"] = OSProfile.FitNote(
+                samples: delays.count, residual: "Kolmogorov-Smirnov distance \(JSONWriter.number(rounded(ks, 3)))")
         }
         if endedVisits == 0 {
             notFitted.append(("exitLoss", "no true visit that ends was entered by the app"))
@@ -121,7 +124,10 @@ public struct Calibration: Sendable {
             profile.exitLoss = rounded(share, 3)
             fits["exitLoss"] = OSProfile.FitNote(samples: endedVisits, residual: "standard error \(JSONWriter.number(rounded(error, 3)))")
         }
-        for (key, samples, path) in [("entryDistance", entryDistances, \OSProfile.entryDistanceMeters), ("exitDistance", exitDistances, \OSProfile.exitDistanceMeters)] {
+        for (key, samples, path) in [
+            ("entryDistance", entryDistances, \OSProfile.entryDistanceMeters),
+            ("exitDistance", exitDistances, \OSProfile.exitDistanceMeters),
+        ] {
             guard let low = samples.min() else {
                 notFitted.append((key, "no event gives the distance or position of its decision"))
                 continue
@@ -129,7 +135,8 @@ public struct Calibration: Sendable {
             let value = rounded(max(0, low), 3)
             profile[keyPath: path] = value
             let median = samples.sorted()[(samples.count - 1) / 2]
-            fits[key] = OSProfile.FitNote(samples: samples.count, residual: "median excess \(JSONWriter.number(rounded(median - value, 1))) m")
+            fits[key] = OSProfile.FitNote(
+                samples: samples.count, residual: "median excess \(JSONWriter.number(rounded(median - value, 1))) m")
         }
         return Calibration(profile: profile, fits: fits, notFitted: notFitted)
     }
@@ -137,7 +144,9 @@ public struct Calibration: Sendable {
     /// The notification `e` is for the app, with what it says about the decision: a plain
     /// `enter`/`exit`/`dwell` (when the log `delivers` nothing), or a fencesim `delivered` line
     /// (a duplicate is the same decision again and is not read).
-    static func notification(_ e: LogEvent, delivers: Bool, circles: [String: (centre: XY, radius: Double)], metric: MetricFrame) -> Notification? {
+    static func notification(_ e: LogEvent, delivers: Bool, circles: [String: (centre: XY, radius: Double)], metric: MetricFrame)
+        -> Notification?
+    {
         let kind: LogEvent.EventType
         switch e.type {
         case .enter, .exit, .dwell:

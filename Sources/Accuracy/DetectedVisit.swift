@@ -14,7 +14,8 @@ public struct DetectedVisit: Sendable, Hashable {
     /// Further enters of the fence while this visit was open (ignored, counted).
     public var duplicateEnters: Int
 
-    public init(fence: Int, fenceID: String, enter: Timestamp, exit: Timestamp? = nil, interpolated: Bool = false, duplicateEnters: Int = 0) {
+    public init(fence: Int, fenceID: String, enter: Timestamp, exit: Timestamp? = nil, interpolated: Bool = false, duplicateEnters: Int = 0)
+    {
         self.fence = fence
         self.fenceID = fenceID
         self.enter = enter

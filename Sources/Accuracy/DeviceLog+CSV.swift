@@ -24,7 +24,8 @@ extension DeviceLog {
             if columns.isEmpty {
                 for (c, cell) in cells.enumerated() { columns[cell.text.trimmingCharacters(in: .whitespaces).lowercased()] = c }
                 guard columns["time"] != nil, columns["fence"] != nil, columns["type"] != nil else {
-                    throw FencesimError(.badData, "a CSV device log needs a header with the columns time, fence and type (optionally trace)", at: at(1))
+                    throw FencesimError(
+                        .badData, "a CSV device log needs a header with the columns time, fence and type (optionally trace)", at: at(1))
                 }
                 continue
             }
@@ -46,13 +47,18 @@ extension DeviceLog {
             }
             var fields: [(String, JSONValue)] = [("fence", .string(fenceCell.text))]
             if let c = cell("fixtime"), !c.text.isEmpty {
-                guard let t = LabelledVisits.time(c.text) else { throw FencesimError(.badData, "fixTime must be an ISO-8601 time or epoch seconds", at: at(c.column)) }
+                guard let t = LabelledVisits.time(c.text) else {
+                    throw FencesimError(.badData, "fixTime must be an ISO-8601 time or epoch seconds", at: at(c.column))
+                }
                 fields.append(("fixTime", .string(t.description)))
             }
             func number(_ name: String, _ range: ClosedRange<Double>) throws(FencesimError) -> Double? {
                 guard let c = cell(name), !c.text.isEmpty else { return nil }
                 guard let v = Double(c.text), v.isFinite, range.contains(v) else {
-                    throw FencesimError(.badData, "\(name) must be a number from \(JSONWriter.number(range.lowerBound)) to \(JSONWriter.number(range.upperBound))", at: at(c.column))
+                    throw FencesimError(
+                        .badData,
+                        "\(name) must be a number from \(JSONWriter.number(range.lowerBound)) to \(JSONWriter.number(range.upperBound))",
+                        at: at(c.column))
                 }
                 return v
             }
@@ -64,7 +70,9 @@ extension DeviceLog {
             out.append((name, LogEvent(time: time, trace: name, type: type, fields: fields, longitude: longitude, latitude: latitude)))
         }
         if columns.isEmpty {
-            throw FencesimError(.badData, "the device log is empty (it needs a header: time,fence,type)", at: SourceLocation(file: path, line: 1, column: 1))
+            throw FencesimError(
+                .badData, "the device log is empty (it needs a header: time,fence,type)", at: SourceLocation(file: path, line: 1, column: 1)
+            )
         }
         return out
     }

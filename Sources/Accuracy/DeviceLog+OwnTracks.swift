@@ -13,7 +13,9 @@ extension DeviceLog {
     /// decided at the fix `lat`/`lon`/`acc`. The recorder's own time (the first column) is when
     /// the record reached it, not when the device saw the event, so it is not read. Other record
     /// types (`waypoint`, `lwt`, `card`, ...) are skipped.
-    static func parseOwnTracks(_ source: SourceText, trace: String, fences: FenceSet) throws(FencesimError) -> (events: [LogEvent], fixes: [Fix]) {
+    static func parseOwnTracks(_ source: SourceText, trace: String, fences: FenceSet) throws(FencesimError) -> (
+        events: [LogEvent], fixes: [Fix]
+    ) {
         var byID: [String: String] = [:]
         var byName: [String: String] = [:]
         for f in fences.fences {
@@ -26,8 +28,9 @@ extension DeviceLog {
             guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) }) else { continue }
             // The payload starts at the first `{`; the columns before it are the recorder's.
             guard let brace = bytes.firstIndex(of: 0x7B) else {
-                throw FencesimError(.badData, "line \(line) is not an OwnTracks record (TIME, TOPIC, then a JSON object)",
-                                    at: SourceLocation(file: source.file, line: line, column: 1))
+                throw FencesimError(
+                    .badData, "line \(line) is not an OwnTracks record (TIME, TOPIC, then a JSON object)",
+                    at: SourceLocation(file: source.file, line: line, column: 1))
             }
             let column = brace - bytes.startIndex + 1
             let node: JSONNode
@@ -56,7 +59,8 @@ extension DeviceLog {
                 default: throw fail("\"\(key)\" must be a number, found \(n.value.typeDescription)", n)
                 }
                 guard v.isFinite, range.contains(v) else {
-                    throw fail("\"\(key)\" must be from \(JSONWriter.number(range.lowerBound)) to \(JSONWriter.number(range.upperBound))", n)
+                    throw fail(
+                        "\"\(key)\" must be from \(JSONWriter.number(range.lowerBound)) to \(JSONWriter.number(range.upperBound))", n)
                 }
                 return v
             }
@@ -66,7 +70,8 @@ extension DeviceLog {
             let longitude = try number("lon", -180...180, required: type == "location")
             let accuracy = try number("acc", 0...1e7, required: false)
             if type == "location" {
-                fixes.append(Fix(time: time, latitude: latitude ?? 0, longitude: longitude ?? 0, accuracyMeters: accuracy ?? 10, line: line))
+                fixes.append(
+                    Fix(time: time, latitude: latitude ?? 0, longitude: longitude ?? 0, accuracyMeters: accuracy ?? 10, line: line))
                 continue
             }
             guard let eventNode = node.member("event") else { throw fail("a transition record needs \"event\" (enter or leave)", node) }
@@ -77,7 +82,9 @@ extension DeviceLog {
             default: throw fail("\"event\" must be enter or leave", eventNode)
             }
             let regionNode = node.member("desc") ?? node.member("rid")
-            guard let regionNode, let region = regionNode.string else { throw fail("a transition record needs \"desc\" (the region) or \"rid\"", node) }
+            guard let regionNode, let region = regionNode.string else {
+                throw fail("a transition record needs \"desc\" (the region) or \"rid\"", node)
+            }
             guard let fence = byID[region] ?? byName[region] else {
                 throw fail("region \"\(region)\" is not a fence id or name in \(fences.file)", regionNode)
             }

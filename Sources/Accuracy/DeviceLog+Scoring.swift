@@ -20,8 +20,10 @@ extension DeviceLog {
         public var bands: [SpeedBand]
         public var trackPointLimit: Int
 
-        public init(fences: FenceSet, frame: FrameDefinition, truths: [String], readOptions: TraceReadOptions = TraceReadOptions(),
-                    maxGapSeconds: Double, view: Scoring.View = .geometry, bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500) {
+        public init(
+            fences: FenceSet, frame: FrameDefinition, truths: [String], readOptions: TraceReadOptions = TraceReadOptions(),
+            maxGapSeconds: Double, view: Scoring.View = .geometry, bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500
+        ) {
             self.fences = fences
             self.frame = frame
             self.truths = truths
@@ -42,8 +44,10 @@ extension DeviceLog {
         if truthTraces.count == 1, traceCount == 1 { return truthTraces[0] }
         for path in truthTraces where LabelledVisits.names(of: TraceInput(path: path)).contains(trace.name) { return path }
         if hasVisits { return nil }
-        throw FencesimError(.badData, "trace \"\(trace.name)\" of the device log has no truth: give --truth with a trace file named after it, or a visits file",
-                            at: SourceLocation(file: trace.file))
+        throw FencesimError(
+            .badData,
+            "trace \"\(trace.name)\" of the device log has no truth: give --truth with a trace file named after it, or a visits file",
+            at: SourceLocation(file: trace.file))
     }
 
     /// Scores every trace of the log against its truth exactly as `report` scores a replay
@@ -59,7 +63,9 @@ extension DeviceLog {
         for path in setup.truths {
             switch try TruthSource.parse(path, resolved: path, location: SourceLocation(file: "--truth"), fences: setup.fences) {
             case .visits(let v):
-                guard visits == nil else { throw FencesimError(.usage, "give at most one visits file as --truth", at: SourceLocation(file: path)) }
+                guard visits == nil else {
+                    throw FencesimError(.usage, "give at most one visits file as --truth", at: SourceLocation(file: path))
+                }
                 visits = v
             case .reference(let p): truthTraces.append(p)
             case .trace: throw FencesimError(.usage, "--truth names a trace file or a visits file", at: SourceLocation(file: "--truth"))
@@ -68,7 +74,8 @@ extension DeviceLog {
         let groundTruth = try GroundTruth(fences: setup.fences, frame: setup.frame, maxGapSeconds: setup.maxGapSeconds)
         var out: [TraceEvaluation] = []
         for trace in traces {
-            let truthPath = try DeviceLog.truthTrace(for: trace, traceCount: traces.count, truthTraces: truthTraces, hasVisits: visits != nil)
+            let truthPath = try DeviceLog.truthTrace(
+                for: trace, traceCount: traces.count, truthTraces: truthTraces, hasVisits: visits != nil)
             let input = TraceInput(path: truthPath ?? trace.file, label: trace.name)
             var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
             var truth: [TruthVisit]
@@ -94,9 +101,10 @@ extension DeviceLog {
                 end = times.max()
             }
             result.outcome.events = trace.events
-            result.score(truth: truth, read: reader.events, clean: TraceEvaluation.ThinnedTrack(timed, start: start, limit: setup.trackPointLimit),
-                         feed: TraceEvaluation.ThinnedTrack(feed, start: start, limit: setup.trackPointLimit), start: start, end: end,
-                         fences: setup.fences, bands: setup.bands)
+            result.score(
+                truth: truth, read: reader.events, clean: TraceEvaluation.ThinnedTrack(timed, start: start, limit: setup.trackPointLimit),
+                feed: TraceEvaluation.ThinnedTrack(feed, start: start, limit: setup.trackPointLimit), start: start, end: end,
+                fences: setup.fences, bands: setup.bands)
             out.append(result)
         }
         return out

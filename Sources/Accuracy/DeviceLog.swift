@@ -53,10 +53,12 @@ public struct DeviceLog: Sendable {
     /// - Throws: ``Support/FencesimError``: `.missingInput` when the file cannot be read,
     ///   `.usage` when the format cannot be told, `.badData` located at the first bad line, cell
     ///   or value.
-    public static func read(path: String, format: Format? = nil, trace: String? = nil, fences: FenceSet) throws(FencesimError) -> DeviceLog {
+    public static func read(path: String, format: Format? = nil, trace: String? = nil, fences: FenceSet) throws(FencesimError) -> DeviceLog
+    {
         guard let format = format ?? Format.detect(path: path) else {
-            throw FencesimError(.usage, "cannot tell the format of \(path) from its extension (.jsonl, .csv or .rec); give --format jsonl|csv|owntracks",
-                                at: SourceLocation(file: path))
+            throw FencesimError(
+                .usage, "cannot tell the format of \(path) from its extension (.jsonl, .csv or .rec); give --format jsonl|csv|owntracks",
+                at: SourceLocation(file: path))
         }
         let bytes = try FileIO.readAll(path)
         let source = SourceText(file: path, bytes: bytes)
@@ -70,7 +72,9 @@ public struct DeviceLog: Sendable {
             let ids = Set(fences.fences.map(\.id))
             for r in recorded {
                 if case .string(let id)? = r.event.field("fence"), !ids.contains(id) {
-                    throw FencesimError(.badData, "unknown fence \"\(id)\" (not in \(fences.file))", at: SourceLocation(file: path, line: r.line, column: 1))
+                    throw FencesimError(
+                        .badData, "unknown fence \"\(id)\" (not in \(fences.file))", at: SourceLocation(file: path, line: r.line, column: 1)
+                    )
                 }
             }
             events = recorded.map { ($0.event.trace, $0.event) }

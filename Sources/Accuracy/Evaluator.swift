@@ -35,8 +35,10 @@ public struct Evaluator: Sendable {
         /// A second view to score beside ``view`` (``TraceEvaluation/alternateScore``), `nil` for none.
         public var alsoView: Scoring.View?
 
-        public init(replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
-                    bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500, drawnEventsKept: Int = .max) {
+        public init(
+            replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
+            bands: [SpeedBand] = SpeedBand.standard, trackPointLimit: Int = 1500, drawnEventsKept: Int = .max
+        ) {
             self.replay = replay
             self.degradation = degradation
             self.truth = truth
@@ -63,8 +65,10 @@ public struct Evaluator: Sendable {
     ///     100,000 fences' GEOS objects takes a thread tens of milliseconds); otherwise they are
     ///     freed before this returns.
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled.
-    public func run(_ traces: [TraceInput], progress: (@Sendable (Int, Int) -> Void)? = nil,
-                    keep: ((AnyObject) -> Void)? = nil) throws(FencesimError) -> [TraceEvaluation] {
+    public func run(
+        _ traces: [TraceInput], progress: (@Sendable (Int, Int) -> Void)? = nil,
+        keep: ((AnyObject) -> Void)? = nil
+    ) throws(FencesimError) -> [TraceEvaluation] {
         guard !traces.isEmpty else { return [] }
         let configuration = self.configuration
         let workers = Replayer(configuration.replay).workerCount(traces: traces.count)
@@ -77,10 +81,15 @@ public struct Evaluator: Sendable {
         let replay = configuration.replay
         let index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings)
         let total = traces.count
-        let (results, workersBuilt) = try WorkerPool.run(count: traces.count, workers: workers, makeWorker: { () throws(FencesimError) in
-            (compiled: try CompiledFences(index: index),
-             truth: try GroundTruth(fences: replay.fences.watchedOnce, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds))
-        }, progress: progress.map { report in { @Sendable done in report(done, total) } }) { (worker, k) throws(FencesimError) -> TraceEvaluation in
+        let (results, workersBuilt) = try WorkerPool.run(
+            count: traces.count, workers: workers,
+            makeWorker: { () throws(FencesimError) in
+                (
+                    compiled: try CompiledFences(index: index),
+                    truth: try GroundTruth(fences: replay.fences.watchedOnce, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds)
+                )
+            }, progress: progress.map { report in { @Sendable done in report(done, total) } }
+        ) { (worker, k) throws(FencesimError) -> TraceEvaluation in
             let stream = k == 0 ? first : Evaluator.stream(traces[k], configuration)
             if k == 0 { firstTaken.withLock { $0 = true } }
             return Evaluator.evaluate(traces[k], worker.compiled, worker.truth, configuration, stream: stream)
@@ -102,7 +111,8 @@ public struct Evaluator: Sendable {
     static func stream(_ input: TraceInput, _ configuration: Configuration, walksTruth: Bool = true) -> TraceStream {
         let truthFromTrace: Bool
         if case .trace = configuration.truth { truthFromTrace = walksTruth } else { truthFromTrace = false }
-        return TraceStream(path: input.path, options: input.readOptions(configuration.replay.readOptions), consumers: truthFromTrace ? 2 : 1)
+        return TraceStream(
+            path: input.path, options: input.readOptions(configuration.replay.readOptions), consumers: truthFromTrace ? 2 : 1)
     }
 
     /// Evaluates one trace with a worker's compiled fences and truth.
@@ -121,8 +131,10 @@ public struct Evaluator: Sendable {
     ///     them).
     ///   - stream: the trace's stream when it was started already (``stream(_:_:walksTruth:)``,
     ///     for a truth walk unless `knownTruth` is given); `nil` starts one.
-    package static func evaluate(_ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration,
-                         knownTruth: [TruthVisit]? = nil, stream given: TraceStream? = nil) -> TraceEvaluation {
+    package static func evaluate(
+        _ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration,
+        knownTruth: [TruthVisit]? = nil, stream given: TraceStream? = nil
+    ) -> TraceEvaluation {
         var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
         let stream = given ?? Evaluator.stream(input, configuration, walksTruth: knownTruth == nil)
         let options = configuration.replay.readOptions
@@ -161,7 +173,8 @@ public struct Evaluator: Sendable {
                     truthSide.visits = .success(TruthVisit.existing(try walk.finish(), fences: fenceSet, end: end))
                 case .reference(let pattern):
                     var end: Timestamp?
-                    _ = try TraceReader.read(path: TruthSource.referencePath(pattern, for: input), options: options) { (fix: Fix) throws(FencesimError) in
+                    _ = try TraceReader.read(path: TruthSource.referencePath(pattern, for: input), options: options) {
+                        (fix: Fix) throws(FencesimError) in
                         try walk.push(fix)
                         end = fix.time
                     }
@@ -191,17 +204,22 @@ public struct Evaluator: Sendable {
         var start: Timestamp?
         var end: Timestamp?
         let loss = configuration.degradation.flatMap { SignalLoss($0, trace: input.label) }
-        let outcome = Replayer.replay(input, compiled, configuration.replay, signalLoss: loss, release: { line in
-            reader.take(line)
-            other?.take(line)
-            if case .event(let event) = line, TraceEvaluation.isPipelineEvent(event.type) { pipelineEvents.append(event) }
-            if drawn < drawnEventsKept {
-                let event = line.logEvent
-                events.append(event)
-                if event.isDrawn { drawn += 1 }
+        let outcome = Replayer.replay(
+            input, compiled, configuration.replay, signalLoss: loss,
+            release: { line in
+                reader.take(line)
+                other?.take(line)
+                if case .event(let event) = line, TraceEvaluation.isPipelineEvent(event.type) { pipelineEvents.append(event) }
+                if drawn < drawnEventsKept {
+                    let event = line.logEvent
+                    events.append(event)
+                    if event.isDrawn { drawn += 1 }
+                }
             }
-        }) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
-            var degraded = configuration.degradation.map { DegradedFeed($0, maxGapSeconds: configuration.replay.maxGapSeconds, file: input.path) }
+        ) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+            var degraded = configuration.degradation.map {
+                DegradedFeed($0, maxGapSeconds: configuration.replay.maxGapSeconds, file: input.path)
+            }
             func toFeed(_ fix: Fix) throws(FencesimError) {
                 if let start { feed.add(fix, start: start) }
                 try onFix(fix)
@@ -211,8 +229,9 @@ public struct Evaluator: Sendable {
                     for fix in chunk {
                         guard let time = fix.time else {
                             if options.lenient { continue }
-                            throw FencesimError(.badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
-                                                at: SourceLocation(file: input.path, line: fix.line))
+                            throw FencesimError(
+                                .badData, "a fix has no time; scoring needs timed fixes (fencesim synth times a route)",
+                                at: SourceLocation(file: input.path, line: fix.line))
                         }
                         if start == nil { start = time }
                         end = time
@@ -240,11 +259,13 @@ public struct Evaluator: Sendable {
             result.outcome.engineStatistics = outcome.engineStatistics
             result.outcome.placesState = outcome.placesState
             result.outcome.warnings = outcome.warnings
-            result.score(truth: truth, read: reader.events, clean: clean, feed: feed, start: start, end: end, fences: fenceSet,
-                         bands: configuration.bands)
+            result.score(
+                truth: truth, read: reader.events, clean: clean, feed: feed, start: start, end: end, fences: fenceSet,
+                bands: configuration.bands)
             if let other {
-                result.alternateScore = Scoring.score(truth: truth, read: other.events, fences: fenceSet, trace: input.label,
-                                                      durationSeconds: result.score?.durationSeconds ?? 0, bands: configuration.bands)
+                result.alternateScore = Scoring.score(
+                    truth: truth, read: other.events, fences: fenceSet, trace: input.label,
+                    durationSeconds: result.score?.durationSeconds ?? 0, bands: configuration.bands)
             }
         } catch {
             result.outcome.error = error
@@ -253,7 +274,8 @@ public struct Evaluator: Sendable {
     }
 
     static func point(_ fix: Fix, _ start: Timestamp) -> TraceEvaluation.TrackPoint {
-        TraceEvaluation.TrackPoint(longitude: fix.longitude, latitude: fix.latitude, seconds: fix.time.map { $0.seconds(since: start) } ?? 0,
-                                   accuracyMeters: fix.accuracyMeters)
+        TraceEvaluation.TrackPoint(
+            longitude: fix.longitude, latitude: fix.latitude, seconds: fix.time.map { $0.seconds(since: start) } ?? 0,
+            accuracyMeters: fix.accuracyMeters)
     }
 }

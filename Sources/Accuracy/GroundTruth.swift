@@ -76,8 +76,10 @@ public final class GroundTruth {
         /// error grows with.
         let magnitude: Double
 
-        init(fences: FenceSet, definition: FrameDefinition, regions: [Region?], envelopes: [BoundingBox?], shapes: [Shape],
-             boxes: [BoundingBox?], rings: [Rings], xs: [Double], ys: [Double], ringEnds: [Int]) {
+        init(
+            fences: FenceSet, definition: FrameDefinition, regions: [Region?], envelopes: [BoundingBox?], shapes: [Shape],
+            boxes: [BoundingBox?], rings: [Rings], xs: [Double], ys: [Double], ringEnds: [Int]
+        ) {
             self.fences = fences
             self.definition = definition
             self.regions = regions
@@ -97,9 +99,10 @@ public final class GroundTruth {
             }
             runBoxes = .allocate(capacity: max(1, 4 * runs))
             for r in rings where r.ringCount > 0 {
-                PlanarPolygon.writeRunBoxes(xs: self.xs.baseAddress!, ys: self.ys.baseAddress!, start: r.vertexStart,
-                                            ringEnds: UnsafeBufferPointer(rebasing: self.ringEnds[r.ringStart..<(r.ringStart + r.ringCount)]),
-                                            into: runBoxes.baseAddress! + 4 * r.boxStart)
+                PlanarPolygon.writeRunBoxes(
+                    xs: self.xs.baseAddress!, ys: self.ys.baseAddress!, start: r.vertexStart,
+                    ringEnds: UnsafeBufferPointer(rebasing: self.ringEnds[r.ringStart..<(r.ringStart + r.ringCount)]),
+                    into: runBoxes.baseAddress! + 4 * r.boxStart)
             }
             self.rings = rings
             magnitude = zip(xs, ys).reduce(0) { max($0, abs($1.0), abs($1.1)) }
@@ -210,8 +213,9 @@ public final class GroundTruth {
         }
         self.areas = areas
         runHints = Array(repeating: 0, count: areas.count)
-        layout = Layout(fences: fences, definition: definition, regions: regions, envelopes: envelopes, shapes: shapes, boxes: boxes,
-                        rings: rings, xs: xs, ys: ys, ringEnds: ringEnds)
+        layout = Layout(
+            fences: fences, definition: definition, regions: regions, envelopes: envelopes, shapes: shapes, boxes: boxes,
+            rings: rings, xs: xs, ys: ys, ringEnds: ringEnds)
         marks = Array(repeating: 0, count: max(1, envelopes.count))
     }
 
@@ -323,8 +327,9 @@ public final class GroundTruth {
             let firstSpeed = path.count > 1 ? GroundTruth.speed(path[0], path[1]) : nil
             for j in candidates {
                 guard let region = regions[j], try inside(region, points[0]) else { continue }
-                open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: true,
-                                     enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
+                open[j] = TruthVisit(
+                    fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: true,
+                    enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
                 isOpen[j] = true
             }
         }
@@ -365,7 +370,8 @@ public final class GroundTruth {
                     for j in candidates {
                         guard let region = regions[j] else { continue }
                         while k < near.count, near[k].fence < j { k += 1 }
-                        nextNear.append(Near(fence: j, region: region, clearUntil: k < near.count && near[k].fence == j ? near[k].clearUntil : .min))
+                        nextNear.append(
+                            Near(fence: j, region: region, clearUntil: k < near.count && near[k].fence == j ? near[k].clearUntil : .min))
                     }
                     swap(&near, &nextNear)
                 }
@@ -394,7 +400,8 @@ public final class GroundTruth {
                         if let sideOfB { now = sideOfB.inside } else { now = try inside(region, b) }
                         if now != state { try transition(j, inside: now, fraction: 1) }
                         if let sideOfB {
-                            near[n].clearUntil = odometer &+ GroundTruth.nanometres(roundingDown: sideOfB.distance) &- GroundTruth.clearanceNanometres
+                            near[n].clearUntil =
+                                odometer &+ GroundTruth.nanometres(roundingDown: sideOfB.distance) &- GroundTruth.clearanceNanometres
                         }
                         continue
                     }
@@ -410,7 +417,8 @@ public final class GroundTruth {
                         continue
                     }
                     if case .area = region, let sa = sideOfA, let sb = side(region, b), sa.inside == sb.inside,
-                       sa.distance + sb.distance > length + 2 * GroundTruth.clearance {
+                        sa.distance + sb.distance > length + 2 * GroundTruth.clearance
+                    {
                         // Both ends on one side, and the discs around them clear of the
                         // boundary cover the segment (a point of it is nearer one end than
                         // that end's clearance): no crossing, without asking GEOS.
@@ -418,7 +426,8 @@ public final class GroundTruth {
                             try transition(j, inside: sa.inside, fraction: 0)
                             state = sa.inside
                         }
-                        near[n].clearUntil = odometer &+ GroundTruth.nanometres(roundingDown: sb.distance) &- GroundTruth.clearanceNanometres
+                        near[n].clearUntil =
+                            odometer &+ GroundTruth.nanometres(roundingDown: sb.distance) &- GroundTruth.clearanceNanometres
                         continue
                     }
                     // Sub-intervals between crossings; a segment starting on the boundary has
@@ -454,8 +463,9 @@ public final class GroundTruth {
                     let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
                     isOpen[j] = now
                     if now {
-                        open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: time, exit: nil, enterSpeed: speed,
-                                             enterLongitude: place.longitude, enterLatitude: place.latitude)
+                        open[j] = TruthVisit(
+                            fence: j, fenceID: fences.fences[j].id, enter: time, exit: nil, enterSpeed: speed,
+                            enterLongitude: place.longitude, enterLatitude: place.latitude)
                     } else if var visit = open.removeValue(forKey: j) {
                         visit.exit = time
                         visit.exitSpeed = speed
@@ -489,13 +499,16 @@ public final class GroundTruth {
             let r = layout.rings[k]
             guard r.ringCount > 0 else { return nil }
             let ends = UnsafeBufferPointer(rebasing: layout.ringEnds[r.ringStart..<(r.ringStart + r.ringCount)])
-            let rough = PlanarPolygon.roughLocate(p, xs: layout.xs.baseAddress!, ys: layout.ys.baseAddress!, start: r.vertexStart, ringEnds: ends,
-                                                  runBoxes: layout.runBoxes.baseAddress! + 4 * r.boxStart, hint: Int(runHints[k]))
+            let rough = PlanarPolygon.roughLocate(
+                p, xs: layout.xs.baseAddress!, ys: layout.ys.baseAddress!, start: r.vertexStart, ringEnds: ends,
+                runBoxes: layout.runBoxes.baseAddress! + 4 * r.boxStart, hint: Int(runHints[k]))
             runHints[k] = Int32(truncatingIfNeeded: rough.nearestRun)
             let error = PlanarPolygon.roughDistanceError(magnitude: max(layout.magnitude, abs(p.x), abs(p.y)))
             if rough.distance > 2 * error { return (rough.inside, rough.distance - error) }
-            guard let (inside, distance) = PlanarPolygon.locate(p, xs: layout.xs.baseAddress!, ys: layout.ys.baseAddress!, start: r.vertexStart,
-                                                                 ringEnds: ends)
+            guard
+                let (inside, distance) = PlanarPolygon.locate(
+                    p, xs: layout.xs.baseAddress!, ys: layout.ys.baseAddress!, start: r.vertexStart,
+                    ringEnds: ends)
             else { return nil }
             return (inside, distance)
         }
@@ -545,7 +558,10 @@ public final class GroundTruth {
             if t.far > 0 && t.far < 1 { fractions.append(t.far) }
         case .area(let k):
             if let box = layout.boxes[k],
-               max(a.x, b.x) < box.minX || min(a.x, b.x) > box.maxX || max(a.y, b.y) < box.minY || min(a.y, b.y) > box.maxY { return }
+                max(a.x, b.x) < box.minX || min(a.x, b.x) > box.maxX || max(a.y, b.y) < box.minY || min(a.y, b.y) > box.maxY
+            {
+                return
+            }
             // Most segments near a boundary do not cross it: GEOS (an overlay per call) is asked
             // only when arithmetic cannot prove that.
             switch try arithmeticCrossings(a, b, area: k) {
@@ -620,8 +636,8 @@ public final class GroundTruth {
                 let edgeStart = XY(cx, cy)
                 let edgeEnd = XY(dx, dy)
                 guard let point = try context.segmentIntersection(a, b, edgeStart, edgeEnd),
-                      let again = try context.segmentIntersection(edgeStart, edgeEnd, a, b),
-                      point.x.bitPattern == again.x.bitPattern, point.y.bitPattern == again.y.bitPattern
+                    let again = try context.segmentIntersection(edgeStart, edgeEnd, a, b),
+                    point.x.bitPattern == again.x.bitPattern, point.y.bitPattern == again.y.bitPattern
                 else { return .unsure }
                 found.append((min(1, max(0, ((point.x - a.x) * sx + (point.y - a.y) * sy) / lengthSquared)), point))
             }

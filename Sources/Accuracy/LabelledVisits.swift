@@ -79,8 +79,9 @@ public struct LabelledVisits: Sendable {
             if columns.isEmpty {
                 for (c, cell) in cells.enumerated() { columns[cell.text.trimmingCharacters(in: .whitespaces).lowercased()] = c }
                 guard columns["fence"] != nil, columns["enter"] != nil, columns["exit"] != nil else {
-                    throw FencesimError(.badData, "a visits file needs a header with the columns fence, enter and exit",
-                                        at: SourceLocation(file: path, line: k + 1, column: 1))
+                    throw FencesimError(
+                        .badData, "a visits file needs a header with the columns fence, enter and exit",
+                        at: SourceLocation(file: path, line: k + 1, column: 1))
                 }
                 continue
             }
@@ -116,11 +117,15 @@ public struct LabelledVisits: Sendable {
                 exit = t
             }
             let trace = cell("trace").map(\.text).flatMap { $0.isEmpty ? nil : $0 }
-            rows.append(Row(trace: trace, visit: TruthVisit(fence: j, fenceID: fenceCell.text, enter: enter, exit: exit),
-                            location: SourceLocation(file: path, line: k + 1, column: 1)))
+            rows.append(
+                Row(
+                    trace: trace, visit: TruthVisit(fence: j, fenceID: fenceCell.text, enter: enter, exit: exit),
+                    location: SourceLocation(file: path, line: k + 1, column: 1)))
         }
         if columns.isEmpty {
-            throw FencesimError(.badData, "the visits file is empty (it needs a header: fence,enter,exit)", at: SourceLocation(file: path, line: 1, column: 1))
+            throw FencesimError(
+                .badData, "the visits file is empty (it needs a header: fence,enter,exit)",
+                at: SourceLocation(file: path, line: 1, column: 1))
         }
         if let first = problems.first {
             throw FencesimError(.badData, first.message, at: first.location, related: Array(problems.dropFirst().prefix(50)))

@@ -2,8 +2,8 @@ import Dispatch
 import EventPipeline
 import Fences
 import Scenarios
-import Synchronization
 import Support
+import Synchronization
 
 /// Scores the notifications of one trace against its truth visits (SPEC §6.3).
 ///
@@ -131,8 +131,9 @@ public enum Scoring {
                 return take(engine.logEvent)
             }
             if engine.geotrigger != nil, !watched(kind, first[e.fence]) { return }
-            var event = Event(kind: kind, fence: first[e.fence], time: e.time, interpolated: kind == .enter && e.interpolated,
-                              enter: e.time, exit: e.time)
+            var event = Event(
+                kind: kind, fence: first[e.fence], time: e.time, interpolated: kind == .enter && e.interpolated,
+                enter: e.time, exit: e.time)
             if kind == .passthrough {
                 // As the log writes them and ``take(_:)-(LogEvent)`` reads them back: to the millisecond.
                 event.enter = e.enterTime.flatMap { LabelledVisits.time($0.description) } ?? e.time
@@ -144,8 +145,11 @@ public enum Scoring {
         /// Takes `e` when scoring reads it (enter, exit, passthrough of a fence of the set; an
         /// enter or exit suppressed by signal loss).
         public mutating func take(_ e: LogEvent) {
-            guard let kind = Event.Kind(e.type, reason: { Scoring.text(e.field("reason")) }, view: view,
-                                        trigger: { Scoring.text(e.field("trigger")) }) else { return }
+            guard
+                let kind = Event.Kind(
+                    e.type, reason: { Scoring.text(e.field("reason")) }, view: view,
+                    trigger: { Scoring.text(e.field("trigger")) })
+            else { return }
             guard let id = Scoring.text(e.field("fence")), let j = index[id] else { return }
             if e.field(Scenario.geotriggerKey) != nil, !watched(kind, Int32(j)) { return }
             var event = Event(kind: kind, fence: Int32(j), time: e.time, interpolated: false, enter: e.time, exit: e.time)
@@ -163,8 +167,10 @@ public enum Scoring {
     }
 
     /// Scores one trace from its logged events (see ``score(truth:read:fences:trace:durationSeconds:bands:)``).
-    public static func score(truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
-                             bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
+    public static func score(
+        truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
+        bands: [SpeedBand] = SpeedBand.standard
+    ) -> TraceScore {
         var reader = Reader(fences: fences)
         for e in events { reader.take(e) }
         return score(truth: truth, read: reader.events, fences: fences, trace: trace, durationSeconds: durationSeconds, bands: bands)
@@ -180,8 +186,10 @@ public enum Scoring {
     ///   - durationSeconds: the true path's duration.
     ///   - bands: speed bands for ``VisitScore/speedBand``.
     /// - Complexity: O((events + visits) × log visits of a fence).
-    public static func score(truth: [TruthVisit], read events: [Event], fences: FenceSet, trace: String, durationSeconds: Double,
-                             bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
+    public static func score(
+        truth: [TruthVisit], read events: [Event], fences: FenceSet, trace: String, durationSeconds: Double,
+        bands: [SpeedBand] = SpeedBand.standard
+    ) -> TraceScore {
         func zone(_ j: Int) -> String { fences.fences.indices.contains(j) ? fences.fences[j].zone ?? "default" : "default" }
 
         var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
@@ -279,7 +287,7 @@ public enum Scoring {
                     }
                     // A false exit: out while truly inside, and back in (or the trace over) before the true exit.
                     guard let exit = d.exit,
-                          let u = timeline.first(endingAfter: exit, among: timeline.entered(by: exit))
+                        let u = timeline.first(endingAfter: exit, among: timeline.entered(by: exit))
                     else { continue }
                     if n + 1 < detected.count {
                         let next = detected[n + 1].enter
@@ -292,8 +300,9 @@ public enum Scoring {
                 var losses: MissEvidence?
                 for (k, p) in mine.enumerated() {
                     let t = truths[p]
-                    var s = VisitScore(trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
-                                       falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
+                    var s = VisitScore(
+                        trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
+                        falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
                     if let m = match[k] {
                         s.enterLatency = m.enter.seconds(since: t.enter)
                         if let x = s.detectedExit, let tx = t.exit {
@@ -353,7 +362,9 @@ public enum Scoring {
             precondition(made == truths.count, "a truth visit was scored \(made < truths.count ? "never" : "twice")")
         }
         result.visits = scored
-        result.falseDetections.sort { a, b in a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID }
+        result.falseDetections.sort { a, b in
+            a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID
+        }
         return result
     }
 

@@ -50,8 +50,10 @@ public struct TraceEvaluation: Sendable {
     /// Fills in what scoring the trace gives, as `report` and `score` both do: its truth, its
     /// fix counts and thinned tracks (seconds from `start`), and the score of the events `read`
     /// against `truth` over the hours from `start` to `end`.
-    mutating func score(truth: [TruthVisit], read: [Scoring.Event], clean: ThinnedTrack, feed: ThinnedTrack, start: Timestamp?, end: Timestamp?,
-                        fences: FenceSet, bands: [SpeedBand]) {
+    mutating func score(
+        truth: [TruthVisit], read: [Scoring.Event], clean: ThinnedTrack, feed: ThinnedTrack, start: Timestamp?, end: Timestamp?,
+        fences: FenceSet, bands: [SpeedBand]
+    ) {
         var duration = 0.0
         if let start, let end { duration = end.seconds(since: start) }
         self.start = start

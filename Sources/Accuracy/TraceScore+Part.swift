@@ -8,9 +8,13 @@ extension TraceScore {
         .orderedObject([
             ("trace", .string(trace)), ("duration", PartValue.double(durationSeconds)),
             ("visits", .list(visits.map(\.partValue))),
-            ("falseDetections", .list(falseDetections.map { d in
-                .orderedObject([("trace", .string(d.trace)), ("zone", .string(d.zone)), ("visit", d.visit.partValue)])
-            })),
+            (
+                "falseDetections",
+                .list(
+                    falseDetections.map { d in
+                        .orderedObject([("trace", .string(d.trace)), ("zone", .string(d.zone)), ("visit", d.visit.partValue)])
+                    })
+            ),
             ("detections", .list(detections.map(\.partValue))),
             ("counts", .list([passthroughs, lostEnters, lostExits, orphanExits].map { .int(Int64($0)) })),
         ])
@@ -24,14 +28,17 @@ extension TraceScore {
         guard counts.count == 4 else { throw try node.member("counts").error("expected 4 counts") }
         var falseDetections: [FalseDetection] = []
         for d in try node.member("falseDetections").list {
-            falseDetections.append(FalseDetection(trace: try d.member("trace").string, zone: try d.member("zone").string,
-                                                  visit: try DetectedVisit(part: try d.member("visit"))))
+            falseDetections.append(
+                FalseDetection(
+                    trace: try d.member("trace").string, zone: try d.member("zone").string,
+                    visit: try DetectedVisit(part: try d.member("visit"))))
         }
-        self.init(trace: try node.member("trace").string, durationSeconds: try node.member("duration").double,
-                  visits: try node.member("visits").list.map { (v) throws(FencesimError) in try VisitScore(part: v) },
-                  falseDetections: falseDetections,
-                  detections: try node.member("detections").list.map { (v) throws(FencesimError) in try DetectedVisit(part: v) },
-                  passthroughs: counts[0], lostEnters: counts[1], lostExits: counts[2], orphanExits: counts[3])
+        self.init(
+            trace: try node.member("trace").string, durationSeconds: try node.member("duration").double,
+            visits: try node.member("visits").list.map { (v) throws(FencesimError) in try VisitScore(part: v) },
+            falseDetections: falseDetections,
+            detections: try node.member("detections").list.map { (v) throws(FencesimError) in try DetectedVisit(part: v) },
+            passthroughs: counts[0], lostEnters: counts[1], lostExits: counts[2], orphanExits: counts[3])
     }
 }
 
@@ -52,12 +59,14 @@ extension VisitScore {
             guard let known = MissReason(rawValue: try r.string) else { throw r.error("unknown miss reason") }
             reason = known
         }
-        self.init(trace: try node.member("trace").string, zone: try node.member("zone").string, truth: try TruthVisit(part: try node.member("truth")),
-                  match: try node.optional("match").map { (m) throws(FencesimError) in try DetectedVisit(part: m) },
-                  detectedExit: try node.optional("detectedExit")?.time, enterLatency: try node.optional("enterLatency")?.double,
-                  exitLatency: try node.optional("exitLatency")?.double, dwellError: try node.optional("dwellError")?.double,
-                  flaps: try node.member("flaps").int, falseExits: try node.member("falseExits").int,
-                  speedBand: try node.member("speedBand").string, missReason: reason)
+        self.init(
+            trace: try node.member("trace").string, zone: try node.member("zone").string,
+            truth: try TruthVisit(part: try node.member("truth")),
+            match: try node.optional("match").map { (m) throws(FencesimError) in try DetectedVisit(part: m) },
+            detectedExit: try node.optional("detectedExit")?.time, enterLatency: try node.optional("enterLatency")?.double,
+            exitLatency: try node.optional("exitLatency")?.double, dwellError: try node.optional("dwellError")?.double,
+            flaps: try node.member("flaps").int, falseExits: try node.member("falseExits").int,
+            speedBand: try node.member("speedBand").string, missReason: reason)
     }
 }
 
@@ -72,11 +81,12 @@ extension TruthVisit {
     }
 
     init(part node: PartNode) throws(FencesimError) {
-        self.init(fence: try node.member("fence").int, fenceID: try node.member("fenceID").string, enter: try node.member("enter").time,
-                  exit: try node.optional("exit")?.time, startsInside: try node.member("startsInside").bool,
-                  enterSpeed: try node.optional("enterSpeed")?.double, exitSpeed: try node.optional("exitSpeed")?.double,
-                  enterLongitude: try node.optional("enterLongitude")?.double, enterLatitude: try node.optional("enterLatitude")?.double,
-                  exitLongitude: try node.optional("exitLongitude")?.double, exitLatitude: try node.optional("exitLatitude")?.double)
+        self.init(
+            fence: try node.member("fence").int, fenceID: try node.member("fenceID").string, enter: try node.member("enter").time,
+            exit: try node.optional("exit")?.time, startsInside: try node.member("startsInside").bool,
+            enterSpeed: try node.optional("enterSpeed")?.double, exitSpeed: try node.optional("exitSpeed")?.double,
+            enterLongitude: try node.optional("enterLongitude")?.double, enterLatitude: try node.optional("enterLatitude")?.double,
+            exitLongitude: try node.optional("exitLongitude")?.double, exitLatitude: try node.optional("exitLatitude")?.double)
     }
 }
 
@@ -89,8 +99,9 @@ extension DetectedVisit {
     }
 
     init(part node: PartNode) throws(FencesimError) {
-        self.init(fence: try node.member("fence").int, fenceID: try node.member("fenceID").string, enter: try node.member("enter").time,
-                  exit: try node.optional("exit")?.time, interpolated: try node.member("interpolated").bool,
-                  duplicateEnters: try node.member("duplicateEnters").int)
+        self.init(
+            fence: try node.member("fence").int, fenceID: try node.member("fenceID").string, enter: try node.member("enter").time,
+            exit: try node.optional("exit")?.time, interpolated: try node.member("interpolated").bool,
+            duplicateEnters: try node.member("duplicateEnters").int)
     }
 }

@@ -27,8 +27,10 @@ public struct TraceScore: Sendable {
     /// Exits of fences with no open detected visit (after a lost enter).
     public var orphanExits: Int
 
-    public init(trace: String, durationSeconds: Double, visits: [VisitScore] = [], falseDetections: [FalseDetection] = [],
-                detections: [DetectedVisit] = [], passthroughs: Int = 0, lostEnters: Int = 0, lostExits: Int = 0, orphanExits: Int = 0) {
+    public init(
+        trace: String, durationSeconds: Double, visits: [VisitScore] = [], falseDetections: [FalseDetection] = [],
+        detections: [DetectedVisit] = [], passthroughs: Int = 0, lostEnters: Int = 0, lostExits: Int = 0, orphanExits: Int = 0
+    ) {
         self.trace = trace
         self.durationSeconds = durationSeconds
         self.visits = visits

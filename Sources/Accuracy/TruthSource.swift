@@ -38,7 +38,9 @@ public enum TruthSource: Sendable {
     ///   - location: where the value is, for errors.
     /// - Throws: ``Support/FencesimError`` `.missingInput` (66) when the file does not exist,
     ///   `.badData` (65) for a bad visits file (located in it).
-    public static func parse(_ value: String, resolved: String, location: SourceLocation?, fences: FenceSet) throws(FencesimError) -> TruthSource {
+    public static func parse(_ value: String, resolved: String, location: SourceLocation?, fences: FenceSet) throws(FencesimError)
+        -> TruthSource
+    {
         if value == "trace" { return .trace }
         if resolved.contains(namePlaceholder) { return .reference(resolved) }
         guard FileIO.exists(resolved) else {

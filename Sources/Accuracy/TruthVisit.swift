@@ -25,9 +25,11 @@ public struct TruthVisit: Sendable, Hashable {
     public var exitLongitude: Double?
     public var exitLatitude: Double?
 
-    public init(fence: Int, fenceID: String, enter: Timestamp, exit: Timestamp?, startsInside: Bool = false, enterSpeed: Double? = nil,
-                exitSpeed: Double? = nil, enterLongitude: Double? = nil, enterLatitude: Double? = nil, exitLongitude: Double? = nil,
-                exitLatitude: Double? = nil) {
+    public init(
+        fence: Int, fenceID: String, enter: Timestamp, exit: Timestamp?, startsInside: Bool = false, enterSpeed: Double? = nil,
+        exitSpeed: Double? = nil, enterLongitude: Double? = nil, enterLatitude: Double? = nil, exitLongitude: Double? = nil,
+        exitLatitude: Double? = nil
+    ) {
         self.fence = fence
         self.fenceID = fenceID
         self.enter = enter

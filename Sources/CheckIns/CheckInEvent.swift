@@ -80,10 +80,12 @@ public struct CheckInEvent: Sendable {
     public var trigger: GeotriggerEvent
 
     /// Creates an event; ``CheckInMachine`` makes these, tests and tools may too.
-    public init(kind: Kind, time: Timestamp, zoneID: String, zoneName: String? = nil, customData: JSONValue? = nil, fence: Int,
-                fenceID: String, willCheckOut: Bool? = nil, checkInTime: Timestamp? = nil, dwellSeconds: Double? = nil,
-                dwellMinutes: Int? = nil, reason: Reason? = nil, detail: String? = nil, interpolated: Bool = false,
-                direction: GeotriggerEvent.Direction? = nil, crossedFences: [String] = [], trigger: GeotriggerEvent) {
+    public init(
+        kind: Kind, time: Timestamp, zoneID: String, zoneName: String? = nil, customData: JSONValue? = nil, fence: Int,
+        fenceID: String, willCheckOut: Bool? = nil, checkInTime: Timestamp? = nil, dwellSeconds: Double? = nil,
+        dwellMinutes: Int? = nil, reason: Reason? = nil, detail: String? = nil, interpolated: Bool = false,
+        direction: GeotriggerEvent.Direction? = nil, crossedFences: [String] = [], trigger: GeotriggerEvent
+    ) {
         self.kind = kind
         self.time = time
         self.zoneID = zoneID

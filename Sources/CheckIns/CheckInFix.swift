@@ -22,8 +22,10 @@ public struct CheckInFix: Sendable {
     public var courseDegrees: Double?
 
     /// Creates a fix from its fields.
-    public init(index: Int, time: Timestamp, latitude: Double, longitude: Double, speedMetersPerSecond: Double? = nil,
-                courseDegrees: Double? = nil) {
+    public init(
+        index: Int, time: Timestamp, latitude: Double, longitude: Double, speedMetersPerSecond: Double? = nil,
+        courseDegrees: Double? = nil
+    ) {
         self.index = index
         self.time = time
         self.latitude = latitude
@@ -34,7 +36,8 @@ public struct CheckInFix: Sendable {
 
     /// The fix of an engine sample.
     public init(_ sample: Sample) {
-        self.init(index: sample.index, time: sample.time, latitude: sample.latitude, longitude: sample.longitude,
-                  speedMetersPerSecond: sample.speed, courseDegrees: sample.course)
+        self.init(
+            index: sample.index, time: sample.time, latitude: sample.latitude, longitude: sample.longitude,
+            speedMetersPerSecond: sample.speed, courseDegrees: sample.course)
     }
 }

@@ -14,13 +14,19 @@ extension CheckInMachine {
             return (.zoneDisabled, "zone \"\(zone.id)\" is disabled by its schedule at \(time)")
         }
         if let open = state.open {
-            return (.checkedIn, "zone \"\(zone.id)\" is checked in at fence \"\(open.fenceID)\" since \(open.time) and checks out when the device leaves that fence")
+            return (
+                .checkedIn,
+                "zone \"\(zone.id)\" is checked in at fence \"\(open.fenceID)\" since \(open.time) and checks out when the device leaves that fence"
+            )
         }
         let mrt = zone.minimumRetriggerSeconds
         if mrt > 0, let reference = state.reference {
             let until = reference.adding(seconds: mrt)
             if time < until {
-                return (.mrt, "minimum re-trigger time of \(decimalText(mrt)) s since the last \(state.referenceIsCheckOut ? "check-out" : "check-in") at \(reference) runs until \(until)")
+                return (
+                    .mrt,
+                    "minimum re-trigger time of \(decimalText(mrt)) s since the last \(state.referenceIsCheckOut ? "check-out" : "check-in") at \(reference) runs until \(until)"
+                )
             }
         }
         let conditions = zone.conditions
@@ -40,11 +46,15 @@ extension CheckInMachine {
                 return (.bearing, "fix \(fix.index) has no course and none can be derived from an earlier fix")
             }
             if !arc.contains(course) {
-                return (.bearing, "course \(decimalText(course))° (\(source)) is outside the arc \(decimalText(arc.from))°–\(decimalText(arc.to))° clockwise")
+                return (
+                    .bearing,
+                    "course \(decimalText(course))° (\(source)) is outside the arc \(decimalText(arc.from))°–\(decimalText(arc.to))° clockwise"
+                )
             }
         }
         if let wanted = conditions.travelDirection, trigger.event.kind == .cross, let direction = trigger.event.direction,
-           direction.rawValue != wanted.rawValue {
+            direction.rawValue != wanted.rawValue
+        {
             return (.travelDirection, "line crossed \(direction.rawValue), the zone checks in only \(wanted.rawValue)")
         }
         let path = travelPaths[z]
@@ -58,7 +68,10 @@ extension CheckInMachine {
             let entered = state.enteredSlots(at: time, window: percentage.windowSeconds).count
             if Double(entered) * 100 < percentage.percent * Double(total) {
                 let within = percentage.windowSeconds.map { " within \(decimalText($0)) s" } ?? ""
-                return (.percentageCrossed, "\(entered) of \(total) fences (\(decimalText(Double(entered) * 100 / Double(max(total, 1)))) %) entered or crossed since the last check-in\(within); \(decimalText(percentage.percent)) % needed")
+                return (
+                    .percentageCrossed,
+                    "\(entered) of \(total) fences (\(decimalText(Double(entered) * 100 / Double(max(total, 1)))) %) entered or crossed since the last check-in\(within); \(decimalText(percentage.percent)) % needed"
+                )
             }
         }
         return nil

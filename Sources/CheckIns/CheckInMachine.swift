@@ -139,7 +139,8 @@ public struct CheckInMachine: Sendable {
                     problem("zone \"\(zone.id)\": percentageCrossed needs percent in (0, 100], not \(p.percent)", at: zone.location)
                 }
                 if let w = p.windowSeconds, !(w > 0 && w.isFinite) {
-                    problem("zone \"\(zone.id)\": percentageCrossed window must be a positive number of seconds, not \(w)", at: zone.location)
+                    problem(
+                        "zone \"\(zone.id)\": percentageCrossed window must be a positive number of seconds, not \(w)", at: zone.location)
                 }
             }
             slotByID[zone.id] = zones.count
@@ -213,7 +214,9 @@ public struct CheckInMachine: Sendable {
     /// - Complexity: O(k log k + k × z) for k events, z the size of the largest zone touched.
     public mutating func process(_ events: [GeotriggerEvent], at fix: CheckInFix, into output: inout [CheckInEvent]) {
         for trigger in CheckInMachine.triggers(events) {
-            precondition(fenceEntries.indices.contains(trigger.event.fence), "geotrigger event for fence \(trigger.event.fence), which the machine does not know")
+            precondition(
+                fenceEntries.indices.contains(trigger.event.fence),
+                "geotrigger event for fence \(trigger.event.fence), which the machine does not know")
             if trigger.enters {
                 checkIn(trigger, fix: fix, into: &output)
             } else {
@@ -285,11 +288,12 @@ public struct CheckInMachine: Sendable {
         // A fence replaced while the device stayed inside exits as its new version (the same id).
         guard let open = states[z].open, open.fence == f || fenceEntries[open.fence].id == fenceEntries[f].id else { return }
         let zone = zones[z]
-        output.append(CheckInEvent(
-            kind: .checkout, time: trigger.time, zoneID: zone.id, zoneName: zone.name, customData: zone.customData, fence: f,
-            fenceID: fenceEntries[f].id, checkInTime: open.time, dwellSeconds: trigger.time.seconds(since: open.time),
-            dwellMinutes: CheckInMachine.wholeMinutes(from: open.time, to: trigger.time), interpolated: trigger.event.interpolated,
-            trigger: trigger.event))
+        output.append(
+            CheckInEvent(
+                kind: .checkout, time: trigger.time, zoneID: zone.id, zoneName: zone.name, customData: zone.customData, fence: f,
+                fenceID: fenceEntries[f].id, checkInTime: open.time, dwellSeconds: trigger.time.seconds(since: open.time),
+                dwellMinutes: CheckInMachine.wholeMinutes(from: open.time, to: trigger.time), interpolated: trigger.event.interpolated,
+                trigger: trigger.event))
         states[z].open = nil
         states[z].reference = trigger.time
         states[z].referenceIsCheckOut = true

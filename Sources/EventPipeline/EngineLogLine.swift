@@ -74,6 +74,7 @@ package struct EngineLogLine {
     package var logEvent: LogEvent {
         var list = LogFieldList(capacity: 12)
         fields(into: &list)
-        return LogEvent(time: event.time, trace: trace, type: type, fields: list.fields, longitude: event.longitude, latitude: event.latitude)
+        return LogEvent(
+            time: event.time, trace: trace, type: type, fields: list.fields, longitude: event.longitude, latitude: event.latitude)
     }
 }

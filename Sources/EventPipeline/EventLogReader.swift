@@ -89,7 +89,9 @@ public enum EventLogReader {
         }
         let timeNode = try required("time")
         guard let timeText = timeNode.string, case .success(let time) = Timestamp.parseISO8601(timeText, assumeUTC: false) else {
-            throw fail("\"time\" must be an ISO-8601 time such as \"2026-01-01T09:00:00.000Z\", found \(JSONWriter.string(timeNode.value))", timeNode)
+            throw fail(
+                "\"time\" must be an ISO-8601 time such as \"2026-01-01T09:00:00.000Z\", found \(JSONWriter.string(timeNode.value))",
+                timeNode)
         }
         let seqNode = try required("seq")
         guard case .int(let seq) = seqNode.value, seq >= 0, seq <= Int64(Int.max) else {

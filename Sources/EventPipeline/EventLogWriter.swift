@@ -97,7 +97,8 @@ struct EventLineRenderer {
             throw FencesimError(.internalError, "event field \"\(event.fields[last.index].0)\" has no CSV column")
         }
         return rendering(into: &out) { renderer in
-            renderer.envelope(time: event.time, trace: event.trace, type: event.type, longitude: event.longitude, latitude: event.latitude) { renderer in
+            renderer.envelope(time: event.time, trace: event.trace, type: event.type, longitude: event.longitude, latitude: event.latitude)
+            { renderer in
                 for item in renderer.order {
                     let field = event.fields[item.index]
                     renderer.write(rank: item.rank, key: field.0, field.1)
@@ -109,8 +110,10 @@ struct EventLineRenderer {
     /// Appends an engine's line to `out`, as ``render(_:into:)`` does.
     mutating func render(_ line: EngineLogLine, into out: inout [UInt8]) -> Int {
         rendering(into: &out) { renderer in
-            renderer.envelope(time: line.event.time, trace: line.trace, type: line.type,
-                              longitude: line.event.longitude, latitude: line.event.latitude) { renderer in
+            renderer.envelope(
+                time: line.event.time, trace: line.trace, type: line.type,
+                longitude: line.event.longitude, latitude: line.event.latitude
+            ) { renderer in
                 line.fields(into: &renderer)
             }
         }
@@ -127,8 +130,10 @@ struct EventLineRenderer {
     /// The line around its fields (written by `fields`, in log order), without `seq` (whose
     /// place is returned).
     @inline(__always)
-    private mutating func envelope(time: Timestamp, trace: String, type: LogEvent.EventType, longitude: Double?, latitude: Double?,
-                                   fields: (inout EventLineRenderer) -> Void) -> Int {
+    private mutating func envelope(
+        time: Timestamp, trace: String, type: LogEvent.EventType, longitude: Double?, latitude: Double?,
+        fields: (inout EventLineRenderer) -> Void
+    ) -> Int {
         switch format {
         case .jsonl:
             let seqAt = jsonObject(time: time, trace: trace, type: type, fields: fields)
@@ -215,7 +220,9 @@ struct EventLineRenderer {
 
     /// The line as a JSON object in log order, without `seq` (whose place is returned).
     @inline(__always)
-    private mutating func jsonObject(time: Timestamp, trace: String, type: LogEvent.EventType, fields: (inout EventLineRenderer) -> Void) -> Int {
+    private mutating func jsonObject(time: Timestamp, trace: String, type: LogEvent.EventType, fields: (inout EventLineRenderer) -> Void)
+        -> Int
+    {
         JSONWriter.append("{\"time\":\"", to: &out)
         appendTime(time)
         JSONWriter.append("\",\"seq\":", to: &out)
@@ -313,7 +320,9 @@ struct EventLineRenderer {
     /// A CSV cell, in double quotes (inner quotes doubled) when it holds a comma, a quote or a
     /// line break (RFC 4180).
     static func appendCSVCell(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        let needsQuotes = bytes.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+        }
         guard needsQuotes else { return out.append(contentsOf: bytes) }
         out.append(UInt8(ascii: "\""))
         for b in bytes {

@@ -26,7 +26,8 @@ package struct FeedSample {
     /// The sample, its position projected into `frame`.
     @inline(__always)
     package func sample(in frame: MetricFrame) -> Sample {
-        Sample(index: index, time: time, position: frame.forward(XY(longitude: longitude, latitude: latitude)),
-               longitude: longitude, latitude: latitude, accuracy: accuracy, segment: Int(segment))
+        Sample(
+            index: index, time: time, position: frame.forward(XY(longitude: longitude, latitude: latitude)),
+            longitude: longitude, latitude: latitude, accuracy: accuracy, segment: Int(segment))
     }
 }

@@ -23,8 +23,11 @@ struct FenceMembership {
     private var dwelled: [Bool]
 
     init(_ fences: FenceSet) {
-        let watchers = fences.watchers ?? FenceWatchers(names: [], geotrigger: [], shared: Array(0..<Int32(fences.fences.count)),
-                                                        sharedCount: fences.fences.count)
+        let watchers =
+            fences.watchers
+            ?? FenceWatchers(
+                names: [], geotrigger: [], shared: Array(0..<Int32(fences.fences.count)),
+                sharedCount: fences.fences.count)
         shared = watchers.shared
         var ids: [String: Int32] = [:]
         group = fences.fences[..<watchers.sharedCount].map { fence in
@@ -65,7 +68,9 @@ struct FenceMembership {
                 dwelled[id] = true
             case .passthrough, .cross:
                 let kind = buffer[k].kind
-                guard kind == .cross || inside[id] == 0, !out.contains(where: { group[$0.fence] == id && $0.kind == kind }) else { continue }
+                guard kind == .cross || inside[id] == 0, !out.contains(where: { group[$0.fence] == id && $0.kind == kind }) else {
+                    continue
+                }
             case .suppressed:
                 guard buffer[k].fence == f else { continue }
             }

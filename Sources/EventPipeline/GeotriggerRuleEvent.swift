@@ -48,7 +48,9 @@ public enum GeotriggerRuleEvent {
     public static let kinds: Set<LogEvent.EventType> = [.enter, .exit, .dwell, .cross, .passthrough, .checkin, .checkout]
 
     /// Log fields that go into `fence`, `zone` and `fix` rather than at the top level.
-    private static let grouped: Set<String> = ["fence", "zone", "zoneName", "customData", "fix", "fixTime", "accuracy", "distance", "feed", "feedRadius"]
+    private static let grouped: Set<String> = [
+        "fence", "zone", "zoneName", "customData", "fix", "fixTime", "accuracy", "distance", "feed", "feedRadius",
+    ]
 
     /// The event name (not readable by rules; shown in the log's `trigger`).
     public static func name(of kind: LogEvent.EventType) -> String {

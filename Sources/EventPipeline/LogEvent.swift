@@ -36,8 +36,10 @@ public struct LogEvent: Sendable {
     public var longitude: Double?
     public var latitude: Double?
 
-    public init(time: Timestamp, seq: Int = 0, trace: String, type: EventType, fields: [(String, JSONValue)] = [],
-                longitude: Double? = nil, latitude: Double? = nil) {
+    public init(
+        time: Timestamp, seq: Int = 0, trace: String, type: EventType, fields: [(String, JSONValue)] = [],
+        longitude: Double? = nil, latitude: Double? = nil
+    ) {
         self.time = time
         self.seq = seq
         self.trace = trace

@@ -156,12 +156,14 @@ struct OSLayer {
         for e in engineEvents where e.notified && (e.kind == .enter || e.kind == .exit || e.kind == .dwell) {
             let unregistered = slot[e.fence].map { !monitored[$0].active } ?? false
             guard let reason = refused[e.fence] ?? (unregistered ? .regionLimit : nil) else { continue }
-            let d = Decision(kind: e.kind, fence: e.fence, time: e.time, fixIndex: e.fixIndex, distance: e.distance ?? 0,
-                             accuracy: e.accuracy, longitude: e.longitude, latitude: e.latitude, initial: false)
+            let d = Decision(
+                kind: e.kind, fence: e.fence, time: e.time, fixIndex: e.fixIndex, distance: e.distance ?? 0,
+                accuracy: e.accuracy, longitude: e.longitude, latitude: e.latitude, initial: false)
             let detail: String
             switch reason {
             case .regionLimit:
-                detail = profile.beyondLimit == .nearest
+                detail =
+                    profile.beyondLimit == .nearest
                     ? "the app registers the \(profile.regionLimit) nearest fences and this one is not among them"
                     : "the platform monitors \(profile.regionLimit) fences per app and this one is past them"
             case .radiusLimit:
@@ -210,20 +212,27 @@ struct OSLayer {
             outsideNow = outsideNow && share <= (larger ? p.exitOverlapLarger : p.exitOverlapSmaller)
         }
         let decision = { (kind: GeotriggerEvent.Kind, time: Timestamp, initial: Bool) in
-            Decision(kind: kind, fence: f.fence, time: time, fixIndex: sample.index, distance: signed,
-                     accuracy: sample.accuracy, longitude: sample.longitude, latitude: sample.latitude, initial: initial)
+            Decision(
+                kind: kind, fence: f.fence, time: time, fixIndex: sample.index, distance: signed,
+                accuracy: sample.accuracy, longitude: sample.longitude, latitude: sample.latitude, initial: initial)
         }
         // A pending transition holds while the device stays on its side of the boundary.
         if let pending = f.pending, (pending.target == .inside) != (signed <= 0) {
             f.pending = nil
             if f.side != .unknown {
-                out.append(.log(dropped(decision(pending.target == .inside ? .enter : .exit, sample.time, false), .unconfirmed,
-                                        detail: "back across the boundary before \(JSONWriter.number(p.sameSideSeconds)) s on the new side")))
+                out.append(
+                    .log(
+                        dropped(
+                            decision(pending.target == .inside ? .enter : .exit, sample.time, false), .unconfirmed,
+                            detail: "back across the boundary before \(JSONWriter.number(p.sameSideSeconds)) s on the new side")))
             }
         }
         if f.pending == nil {
-            if f.side != .inside, insideNow { f.pending = (.inside, sample.time) }
-            else if f.side != .outside, outsideNow { f.pending = (.outside, sample.time) }
+            if f.side != .inside, insideNow {
+                f.pending = (.inside, sample.time)
+            } else if f.side != .outside, outsideNow {
+                f.pending = (.outside, sample.time)
+            }
         }
         if let pending = f.pending, sample.time.seconds(since: pending.since) >= p.sameSideSeconds {
             f.pending = nil
@@ -262,7 +271,11 @@ struct OSLayer {
         let lossDraw = rng.nextUnitDouble()
         let share = d.kind == .enter ? profile.entryLoss : d.kind == .exit ? profile.exitLoss : 0
         if lossDraw < share {
-            out.append(.log(dropped(d, .lost, detail: "decided by the operating system and never delivered (\(d.kind == .enter ? "entryLoss" : "exitLoss"))")))
+            out.append(
+                .log(
+                    dropped(
+                        d, .lost,
+                        detail: "decided by the operating system and never delivered (\(d.kind == .enter ? "entryLoss" : "exitLoss"))")))
             return
         }
         let time = deliveryTime(after: d.time, &rng)
@@ -282,7 +295,8 @@ struct OSLayer {
         if window > 0 {
             let batched = (time.epochSeconds / window).rounded(.up) * window
             let ms = (batched * 1000).rounded()
-            time = Timestamp(seconds: Int64((ms / 1000).rounded(.down)), nanoseconds: Int64(ms - (ms / 1000).rounded(.down) * 1000) * 1_000_000)
+            time = Timestamp(
+                seconds: Int64((ms / 1000).rounded(.down)), nanoseconds: Int64(ms - (ms / 1000).rounded(.down) * 1000) * 1_000_000)
         }
         return time
     }
@@ -333,16 +347,24 @@ struct OSLayer {
         var f = fields(d.decision)
         if d.decision.initial { f.append(("reason", .string("initialTrigger"))) }
         let delay = d.time.seconds(since: d.decision.time)
-        f.append(("message", .string("\(d.decision.kind.rawValue) \(d.duplicate ? "delivered again" : "delivered") \(JSONWriter.number((delay * 1000).rounded() / 1000)) s after the operating system decided it (\(profile.platform.rawValue))")))
-        return LogEvent(time: d.time, trace: trace, type: d.duplicate ? .duplicate : .delivered, fields: f,
-                        longitude: d.decision.longitude, latitude: d.decision.latitude)
+        f.append(
+            (
+                "message",
+                .string(
+                    "\(d.decision.kind.rawValue) \(d.duplicate ? "delivered again" : "delivered") \(JSONWriter.number((delay * 1000).rounded() / 1000)) s after the operating system decided it (\(profile.platform.rawValue))"
+                )
+            ))
+        return LogEvent(
+            time: d.time, trace: trace, type: d.duplicate ? .duplicate : .delivered, fields: f,
+            longitude: d.decision.longitude, latitude: d.decision.latitude)
     }
 
     private func notification(_ d: Delivery) -> GeotriggerEvent {
         let x = d.decision
-        return GeotriggerEvent(kind: x.kind, time: d.time, fence: x.fence, fixIndex: x.fixIndex, fixTime: x.time, feed: .point, feedRadius: 0,
-                               distance: x.distance, accuracy: x.accuracy, dwellSeconds: x.kind == .dwell ? profile.loiteringDelaySeconds : nil,
-                               reason: d.duplicate ? "duplicate" : nil, longitude: x.longitude, latitude: x.latitude)
+        return GeotriggerEvent(
+            kind: x.kind, time: d.time, fence: x.fence, fixIndex: x.fixIndex, fixTime: x.time, feed: .point, feedRadius: 0,
+            distance: x.distance, accuracy: x.accuracy, dwellSeconds: x.kind == .dwell ? profile.loiteringDelaySeconds : nil,
+            reason: d.duplicate ? "duplicate" : nil, longitude: x.longitude, latitude: x.latitude)
     }
 
     /// The generator of the `occurrence`-th (0-based) decision of `kind` of `fence` in `trace`.

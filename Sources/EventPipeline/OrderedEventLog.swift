@@ -1,10 +1,11 @@
+import Support
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Support
-import Synchronization
 
 /// The log of traces replayed on several workers, written in input order while they are
 /// replayed: the first trace not finished yet (the head) writes its events straight to the
@@ -97,7 +98,8 @@ public final class OrderedEventLog: Sendable {
             while state.head < state.finished.count, state.finished[state.head] {
                 state.head += 1
                 guard state.head < state.finished.count, state.failure == nil,
-                      let spool = state.spools.removeValue(forKey: state.head) else { continue }
+                    let spool = state.spools.removeValue(forKey: state.head)
+                else { continue }
                 state.spooledInMemory -= spool.memory.count
                 var failure: FencesimError?
                 if let error = spool.drain({ frames in if failure == nil { failure = OrderedEventLog.write(frames, to: state.writer) } }) {
@@ -192,7 +194,9 @@ public final class OrderedEventLog: Sendable {
         }
 
         /// Calls `body` with the bytes before and after the `seq` of each framed event.
-        static func forEachFrame(_ frames: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(FencesimError) -> Void) throws(FencesimError) {
+        static func forEachFrame(_ frames: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(FencesimError) -> Void)
+            throws(FencesimError)
+        {
             var failure: FencesimError?
             frames.withUnsafeBytes { raw in
                 var at = 0
@@ -202,8 +206,9 @@ public final class OrderedEventLog: Sendable {
                     at += 8
                     precondition(at + before + after <= raw.count, "a whole frame")
                     do throws(FencesimError) {
-                        try body(UnsafeRawBufferPointer(rebasing: raw[at..<(at + before)]),
-                                 UnsafeRawBufferPointer(rebasing: raw[(at + before)..<(at + before + after)]))
+                        try body(
+                            UnsafeRawBufferPointer(rebasing: raw[at..<(at + before)]),
+                            UnsafeRawBufferPointer(rebasing: raw[(at + before)..<(at + before + after)]))
                     } catch {
                         failure = error
                     }

@@ -33,8 +33,10 @@ public struct Replayer: Sendable {
         /// `nil`: the app hears the engine.
         public var profile: OSProfile?
 
-        public init(fences: FenceSet, frame: FrameDefinition, settings: [GeotriggerSettings], readOptions: TraceReadOptions = TraceReadOptions(),
-                    workers: Int = 0, summaryOnly: Bool = false, pipeline: Pipeline? = nil) {
+        public init(
+            fences: FenceSet, frame: FrameDefinition, settings: [GeotriggerSettings], readOptions: TraceReadOptions = TraceReadOptions(),
+            workers: Int = 0, summaryOnly: Bool = false, pipeline: Pipeline? = nil
+        ) {
             self.fences = fences
             self.frame = frame
             self.settings = settings
@@ -90,9 +92,12 @@ public struct Replayer: Sendable {
     /// With ``Configuration/summaryOnly`` only the bench summary is computed; otherwise every fix's
     /// events go through a ``TracePipeline`` (check-ins and Places when the configuration has a
     /// pipeline).
-    package static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
-                       placesState: PlacesState? = nil, log: OrderedEventLog.Channel? = nil) -> Outcome {
-        replay(input, compiled, configuration, placesState: placesState, log: log) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+    package static func replay(
+        _ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
+        placesState: PlacesState? = nil, log: OrderedEventLog.Channel? = nil
+    ) -> Outcome {
+        replay(input, compiled, configuration, placesState: placesState, log: log) {
+            (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
             try TraceReader.read(path: input.path, options: input.readOptions(configuration.readOptions), onFix: onFix)
         }
     }
@@ -108,10 +113,12 @@ public struct Replayer: Sendable {
     ///     `nil` keeps them in the outcome.
     ///   - release: called with each of the trace's log lines, in order, instead of keeping them
     ///     in the outcome (when there is no `log`).
-    package static func replay(_ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
-                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, log channel: OrderedEventLog.Channel? = nil,
-                       release: ((LogLine) -> Void)? = nil,
-                       source: ((Fix) throws(FencesimError) -> Void) throws(FencesimError) -> TraceStatistics?) -> Outcome {
+    package static func replay(
+        _ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
+        placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, log channel: OrderedEventLog.Channel? = nil,
+        release: ((LogLine) -> Void)? = nil,
+        source: ((Fix) throws(FencesimError) -> Void) throws(FencesimError) -> TraceStatistics?
+    ) -> Outcome {
         var outcome = Outcome(input: input)
         /// The trace's events when they are kept in the outcome.
         final class Kept {
@@ -125,9 +132,10 @@ public struct Replayer: Sendable {
         buffer.reserveCapacity(64)
         var index = 0
         var summary = BenchSummary()
-        var pipeline = TracePipeline(trace: input.label, fences: compiled,
-                                     pipeline: configuration.summaryOnly ? nil : configuration.pipeline, placesState: placesState, log: log,
-                                     profile: configuration.summaryOnly ? nil : configuration.profile)
+        var pipeline = TracePipeline(
+            trace: input.label, fences: compiled,
+            pipeline: configuration.summaryOnly ? nil : configuration.pipeline, placesState: placesState, log: log,
+            profile: configuration.summaryOnly ? nil : configuration.profile)
         var untimed: [Diagnostic] = []
         var untimedCount = 0
         let frame = compiled.frame
@@ -146,13 +154,18 @@ public struct Replayer: Sendable {
                         throw FencesimError(.badData, message, at: SourceLocation(file: input.path, line: fix.line))
                     }
                     untimedCount += 1
-                    if untimed.count < 100 { untimed.append(Diagnostic(.warning, message + "; dropped", at: SourceLocation(file: input.path, line: fix.line), kind: "no-time")) }
+                    if untimed.count < 100 {
+                        untimed.append(
+                            Diagnostic(
+                                .warning, message + "; dropped", at: SourceLocation(file: input.path, line: fix.line), kind: "no-time"))
+                    }
                     return
                 }
                 let position = frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude))
-                let sample = Sample(index: row, time: time, position: position, longitude: fix.longitude, latitude: fix.latitude,
-                                    accuracy: fix.accuracyMeters, speed: fix.speedMetersPerSecond, course: fix.courseDegrees,
-                                    altitude: fix.altitudeMeters, hdop: fix.hdop, satellites: fix.satellites, segment: fix.segment)
+                let sample = Sample(
+                    index: row, time: time, position: position, longitude: fix.longitude, latitude: fix.latitude,
+                    accuracy: fix.accuracyMeters, speed: fix.speedMetersPerSecond, course: fix.courseDegrees,
+                    altitude: fix.altitudeMeters, hdop: fix.hdop, satellites: fix.satellites, segment: fix.segment)
                 buffer.removeAll(keepingCapacity: true)
                 engine.process(sample, into: &buffer)
                 loss?.apply(&buffer, fences: fenceIDs)
@@ -182,7 +195,9 @@ public struct Replayer: Sendable {
         // A fence test GEOS could not answer fails the trace (its events would be wrong).
         if let failure = compiled.takeFailure(), outcome.error == nil { outcome.error = failure }
         if untimedCount > untimed.count {
-            untimed.append(Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: input.path)))
+            untimed.append(
+                Diagnostic(
+                    .note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: input.path)))
         }
         outcome.warnings += untimed
         outcome.untimedDropped = untimedCount
@@ -204,8 +219,9 @@ public struct Replayer: Sendable {
     /// The `warning` line of something the engine noticed about the trace (a gap, a fix out of
     /// time order).
     package static func findingLine(_ finding: GeotriggerEngine.Finding, trace: String) -> LogEvent {
-        LogEvent(time: finding.time, trace: trace, type: .warning,
-                 fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))])
+        LogEvent(
+            time: finding.time, trace: trace, type: .warning,
+            fields: [("fix", .int(Int64(finding.fixIndex))), ("reason", .string(finding.kind)), ("message", .string(finding.message))])
     }
 
     /// Concatenates the traces' events in input order and numbers them.
@@ -222,8 +238,10 @@ extension Replayer {
     /// a file is replayed, with `signalLoss` applied to the engine's events before the pipeline
     /// sees them. Fix indices in events are positions in `fixes`; the outcome has no reading
     /// statistics (the caller read the fixes).
-    package static func replay(fixes: [Fix], input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
-                       placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, release: ((LogLine) -> Void)? = nil) -> Outcome {
+    package static func replay(
+        fixes: [Fix], input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
+        placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, release: ((LogLine) -> Void)? = nil
+    ) -> Outcome {
         replay(input, compiled, configuration, placesState: placesState, signalLoss: signalLoss, release: release) {
             (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
             for fix in fixes { try onFix(fix) }

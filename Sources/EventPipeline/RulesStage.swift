@@ -69,8 +69,9 @@ struct RulesStage {
                 case .ruleEvent, .recordedHistory:
                     lines.append(ruleLine(fired, note: outcome.displayNote(for: fired), on: on, dispatched: number, trigger: trigger))
                 case .ignored(let reason):
-                    let warning = Diagnostic(.warning, "consequence \"\(fired.id)\" (\(fired.type)) of rule \(fired.ruleIndex + 1) did nothing: \(reason)",
-                                             at: fired.location, kind: "rules-consequence-ignored")
+                    let warning = Diagnostic(
+                        .warning, "consequence \"\(fired.id)\" (\(fired.type)) of rule \(fired.ruleIndex + 1) did nothing: \(reason)",
+                        at: fired.location, kind: "rules-consequence-ignored")
                     lines.append(warningLine(warning, consequence: fired, on: on, trigger: trigger))
                 case .attachedData, .modifiedData, .dispatchedEvent:
                     break
@@ -105,7 +106,9 @@ struct RulesStage {
         return fields
     }
 
-    private func ruleLine(_ fired: FiredConsequence, note: String?, on event: RuleEvent, dispatched number: Int, trigger: LogEvent) -> LogEvent {
+    private func ruleLine(_ fired: FiredConsequence, note: String?, on event: RuleEvent, dispatched number: Int, trigger: LogEvent)
+        -> LogEvent
+    {
         var fields = context(of: trigger, on: event)
         fields.append(("consequence", fired.jsonObject()))
         var message = "rule \(fired.ruleIndex + 1)"
@@ -114,7 +117,8 @@ struct RulesStage {
         if number > 0 { message += ", an event a dispatch consequence created" }
         if let note { message += "; " + note }
         fields.append(("message", .string(message)))
-        return LogEvent(time: trigger.time, trace: trace, type: .rule, fields: fields, longitude: trigger.longitude, latitude: trigger.latitude)
+        return LogEvent(
+            time: trigger.time, trace: trace, type: .rule, fields: fields, longitude: trigger.longitude, latitude: trigger.latitude)
     }
 
     private func warningLine(_ warning: Diagnostic, consequence: FiredConsequence, on event: RuleEvent, trigger: LogEvent) -> LogEvent {
@@ -124,6 +128,7 @@ struct RulesStage {
         var stable = warning
         stable.location = setup.stable(warning.location)
         fields.append(("message", .string(stable.description)))
-        return LogEvent(time: trigger.time, trace: trace, type: .warning, fields: fields, longitude: trigger.longitude, latitude: trigger.latitude)
+        return LogEvent(
+            time: trigger.time, trace: trace, type: .warning, fields: fields, longitude: trigger.longitude, latitude: trigger.latitude)
     }
 }

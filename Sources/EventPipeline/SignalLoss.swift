@@ -80,7 +80,8 @@ public struct SignalLoss: Sendable {
             guard isLost(kind, trace: trace, fence: fences[fence], occurrence: occurrence) else { continue }
             events[k].kind = .suppressed
             events[k].reason = kind == .enter ? SignalLoss.entryReason : SignalLoss.exitReason
-            events[k].message = "\(kind.rawValue) notification not delivered by the operating system (degrade.\(kind == .enter ? "entryLoss" : "exitLoss"))"
+            events[k].message =
+                "\(kind.rawValue) notification not delivered by the operating system (degrade.\(kind == .enter ? "entryLoss" : "exitLoss"))"
         }
     }
 

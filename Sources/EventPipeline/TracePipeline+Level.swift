@@ -21,8 +21,9 @@ extension TracePipeline {
 
     /// Notes the fix just processed: a stretch still open when the trace ends ends there.
     mutating func levelFix(_ sample: Sample) {
-        lastFix = LevelChange(fence: -1, time: sample.time, inside: false, fixIndex: sample.index, interpolated: false,
-                              longitude: sample.longitude, latitude: sample.latitude)
+        lastFix = LevelChange(
+            fence: -1, time: sample.time, inside: false, fixIndex: sample.index, interpolated: false,
+            longitude: sample.longitude, latitude: sample.latitude)
     }
 
     /// Ends every open stretch at the trace's last fix, in the order they began (by fence id

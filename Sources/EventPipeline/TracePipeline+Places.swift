@@ -65,8 +65,10 @@ extension TracePipeline {
     ///   geotrigger events (Places signals with `signals: geotrigger`); `nil` without a profile.
     /// - Parameter signalling: with several geotriggers, the events the distinct fences see
     ///   (``FenceMembership``): they, not `buffer`, make the geotrigger signals.
-    mutating func processWithPlaces(_ buffer: [GeotriggerEvent], fix: CheckInFix, heard: [(line: Dispatched, event: GeotriggerEvent)]? = nil,
-                                    signalling shared: [GeotriggerEvent]? = nil) {
+    mutating func processWithPlaces(
+        _ buffer: [GeotriggerEvent], fix: CheckInFix, heard: [(line: Dispatched, event: GeotriggerEvent)]? = nil,
+        signalling shared: [GeotriggerEvent]? = nil
+    ) {
         guard let setup = places?.setup else { return }
         places?.currentFix = fix
         if places?.started == false {
@@ -92,9 +94,23 @@ extension TracePipeline {
                     let trigger = c.kind.rawValue
                     switch c.kind {
                     case .checkin:
-                        items.append((c.time, .signal(PlacesSignal(time: c.time, type: .entry, poi: poi, trigger: trigger, fix: c.fixIndex, longitude: c.longitude, latitude: c.latitude))))
+                        items.append(
+                            (
+                                c.time,
+                                .signal(
+                                    PlacesSignal(
+                                        time: c.time, type: .entry, poi: poi, trigger: trigger, fix: c.fixIndex, longitude: c.longitude,
+                                        latitude: c.latitude))
+                            ))
                     case .checkout:
-                        items.append((c.time, .signal(PlacesSignal(time: c.time, type: .exit, poi: poi, trigger: trigger, fix: c.fixIndex, longitude: c.longitude, latitude: c.latitude))))
+                        items.append(
+                            (
+                                c.time,
+                                .signal(
+                                    PlacesSignal(
+                                        time: c.time, type: .exit, poi: poi, trigger: trigger, fix: c.fixIndex, longitude: c.longitude,
+                                        latitude: c.latitude))
+                            ))
                     case .suppressed:
                         continue
                     }
@@ -132,7 +148,9 @@ extension TracePipeline {
         for e in events where e.notified {
             guard poiByFence.indices.contains(e.fence), let poi = poiByFence[e.fence] else { continue }
             func signal(_ type: PlacesRegionEventType, _ time: Timestamp) -> PlacesSignal {
-                PlacesSignal(time: time, type: type, poi: poi, trigger: e.kind.rawValue, fix: e.fixIndex, longitude: e.longitude, latitude: e.latitude)
+                PlacesSignal(
+                    time: time, type: type, poi: poi, trigger: e.kind.rawValue, fix: e.fixIndex, longitude: e.longitude,
+                    latitude: e.latitude)
             }
             switch e.kind {
             case .enter: list.append((signal(.entry, e.time), 1))
@@ -169,7 +187,9 @@ extension TracePipeline {
                 launch(session: boundary.session, at: boundary.time, position: position)
             case .terminate:
                 places?.running = false
-                emit(Dispatched(log: LogEvent(time: boundary.time, trace: trace, type: .session, fields: [("action", .string("terminate"))])))
+                emit(
+                    Dispatched(log: LogEvent(time: boundary.time, trace: trace, type: .session, fields: [("action", .string("terminate"))]))
+                )
             }
         }
         expireStrictly(upTo: time)
@@ -180,7 +200,8 @@ extension TracePipeline {
     /// at the instant it expired, publishes, and logs `places.expired` there.
     mutating func expireStrictly(upTo time: Timestamp) {
         guard let run = places, run.configuration.expiry == .strict, let instant = run.state.expiryInstant, instant <= time,
-              let expiry = places?.state.applyExpiry(at: instant) else { return }
+            let expiry = places?.state.applyExpiry(at: instant)
+        else { return }
         let published = places?.state.publishSharedState(at: instant)
         logExpiry(expiry, sharedState: published?.sharedState)
     }
@@ -196,27 +217,31 @@ extension TracePipeline {
         if session.nearbyLookup, position == nil {
             let message = "no fix at or before the launch, so the nearby lookup is skipped"
             fields.append(("message", .string(message)))
-            warnings.append(Diagnostic(.warning, "session launching at \(time): \(trace) has \(message)", at: session.location, kind: "session-no-fix"))
+            warnings.append(
+                Diagnostic(.warning, "session launching at \(time): \(trace) has \(message)", at: session.location, kind: "session-no-fix"))
         }
         emit(Dispatched(log: LogEvent(time: time, trace: trace, type: .session, fields: fields)))
         publishAtLaunch(at: time)
         guard session.nearbyLookup, let p = position, let configuration = places?.configuration,
-              let result = places?.state.nearbyLookup(at: time, latitude: p.latitude, longitude: p.longitude,
-                                                      count: configuration.nearbyLookupCount, in: setup.catalog),
-              let state = places?.state
+            let result = places?.state.nearbyLookup(
+                at: time, latitude: p.latitude, longitude: p.longitude,
+                count: configuration.nearbyLookupCount, in: setup.catalog),
+            let state = places?.state
         else { return }
         if let expiry = result.expiry { logExpiry(expiry, sharedState: nil) }
         var lookup: [(String, JSONValue)] = [("fix", .int(Int64(p.index)))]
-        lookup += TracePipeline.membershipFields(current: result.current, lastEntered: result.lastEntered,
-                                                 lastExited: result.lastExited, state: state)
+        lookup += TracePipeline.membershipFields(
+            current: result.current, lastEntered: result.lastEntered,
+            lastExited: result.lastExited, state: state)
         lookup.append(("nearby", .list(state.nearby.map { .string($0.id) })))
         if configuration.regionBudget != nil { lookup.append(("monitored", .list(state.monitoredIDs.map { .string($0) }))) }
         lookup.append(("entered", .list(state.enteredIDs.map { .string($0) })))
         lookup.append(("joined", .list(result.joined.map { .string($0) })))
         lookup.append(("left", .list(result.left.map { .string($0) })))
-        emit(Dispatched(
-            log: LogEvent(time: time, trace: trace, type: .placesLookup, fields: lookup, longitude: p.longitude, latitude: p.latitude),
-            sdkEvents: result.events, placesSharedState: result.sharedState))
+        emit(
+            Dispatched(
+                log: LogEvent(time: time, trace: trace, type: .placesLookup, fields: lookup, longitude: p.longitude, latitude: p.latitude),
+                sdkEvents: result.events, placesSharedState: result.sharedState))
     }
 
     /// The extension registers (an app launch, in the foreground or in the background) and
@@ -240,36 +265,45 @@ extension TracePipeline {
         if !running { fields.append(("background", .bool(true))) }
         switch result.disposition {
         case .processed:
-            fields += TracePipeline.membershipFields(current: result.current, lastEntered: result.lastEntered,
-                                                     lastExited: result.lastExited, state: state)
-            emit(Dispatched(
-                log: LogEvent(time: s.time, trace: trace, type: s.type == .entry ? .placesEntry : .placesExit, fields: fields,
-                              longitude: s.longitude, latitude: s.latitude),
-                sdkEvents: result.events, placesSharedState: result.sharedState))
+            fields += TracePipeline.membershipFields(
+                current: result.current, lastEntered: result.lastEntered,
+                lastExited: result.lastExited, state: state)
+            emit(
+                Dispatched(
+                    log: LogEvent(
+                        time: s.time, trace: trace, type: s.type == .entry ? .placesEntry : .placesExit, fields: fields,
+                        longitude: s.longitude, latitude: s.latitude),
+                    sdkEvents: result.events, placesSharedState: result.sharedState))
         case .ignored(let reason):
             fields.append(("reason", .string(reason.rawValue)))
             let monitored = state.monitoredIDs.map { "\"\($0)\"" }.joined(separator: ", ")
             let message: String
             switch reason {
             case .notMonitored where state.lastLookup == nil:
-                message = "Places ignores the \(s.type.rawValue): with a region budget the operating system monitors the nearest POIs of the last nearby lookup, and no nearby lookup has run"
+                message =
+                    "Places ignores the \(s.type.rawValue): with a region budget the operating system monitors the nearest POIs of the last nearby lookup, and no nearby lookup has run"
             case .notMonitored:
-                message = "Places ignores the \(s.type.rawValue): POI \"\(s.poi.id)\" is not among the \(state.configuration.regionBudget ?? 0) nearest POIs of the last nearby lookup, which the operating system monitors ([\(monitored)])"
+                message =
+                    "Places ignores the \(s.type.rawValue): POI \"\(s.poi.id)\" is not among the \(state.configuration.regionBudget ?? 0) nearest POIs of the last nearby lookup, which the operating system monitors ([\(monitored)])"
             case .unknownRegion:
                 message = "Places ignores the \(s.type.rawValue): POI \"\(s.poi.id)\" is not in its nearby list"
             }
             fields.append(("message", .string(message)))
-            emit(Dispatched(
-                log: LogEvent(time: s.time, trace: trace, type: .suppressed, fields: fields, longitude: s.longitude, latitude: s.latitude),
-                placesSharedState: result.sharedState))
+            emit(
+                Dispatched(
+                    log: LogEvent(
+                        time: s.time, trace: trace, type: .suppressed, fields: fields, longitude: s.longitude, latitude: s.latitude),
+                    placesSharedState: result.sharedState))
         }
     }
 
     /// `current`, `lastEntered`, `lastExited` (null when none) and `validUntil` after a change.
     static func membershipFields(current: String?, lastEntered: String?, lastExited: String?, state: PlacesState) -> [(String, JSONValue)] {
         func id(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-        return [("current", id(current)), ("lastEntered", id(lastEntered)), ("lastExited", id(lastExited)),
-                ("validUntil", state.validUntil.map { .string($0.description) } ?? .null)]
+        return [
+            ("current", id(current)), ("lastEntered", id(lastEntered)), ("lastExited", id(lastExited)),
+            ("validUntil", state.validUntil.map { .string($0.description) } ?? .null),
+        ]
     }
 
     /// Logs `places.expired`: at `validUntil` in strict mode, when the SDK found it (a launch, a
@@ -285,7 +319,8 @@ extension TracePipeline {
         var message = "membership valid until \(expiry.validUntil) expired"
         if !strict { message += " (found at \(expiry.appliedAt), when the extension rebuilt its shared state)" }
         if run.configuration.lastPOIExpiry == .never {
-            message += expiry.current == nil
+            message +=
+                expiry.current == nil
                 ? "; there was no Current POI to clear (Last Entered and Last Exited never expire: lastPOIExpiry never)"
                 : "; Current is cleared, Last Entered and Last Exited never expire (lastPOIExpiry never), the entered set is kept"
         } else if expiry.current == nil, expiry.lastEntered == nil, expiry.lastExited == nil {
@@ -293,11 +328,14 @@ extension TracePipeline {
         } else {
             message += "; Current, Last Entered and Last Exited are cleared, the entered set is kept"
         }
-        emit(Dispatched(
-            log: LogEvent(time: time, trace: trace, type: .placesExpired, fields: [
-                ("validUntil", .string(expiry.validUntil.description)), ("cleared", cleared), ("message", .string(message)),
-            ]),
-            placesSharedState: sharedState))
+        emit(
+            Dispatched(
+                log: LogEvent(
+                    time: time, trace: trace, type: .placesExpired,
+                    fields: [
+                        ("validUntil", .string(expiry.validUntil.description)), ("cleared", cleared), ("message", .string(message)),
+                    ]),
+                placesSharedState: sharedState))
     }
 
     /// The end of the trace: strict expiry up to its last fix; sessions that start after it are
@@ -308,9 +346,10 @@ extension TracePipeline {
         for boundary in run.setup.boundaries[run.nextBoundary...] where boundary.kind == .launch {
             let session = run.setup.sessions[boundary.session]
             let end = run.clock.map { "its last fix is at \($0)" } ?? "it has no fixes"
-            warnings.append(Diagnostic(
-                .warning, "session launching at \(boundary.time) is after the end of \(trace) (\(end)); it is not simulated",
-                at: session.location, kind: "session-after-trace"))
+            warnings.append(
+                Diagnostic(
+                    .warning, "session launching at \(boundary.time) is after the end of \(trace) (\(end)); it is not simulated",
+                    at: session.location, kind: "session-after-trace"))
         }
     }
 }

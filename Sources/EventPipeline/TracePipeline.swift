@@ -64,7 +64,9 @@ package struct TracePipeline {
     ///   - placesState: the state persisted by an earlier run (`--state`), else a fresh one.
     ///   - log: where the log lines go.
     ///   - profile: the operating system's layer between the engine and the app, if any.
-    package init(trace: String, fences: CompiledFences, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog, profile: OSProfile? = nil) {
+    package init(
+        trace: String, fences: CompiledFences, pipeline: Pipeline?, placesState: PlacesState?, log: TraceLog, profile: OSProfile? = nil
+    ) {
         self.trace = trace
         self.log = log
         self.fences = fences.fenceSet
@@ -172,7 +174,8 @@ package struct TracePipeline {
                 return setup.zones[s]
             }
             if let ruleEvent = GeotriggerRuleEvent.make(log, fence: fence, zone: zone),
-               let lines = rules?.evaluate(ruleEvent, mask: GeotriggerRuleEvent.historyMask, trigger: event.log) {
+                let lines = rules?.evaluate(ruleEvent, mask: GeotriggerRuleEvent.historyMask, trigger: event.log)
+            {
                 for line in lines { self.log.append(line) }
             }
         }

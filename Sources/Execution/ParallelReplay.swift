@@ -27,12 +27,16 @@ public enum ParallelReplay {
     /// failure that stopped it), without events. A log that cannot be written stops the replay.
     ///
     /// - Throws: ``Support/FencesimError`` when the fences cannot be compiled.
-    public static func replay(_ feed: TraceSlices.Feed, configuration: Replayer.Configuration, workers requested: Int,
-                              log: OrderedEventLog, timer: PhaseTimer? = nil) throws(FencesimError) -> [Replayer.Outcome] {
+    public static func replay(
+        _ feed: TraceSlices.Feed, configuration: Replayer.Configuration, workers requested: Int,
+        log: OrderedEventLog, timer: PhaseTimer? = nil
+    ) throws(FencesimError) -> [Replayer.Outcome] {
         precondition(applies(to: configuration), "a memoryless replay without pipeline or messages")
         let labels = feed.traces.map(\.label)
-        return try TraceSlices.run(feed, configuration: configuration, workers: requested, output: .events, timer: timer,
-                                   stop: { log.hasFailed }) { engine, chunk, _ in
+        return try TraceSlices.run(
+            feed, configuration: configuration, workers: requested, output: .events, timer: timer,
+            stop: { log.hasFailed }
+        ) { engine, chunk, _ in
             // The slice's own copy of the label (a string object of its own): every line of the
             // slice holds the trace, and two workers retaining and releasing one shared string
             // contend for its reference count's cache line at every event.

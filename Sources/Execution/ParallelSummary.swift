@@ -23,15 +23,19 @@ public enum ParallelSummary {
     ///
     /// - Throws: ``Support/FencesimError`` for an unreadable trace or fences that cannot be
     ///   compiled.
-    public static func run(_ trace: TraceInput, configuration: Replayer.Configuration, workers requested: Int,
-                           chunkSize: Int = TraceSlices.chunkSize, timer: PhaseTimer? = nil) throws(FencesimError) -> (BenchSummary, TraceStatistics) {
+    public static func run(
+        _ trace: TraceInput, configuration: Replayer.Configuration, workers requested: Int,
+        chunkSize: Int = TraceSlices.chunkSize, timer: PhaseTimer? = nil
+    ) throws(FencesimError) -> (BenchSummary, TraceStatistics) {
         let feed = Feed(trace, readOptions: configuration.readOptions, chunkSize: chunkSize)
         return try run(feed, configuration: configuration, workers: requested, timer: timer)
     }
 
     /// The summary of the one trace `feed` reads; its failure is thrown.
-    public static func run(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
-                           timer: PhaseTimer? = nil) throws(FencesimError) -> (BenchSummary, TraceStatistics) {
+    public static func run(
+        _ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
+        timer: PhaseTimer? = nil
+    ) throws(FencesimError) -> (BenchSummary, TraceStatistics) {
         precondition(feed.traces.count == 1, "one trace")
         let outcome = try summarize(feed, configuration: configuration, workers: requested, timer: timer)[0]
         if let error = outcome.error { throw error }
@@ -46,9 +50,12 @@ public enum ParallelSummary {
     /// ``TraceSlices/run(_:configuration:workers:output:timer:keep:stop:replay:)`` for `keep`).
     ///
     /// - Throws: ``Support/FencesimError`` when the fences cannot be compiled or the frame built.
-    public static func summarize(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
-                                 timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil) throws(FencesimError) -> [Replayer.Outcome] {
-        try TraceSlices.run(feed, configuration: configuration, workers: requested, output: .counts, timer: timer, keep: keep) { engine, chunk, slot in
+    public static func summarize(
+        _ feed: Feed, configuration: Replayer.Configuration, workers requested: Int,
+        timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil
+    ) throws(FencesimError) -> [Replayer.Outcome] {
+        try TraceSlices.run(feed, configuration: configuration, workers: requested, output: .counts, timer: timer, keep: keep) {
+            engine, chunk, slot in
             var summary = slot.summaries[chunk.trace]
             Replayer.summarizeSlice(chunk.samples, engine: engine, into: &summary)
             slot.summaries[chunk.trace] = summary

@@ -84,11 +84,16 @@ public struct PartialEventLog: Sendable {
     var header: JSONValue {
         .orderedObject([
             ("fencesim", .string(PartialEventLog.marker)), ("version", .int(Int64(PartialEventLog.version))),
-            ("scenario", .string(scenario)), ("run", .string(run)), ("shard", .int(Int64(shard.index))), ("shards", .int(Int64(shard.count))),
+            ("scenario", .string(scenario)), ("run", .string(run)), ("shard", .int(Int64(shard.index))),
+            ("shards", .int(Int64(shard.count))),
             ("traceCount", .int(Int64(traceCount))),
-            ("traces", .list(traces.map { t in
-                .orderedObject([("index", .int(Int64(t.index))), ("trace", .string(t.label)), ("events", .int(Int64(t.events)))])
-            })),
+            (
+                "traces",
+                .list(
+                    traces.map { t in
+                        .orderedObject([("index", .int(Int64(t.index))), ("trace", .string(t.label)), ("events", .int(Int64(t.events)))])
+                    })
+            ),
         ])
     }
 
@@ -98,8 +103,10 @@ public struct PartialEventLog: Sendable {
         JSONWriter.write(header, to: &out)
         out += "\n"
         for e in events {
-            var pairs: [(String, JSONValue)] = [("time", .string(e.time.description)), ("seq", .int(Int64(e.seq))),
-                                                ("trace", .string(e.trace)), ("type", .string(e.type.rawValue))]
+            var pairs: [(String, JSONValue)] = [
+                ("time", .string(e.time.description)), ("seq", .int(Int64(e.seq))),
+                ("trace", .string(e.trace)), ("type", .string(e.type.rawValue)),
+            ]
             pairs += e.orderedFields
             if let lon = e.longitude, let lat = e.latitude {
                 pairs.append((EventLogReader.positionKey, .list([.double(lon), .double(lat)])))
@@ -130,7 +137,8 @@ public struct PartialEventLog: Sendable {
         func fail(_ message: String, line: Int = 1, column: Int? = nil) -> FencesimError {
             FencesimError(.badData, message, at: SourceLocation(file: file, line: line, column: column))
         }
-        let notPartial = "not a partial event log of fencesim run --shard (its first line must be the shard header {\"fencesim\":\"\(marker)\", ...})"
+        let notPartial =
+            "not a partial event log of fencesim run --shard (its first line must be the shard header {\"fencesim\":\"\(marker)\", ...})"
         guard let (headerLine, headerBytes) = lines.first else { throw fail("the file is empty: \(notPartial)") }
         let parsed: JSONNode?
         do throws(FencesimError) {
@@ -142,16 +150,23 @@ public struct PartialEventLog: Sendable {
         guard header.member("fencesim")?.string == marker else { throw fail(notPartial, line: headerLine, column: header.offset + 1) }
         func int(_ key: String) throws(FencesimError) -> Int {
             guard let node = header.member(key), case .int(let v) = node.value, v >= 0, v <= Int64(Int32.max) else {
-                throw fail("the shard header needs \"\(key)\", a whole number 0 or more", line: headerLine, column: (header.member(key) ?? header).offset + 1)
+                throw fail(
+                    "the shard header needs \"\(key)\", a whole number 0 or more", line: headerLine,
+                    column: (header.member(key) ?? header).offset + 1)
             }
             return Int(v)
         }
         let version = try int("version")
         guard version == PartialEventLog.version else {
-            let older = version < PartialEventLog.version ? "; it has no run digest to check it against the other parts: run its shard again" : ""
-            throw fail("partial log version \(version) is not supported (this fencesim reads version \(PartialEventLog.version))\(older)", line: headerLine)
+            let older =
+                version < PartialEventLog.version ? "; it has no run digest to check it against the other parts: run its shard again" : ""
+            throw fail(
+                "partial log version \(version) is not supported (this fencesim reads version \(PartialEventLog.version))\(older)",
+                line: headerLine)
         }
-        guard let scenario = header.member("scenario")?.string else { throw fail("the shard header needs \"scenario\", a string", line: headerLine) }
+        guard let scenario = header.member("scenario")?.string else {
+            throw fail("the shard header needs \"scenario\", a string", line: headerLine)
+        }
         guard let run = header.member("run")?.string, !run.isEmpty else {
             throw fail("the shard header needs \"run\", the run's digest", line: headerLine, column: header.offset + 1)
         }
@@ -168,9 +183,12 @@ public struct PartialEventLog: Sendable {
         var traces: [Trace] = []
         for item in list {
             guard let i = item.member("index"), case .int(let index) = i.value, index >= 0, index < traceCount,
-                  let label = item.member("trace")?.string,
-                  let n = item.member("events"), case .int(let count) = n.value, count >= 0 else {
-                throw fail("each of the shard header's traces must be {index (0 to traceCount−1), trace, events}", line: headerLine, column: item.offset + 1)
+                let label = item.member("trace")?.string,
+                let n = item.member("events"), case .int(let count) = n.value, count >= 0
+            else {
+                throw fail(
+                    "each of the shard header's traces must be {index (0 to traceCount−1), trace, events}", line: headerLine,
+                    column: item.offset + 1)
             }
             traces.append(Trace(index: Int(index), label: label, events: Int(count)))
         }
@@ -189,15 +207,20 @@ public struct PartialEventLog: Sendable {
                 throw fail("more events than the shard header's traces account for (\(traces.reduce(0) { $0 + $1.events }))", line: line)
             }
             guard event.trace == trace.label else {
-                throw fail("this event is of trace \"\(event.trace)\", but the shard header puts trace \"\(trace.label)\"'s events here", line: line)
+                throw fail(
+                    "this event is of trace \"\(event.trace)\", but the shard header puts trace \"\(trace.label)\"'s events here",
+                    line: line)
             }
             left -= 1
             events.append(event)
         }
         let expected = traces.reduce(0) { $0 + $1.events }
         guard events.count == expected else {
-            throw fail("the shard header accounts for \(expected) events and the file has \(events.count): it is truncated or edited", line: lines.last?.0 ?? 1)
+            throw fail(
+                "the shard header accounts for \(expected) events and the file has \(events.count): it is truncated or edited",
+                line: lines.last?.0 ?? 1)
         }
-        return PartialEventLog(file: file, scenario: scenario, run: run, shard: shard, traceCount: traceCount, traces: traces, events: events)
+        return PartialEventLog(
+            file: file, scenario: scenario, run: run, shard: shard, traceCount: traceCount, traces: traces, events: events)
     }
 }

@@ -23,11 +23,15 @@ extension Replayer {
     ///     traces and replaying them, on every worker).
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome, and a log that cannot be written in ``OrderedEventLog/failure``.
-    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil,
-                    timer: PhaseTimer? = nil) throws(FencesimError) -> [Outcome] {
+    public func run(
+        _ traces: [TraceInput], placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil,
+        timer: PhaseTimer? = nil
+    ) throws(FencesimError) -> [Outcome] {
         let configuration = self.configuration
-        let (outcomes, warnings) = try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count),
-                                                             configuration: configuration, timer: timer) { k, compiled in
+        let (outcomes, warnings) = try Replayer.forEachTrace(
+            traces.count, workers: workerCount(traces: traces.count),
+            configuration: configuration, timer: timer
+        ) { k, compiled in
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             return Replayer.replay(traces[k], compiled, configuration, placesState: state, log: log?.channel(k))
         }
@@ -40,8 +44,10 @@ extension Replayer {
     /// `traces`) when no fence's state outlives a fix and there is no pipeline, else trace by
     /// trace (``run(_:placesStates:log:timer:)``; `feed` is then cancelled). `log` `nil` keeps
     /// each trace's events in its outcome.
-    public func run(_ traces: [TraceInput], feed: TraceSlices.Feed?, log: OrderedEventLog?,
-                    timer: PhaseTimer? = nil) throws(FencesimError) -> [Outcome] {
+    public func run(
+        _ traces: [TraceInput], feed: TraceSlices.Feed?, log: OrderedEventLog?,
+        timer: PhaseTimer? = nil
+    ) throws(FencesimError) -> [Outcome] {
         if let log, let feed, ParallelReplay.applies(to: configuration) {
             return try ParallelReplay.replay(feed, configuration: configuration, workers: configuration.workers, log: log, timer: timer)
         }
@@ -53,11 +59,14 @@ extension Replayer {
     /// slices on every core when the fences allow it (``ParallelSummary``, reading from `feed`, or
     /// a feed of its own), else trace by trace (`feed` is then cancelled). `keep` as in
     /// ``ParallelSummary/summarize(_:configuration:workers:timer:keep:)``.
-    public func summarize(_ traces: [TraceInput], feed: TraceSlices.Feed?, timer: PhaseTimer? = nil,
-                          keep: ((AnyObject) -> Void)? = nil) throws(FencesimError) -> [Outcome] {
+    public func summarize(
+        _ traces: [TraceInput], feed: TraceSlices.Feed?, timer: PhaseTimer? = nil,
+        keep: ((AnyObject) -> Void)? = nil
+    ) throws(FencesimError) -> [Outcome] {
         if !traces.isEmpty, ParallelSummary.applies(to: configuration) {
-            return try ParallelSummary.summarize(feed ?? TraceSlices.Feed(traces, readOptions: configuration.readOptions),
-                                                 configuration: configuration, workers: configuration.workers, timer: timer, keep: keep)
+            return try ParallelSummary.summarize(
+                feed ?? TraceSlices.Feed(traces, readOptions: configuration.readOptions),
+                configuration: configuration, workers: configuration.workers, timer: timer, keep: keep)
         }
         feed?.cancel()
         return try run(traces, timer: timer)
@@ -77,16 +86,22 @@ extension Replayer {
     /// - Complexity: memory O(1) in the length of a trace: each is degraded as it is read
     ///   (``Traces/DegradedFeed``).
     ///   - log: where the events go as they are produced, as in ``run(_:placesStates:log:)``.
-    public func run(_ traces: [TraceInput], placesStates: [PlacesState?] = [], degradation: Degradation,
-                    log: OrderedEventLog? = nil) throws(FencesimError) -> [Outcome] {
+    public func run(
+        _ traces: [TraceInput], placesStates: [PlacesState?] = [], degradation: Degradation,
+        log: OrderedEventLog? = nil
+    ) throws(FencesimError) -> [Outcome] {
         let configuration = self.configuration
-        let (outcomes, warnings) = try Replayer.forEachTrace(traces.count, workers: workerCount(traces: traces.count),
-                                                             configuration: configuration) { k, compiled in
+        let (outcomes, warnings) = try Replayer.forEachTrace(
+            traces.count, workers: workerCount(traces: traces.count),
+            configuration: configuration
+        ) { k, compiled in
             let input = traces[k]
             let state = placesStates.indices.contains(k) ? placesStates[k] : nil
             // Fix indices in events are positions in the degraded feed.
-            return Replayer.replay(input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label),
-                                   log: log?.channel(k)) {
+            return Replayer.replay(
+                input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label),
+                log: log?.channel(k)
+            ) {
                 (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
                 var feed = DegradedFeed(degradation, maxGapSeconds: configuration.maxGapSeconds, file: input.path)
                 let statistics = try TraceReader.read(path: input.path, options: input.readOptions(configuration.readOptions)) {
@@ -113,14 +128,19 @@ extension Replayer {
     /// compiling the fences found (a fence a negative buffer erases).
     ///
     /// - Throws: the first compilation error.
-    static func forEachTrace<Result: Sendable>(_ count: Int, workers: Int, configuration: Configuration, timer: PhaseTimer? = nil,
-                                               _ body: @Sendable (Int, CompiledFences) -> Result) throws(FencesimError)
-        -> (results: [Result], warnings: [Diagnostic]) {
+    static func forEachTrace<Result: Sendable>(
+        _ count: Int, workers: Int, configuration: Configuration, timer: PhaseTimer? = nil,
+        _ body: @Sendable (Int, CompiledFences) -> Result
+    ) throws(FencesimError)
+        -> (results: [Result], warnings: [Diagnostic])
+    {
         guard count > 0 else { return ([], []) }
         // One index for every worker; each worker has its own frame and GEOS context.
         let index = try FenceIndex(configuration.fences, frame: configuration.frame, settings: configuration.settings)
         timer?.lap("index-fences")
-        let results = try WorkerPool.run(count: count, workers: workers, makeWorker: { () throws(FencesimError) in try CompiledFences(index: index) }) {
+        let results = try WorkerPool.run(
+            count: count, workers: workers, makeWorker: { () throws(FencesimError) in try CompiledFences(index: index) }
+        ) {
             (compiled, k) throws(FencesimError) -> Result in body(k, compiled)
         }.results
         return (results, index.warnings)

@@ -48,11 +48,15 @@ public struct ScenarioRunner: Sendable {
     /// - Throws: ``Support/FencesimError`` before anything is replayed: the fence file missing or
     ///   bad, zones that do not match the fences, bad rules, a bad `geotrigger` property, no
     ///   metric frame, a bad `degrade` section.
-    public init(scenario: Scenario, fenceOptions: FenceReadOptions = FenceReadOptions(), readOptions: TraceReadOptions = TraceReadOptions(),
-                places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil, workers: Int = 0,
-                profile: OSProfile? = nil) throws(FencesimError) {
+    public init(
+        scenario: Scenario, fenceOptions: FenceReadOptions = FenceReadOptions(), readOptions: TraceReadOptions = TraceReadOptions(),
+        places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil, workers: Int = 0,
+        profile: OSProfile? = nil
+    ) throws(FencesimError) {
         var diagnostics = scenario.notYetSimulated.map { key, location in
-            Diagnostic(.warning, "\"\(key)\" is read and checked but not simulated by this version of fencesim", at: location, kind: "not-simulated")
+            Diagnostic(
+                .warning, "\"\(key)\" is read and checked but not simulated by this version of fencesim", at: location,
+                kind: "not-simulated")
         }
         let fences = try scenario.readFences(options: fenceOptions)
         diagnostics += fences.warnings
@@ -74,8 +78,9 @@ public struct ScenarioRunner: Sendable {
 
     /// The replayer's configuration with the pipeline as it is now.
     public var configuration: Replayer.Configuration {
-        var configuration = Replayer.Configuration(fences: fences, frame: frame, settings: settings, readOptions: readOptions, workers: workers,
-                                                   pipeline: pipeline)
+        var configuration = Replayer.Configuration(
+            fences: fences, frame: frame, settings: settings, readOptions: readOptions, workers: workers,
+            pipeline: pipeline)
         configuration.profile = profile
         return configuration
     }
@@ -89,7 +94,9 @@ public struct ScenarioRunner: Sendable {
     ///   - log: where the events go as they are produced (then outcomes hold none).
     /// - Throws: ``Support/FencesimError`` only when the fences cannot be compiled; a trace that
     ///   fails is reported in its outcome (see ``firstFailure(_:)``).
-    public func run(_ traces: [TraceInput]? = nil, placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil) throws(FencesimError) -> [Replayer.Outcome] {
+    public func run(_ traces: [TraceInput]? = nil, placesStates: [PlacesState?] = [], log: OrderedEventLog? = nil) throws(FencesimError)
+        -> [Replayer.Outcome]
+    {
         let replayer = Replayer(configuration)
         if let degradation {
             return try replayer.run(traces ?? scenario.traces, placesStates: placesStates, degradation: degradation, log: log)

@@ -19,7 +19,8 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     public init(index: Int, count: Int) throws(FencesimError) {
         guard count >= 1 else { throw FencesimError(.usage, "a shard count must be 1 or more, not \(count)") }
         guard index >= 0, index < count else {
-            throw FencesimError(.usage, "shard \(index)/\(count) does not exist: K counts from 0 to N−1 (0/\(count) ... \(count - 1)/\(count))")
+            throw FencesimError(
+                .usage, "shard \(index)/\(count) does not exist: K counts from 0 to N−1 (0/\(count) ... \(count - 1)/\(count))")
         }
         self.index = index
         self.count = count

@@ -61,9 +61,11 @@ public enum TraceSlices {
     ///     leave it unfreed (freeing 100,000 compiled fences takes one thread several
     ///     milliseconds); otherwise the index is freed before this returns.
     /// - Throws: ``Support/FencesimError`` when the fences cannot be compiled or the frame built.
-    static func run(_ feed: Feed, configuration: Replayer.Configuration, workers requested: Int, output: GeotriggerEngine.Output,
-                    timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil, stop: @Sendable () -> Bool = { false },
-                    replay: @Sendable (GeotriggerEngine, Chunk, Slot) -> Void) throws(FencesimError) -> [Replayer.Outcome] {
+    static func run(
+        _ feed: Feed, configuration: Replayer.Configuration, workers requested: Int, output: GeotriggerEngine.Output,
+        timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil, stop: @Sendable () -> Bool = { false },
+        replay: @Sendable (GeotriggerEngine, Chunk, Slot) -> Void
+    ) throws(FencesimError) -> [Replayer.Outcome] {
         let workers = max(1, requested > 0 ? requested : ProcessInfo.processInfo.activeProcessorCount)
         // The fences are compiled while the first slices are read.
         let index: FenceIndex
@@ -88,15 +90,18 @@ public enum TraceSlices {
         // (the others then find the channel empty) and its error is thrown.
         let slots: [Slot]
         do throws(FencesimError) {
-            slots = try WorkerPool.run(count: workers, workers: workers, makeWorker: { () throws(FencesimError) -> Worker in
-                do throws(FencesimError) {
-                    let compiled = try CompiledFences(index: index)
-                    return Worker(compiled: compiled, engine: GeotriggerEngine(fences: compiled, traceName: labels[0], output: output))
-                } catch {
-                    channel.cancel()
-                    throw error
+            slots = try WorkerPool.run(
+                count: workers, workers: workers,
+                makeWorker: { () throws(FencesimError) -> Worker in
+                    do throws(FencesimError) {
+                        let compiled = try CompiledFences(index: index)
+                        return Worker(compiled: compiled, engine: GeotriggerEngine(fences: compiled, traceName: labels[0], output: output))
+                    } catch {
+                        channel.cancel()
+                        throw error
+                    }
                 }
-            }) { (worker: inout Worker, _: Int) throws(FencesimError) -> Slot in
+            ) { (worker: inout Worker, _: Int) throws(FencesimError) -> Slot in
                 let slot = Slot(traces: traceCount)
                 let engine = worker.engine
                 let compiled = worker.compiled
@@ -168,14 +173,18 @@ public enum TraceSlices {
         private let done = DispatchSemaphore(value: 0)
 
         /// A feed of one trace.
-        public convenience init(_ trace: TraceInput, readOptions: TraceReadOptions,
-                                chunkSize: Int = TraceSlices.chunkSize, readAhead: Int = TraceSlices.readAhead) {
+        public convenience init(
+            _ trace: TraceInput, readOptions: TraceReadOptions,
+            chunkSize: Int = TraceSlices.chunkSize, readAhead: Int = TraceSlices.readAhead
+        ) {
             self.init([trace], readOptions: readOptions, chunkSize: chunkSize, readAhead: readAhead)
         }
 
         /// A feed of `traces`, read in order.
-        public init(_ traces: [TraceInput], readOptions: TraceReadOptions,
-                    chunkSize: Int = TraceSlices.chunkSize, readAhead: Int = TraceSlices.readAhead) {
+        public init(
+            _ traces: [TraceInput], readOptions: TraceReadOptions,
+            chunkSize: Int = TraceSlices.chunkSize, readAhead: Int = TraceSlices.readAhead
+        ) {
             precondition(!traces.isEmpty, "at least one trace")
             self.traces = traces
             channel = BoundedChannel(depth: max(1, readAhead))
@@ -210,7 +219,8 @@ public enum TraceSlices {
             let lenient = readOptions.lenient
             let channel = channel
             do throws(FencesimError) {
-                let statistics = try TraceReader.read(path: path, options: traces[k].readOptions(readOptions)) { (fix: Fix) throws(FencesimError) in
+                let statistics = try TraceReader.read(path: path, options: traces[k].readOptions(readOptions)) {
+                    (fix: Fix) throws(FencesimError) in
                     let fixIndex = row
                     row += 1
                     // As a replay does: refused, or dropped with a warning when lenient.
@@ -219,12 +229,16 @@ public enum TraceSlices {
                         if !lenient { throw FencesimError(.badData, message, at: SourceLocation(file: path, line: fix.line)) }
                         untimedCount += 1
                         if untimed.count < 100 {
-                            untimed.append(Diagnostic(.warning, message + "; dropped", at: SourceLocation(file: path, line: fix.line), kind: "no-time"))
+                            untimed.append(
+                                Diagnostic(.warning, message + "; dropped", at: SourceLocation(file: path, line: fix.line), kind: "no-time")
+                            )
                         }
                         return
                     }
-                    chunk.append(FeedSample(index: fixIndex, time: time, longitude: fix.longitude, latitude: fix.latitude,
-                                            accuracy: fix.accuracyMeters, segment: Int32(truncatingIfNeeded: fix.segment)))
+                    chunk.append(
+                        FeedSample(
+                            index: fixIndex, time: time, longitude: fix.longitude, latitude: fix.latitude,
+                            accuracy: fix.accuracyMeters, segment: Int32(truncatingIfNeeded: fix.segment)))
                     if chunk.count == chunkSize {
                         let last = chunk[chunk.count - 1]
                         guard channel.send(Chunk(trace: k, sequence: sent, predecessor: predecessor, samples: chunk)) else {
@@ -238,7 +252,11 @@ public enum TraceSlices {
                     }
                 }
                 if !chunk.isEmpty {
-                    if channel.send(Chunk(trace: k, sequence: sent, predecessor: predecessor, samples: chunk)) { sent += 1 } else { cancelled = true }
+                    if channel.send(Chunk(trace: k, sequence: sent, predecessor: predecessor, samples: chunk)) {
+                        sent += 1
+                    } else {
+                        cancelled = true
+                    }
                 }
                 result.statistics = statistics
                 result.warnings = statistics.warnings
@@ -246,7 +264,9 @@ public enum TraceSlices {
                 result.error = error
             }
             if untimedCount > untimed.count {
-                untimed.append(Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: path)))
+                untimed.append(
+                    Diagnostic(.note, "and \(untimedCount - untimed.count) more fixes without time dropped", at: SourceLocation(file: path))
+                )
             }
             result.warnings += untimed
             result.untimedDropped = untimedCount

@@ -41,12 +41,16 @@ public struct FenceChanges: Sendable {
     ///   an unknown action, a time earlier than the line before, or a bad geometry or property.
     /// - Parameter fences: the fences the changes apply to: a replacement without properties
     ///   takes those of the version it replaces.
-    public static func read(path: String, options: FenceReadOptions = FenceReadOptions(), fences: FenceSet? = nil) throws(FencesimError) -> FenceChanges {
+    public static func read(path: String, options: FenceReadOptions = FenceReadOptions(), fences: FenceSet? = nil) throws(FencesimError)
+        -> FenceChanges
+    {
         try parse(SourceText(file: path, bytes: try FileIO.readAll(path)), options: options, fences: fences)
     }
 
     /// Reads fence changes held in memory.
-    public static func parse(_ source: SourceText, options: FenceReadOptions = FenceReadOptions(), fences: FenceSet? = nil) throws(FencesimError) -> FenceChanges {
+    public static func parse(_ source: SourceText, options: FenceReadOptions = FenceReadOptions(), fences: FenceSet? = nil)
+        throws(FencesimError) -> FenceChanges
+    {
         var properties: [String: [JSONMember]] = [:]
         for fence in fences?.fences ?? [] { properties[fence.id] = fence.properties }
         var readOptions = options
@@ -63,8 +67,9 @@ public struct FenceChanges: Sendable {
             let line = Array(bytes[lineStart..<lineEnd])
             lineStart = lineEnd + 1
             guard line.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) }) else { continue }
-            let change = try parseLine(line, file: source.file, lineNumber: lineNumber, options: readOptions, changes: changes,
-                                       properties: properties)
+            let change = try parseLine(
+                line, file: source.file, lineNumber: lineNumber, options: readOptions, changes: changes,
+                properties: properties)
             changes.append(change)
             if let fence = change.fence { properties[fence.id] = fence.properties }
         }
@@ -73,8 +78,10 @@ public struct FenceChanges: Sendable {
 
     /// One line (`changes`: those before it, for the time order; `properties`: each id's latest
     /// properties, for a replacement that gives none).
-    static func parseLine(_ line: [UInt8], file: String, lineNumber: Int, options: FenceReadOptions,
-                          changes: [Change], properties: [String: [JSONMember]]) throws(FencesimError) -> Change {
+    static func parseLine(
+        _ line: [UInt8], file: String, lineNumber: Int, options: FenceReadOptions,
+        changes: [Change], properties: [String: [JSONMember]]
+    ) throws(FencesimError) -> Change {
         /// An error of the line read alone, at its place in the file.
         func relocated(_ error: FencesimError) -> FencesimError {
             var error = error
@@ -92,7 +99,10 @@ public struct FenceChanges: Sendable {
         } catch {
             throw relocated(error)
         }
-        guard let members = node.members else { throw fail("a fence change must be an object {time, action, id, geometry, properties}, found \(node.value.typeDescription)", node) }
+        guard let members = node.members else {
+            throw fail(
+                "a fence change must be an object {time, action, id, geometry, properties}, found \(node.value.typeDescription)", node)
+        }
         for member in members where !["time", "action", "id", "geometry", "properties"].contains(member.key) {
             throw fail("unknown key \"\(member.key)\" in a fence change (use time, action, id, geometry, properties)", member.node)
         }
@@ -101,14 +111,20 @@ public struct FenceChanges: Sendable {
             throw fail("\"time\" must be an ISO-8601 time such as 2026-03-01T08:00:00Z", timeNode)
         }
         if let last = changes.last, time < last.time {
-            throw fail("the change at \(time) is earlier than the one before it (\(last.time), line \(last.location.line ?? 0)): changes must be in time order", timeNode)
+            throw fail(
+                "the change at \(time) is earlier than the one before it (\(last.time), line \(last.location.line ?? 0)): changes must be in time order",
+                timeNode)
         }
-        guard let actionNode = node.member("action") else { throw fail("a fence change needs an \"action\" (add, remove or replace)", node) }
+        guard let actionNode = node.member("action") else {
+            throw fail("a fence change needs an \"action\" (add, remove or replace)", node)
+        }
         guard let actionText = actionNode.string, let action = Action(rawValue: actionText) else {
             throw fail("\"action\" must be add, remove or replace", actionNode)
         }
         guard let idNode = node.member("id") else { throw fail("a fence change needs the \"id\" of its fence", node) }
-        guard let id = idNode.string, !id.isEmpty else { throw fail("\"id\" must be a non-empty string, found \(idNode.value.typeDescription)", idNode) }
+        guard let id = idNode.string, !id.isEmpty else {
+            throw fail("\"id\" must be a non-empty string, found \(idNode.value.typeDescription)", idNode)
+        }
         let location = SourceLocation(file: file, line: lineNumber, column: 1)
         guard action != .remove else {
             if let g = node.member("geometry") { throw fail("a removal takes no geometry", g) }

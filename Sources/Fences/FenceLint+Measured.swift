@@ -88,7 +88,8 @@ extension FenceLint {
                     let grown = max(0, buffer)
                     let measuredShape = buffer < 0 ? try shape.shape : projected
                     if let wall = NarrowestWall.narrowest(Measured.polygons(measuredShape), below: min(limit, hull) - 2 * grown),
-                       FenceLint.isNarrower(wall.width + 2 * grown, than: hull) {
+                        FenceLint.isNarrower(wall.width + 2 * grown, than: hull)
+                    {
                         width = wall.width + 2 * grown
                         narrowAt = frame.inverse(wall.midpoint)
                         narrowIsWall = true

@@ -49,9 +49,11 @@ public enum FenceLint {
         /// a warning.
         public var invalidGeometryIsRepaired: Bool
 
-        public init(motions: [LintMotion] = [], bufferMeters: Double = 0, fenceBuffers: [Double]? = nil, frame: FrameDefinition? = nil,
-                    minimumCircleRadiusMeters: Double = 5, minimumPolygonAreaSquareMeters: Double = 70,
-                    invalidGeometryIsRepaired: Bool = false) {
+        public init(
+            motions: [LintMotion] = [], bufferMeters: Double = 0, fenceBuffers: [Double]? = nil, frame: FrameDefinition? = nil,
+            minimumCircleRadiusMeters: Double = 5, minimumPolygonAreaSquareMeters: Double = 70,
+            invalidGeometryIsRepaired: Bool = false
+        ) {
             self.motions = motions
             self.bufferMeters = bufferMeters
             self.fenceBuffers = fenceBuffers
@@ -99,7 +101,9 @@ public enum FenceLint {
             frame = try MetricFrame(definition)
             context = try GEOSContext()
         } catch {
-            throw FencesimError(.badData, "cannot build the metric frame \"\(definition)\": \(error.message)", at: SourceLocation(file: fences.file), cause: error)
+            throw FencesimError(
+                .badData, "cannot build the metric frame \"\(definition)\": \(error.message)", at: SourceLocation(file: fences.file),
+                cause: error)
         }
         var measured: [Measured] = []
         measured.reserveCapacity(fences.fences.count)
@@ -109,8 +113,9 @@ public enum FenceLint {
             do {
                 m = try Measured(fence, buffer: buffer, frame: frame, context: context, wallsBelow: options.motions.map(\.gapMeters).max())
             } catch {
-                throw FencesimError(.badData, "fence \"\(fence.id)\" cannot be measured in the metric frame \(definition): \(error.message)",
-                                    at: fence.location, cause: error)
+                throw FencesimError(
+                    .badData, "fence \"\(fence.id)\" cannot be measured in the metric frame \(definition): \(error.message)",
+                    at: fence.location, cause: error)
             }
             findings += sizing(m, options: options)
             measured.append(m)
@@ -162,12 +167,14 @@ public enum FenceLint {
             let prefix = "fence \"\(fence.id)\": "
             if reason.hasPrefix(prefix) { reason.removeFirst(prefix.count) }
             if let range = reason.range(of: "invalid geometry repaired by make-valid: ") { reason = String(reason[range.upperBound...]) }
-            let consequence = repaired
+            let consequence =
+                repaired
                 ? "the runs repair it with make-valid, which may change its shape"
                 : "fencesim refuses it (--make-valid repairs it)"
-            out.append(LintFinding(
-                severity: repaired ? .warning : .error, rule: .invalidGeometry, fenceID: fence.id,
-                message: "fence \"\(fence.id)\" has invalid geometry (\(reason)): \(consequence)", location: fence.location))
+            out.append(
+                LintFinding(
+                    severity: repaired ? .warning : .error, rule: .invalidGeometry, fenceID: fence.id,
+                    message: "fence \"\(fence.id)\" has invalid geometry (\(reason)): \(consequence)", location: fence.location))
         }
         return out
     }
@@ -190,14 +197,16 @@ public enum FenceLint {
         var out: [LintFinding] = []
         let bufferNote = m.buffer != 0 ? " with its buffer of \(text(m.buffer)) m" : ""
         if m.isEmpty {
-            out.append(LintFinding(
-                severity: .error, rule: .bufferedAway, fenceID: id, value: m.buffer,
-                message: "fence \"\(id)\": a buffer of \(text(m.buffer)) m leaves nothing of it; it can never be entered",
-                location: fence.location))
+            out.append(
+                LintFinding(
+                    severity: .error, rule: .bufferedAway, fenceID: id, value: m.buffer,
+                    message: "fence \"\(id)\": a buffer of \(text(m.buffer)) m leaves nothing of it; it can never be entered",
+                    location: fence.location))
             return out
         }
         if let width = m.width, let motion = options.motions.max(by: { $0.gapMeters < $1.gapMeters }),
-           isNarrower(width, than: motion.gapMeters) {
+            isNarrower(width, than: motion.gapMeters)
+        {
             let gap = motion.gapMeters
             let what: String
             switch fence.kind {
@@ -205,7 +214,8 @@ public enum FenceLint {
             case .line: what = "line fence \"\(id)\" is a corridor \(text(width)) m wide (twice its buffer)"
             default:
                 if m.narrowIsWall, let at = m.narrowAt {
-                    what = "fence \"\(id)\" is \(text(width)) m wide at its narrowest, a wall between two parts of its boundary (a hole or an inward bend) at \(coordinate(at))\(bufferNote)"
+                    what =
+                        "fence \"\(id)\" is \(text(width)) m wide at its narrowest, a wall between two parts of its boundary (a hole or an inward bend) at \(coordinate(at))\(bufferNote)"
                 } else {
                     let place = m.narrowAt.map { " across its outline at \(coordinate($0))" } ?? ""
                     what = "fence \"\(id)\" is \(text(width)) m wide at its narrowest (GEOS minimum width\(place)\(bufferNote))"
@@ -217,25 +227,31 @@ public enum FenceLint {
             while isNarrower(width + 2 * (needed - m.buffer), than: gap) { needed += 0.001 }
             let interval = motion.speedMetersPerSecond > 0 ? width / motion.speedMetersPerSecond : 0
             let from = motion.source.isEmpty ? "" : " (\(motion.source))"
-            out.append(LintFinding(
-                severity: .error, rule: .narrow, fenceID: id, value: width, limit: gap, source: motion.source,
-                message: "\(what), less than the \(text(gap)) m a device moves between fixes at \(text(motion.speedMetersPerSecond)) m/s every \(text(motion.intervalSeconds)) s\(from): it can lie wholly between two fixes and be missed; a buffer of \(text(needed)) m, or fixes every \(text(interval)) s, closes the gap",
-                location: fence.location))
+            out.append(
+                LintFinding(
+                    severity: .error, rule: .narrow, fenceID: id, value: width, limit: gap, source: motion.source,
+                    message:
+                        "\(what), less than the \(text(gap)) m a device moves between fixes at \(text(motion.speedMetersPerSecond)) m/s every \(text(motion.intervalSeconds)) s\(from): it can lie wholly between two fixes and be missed; a buffer of \(text(needed)) m, or fixes every \(text(interval)) s, closes the gap",
+                    location: fence.location))
         }
         switch fence.kind {
         case .circle:
             if let r = m.radius, r < options.minimumCircleRadiusMeters {
-                out.append(LintFinding(
-                    severity: .warning, rule: .tinyCircle, fenceID: id, value: r, limit: options.minimumCircleRadiusMeters,
-                    message: "circle fence \"\(id)\" has a radius of \(text(r)) m\(bufferNote), below the \(text(options.minimumCircleRadiusMeters)) m minimum of Bluedot zone circles",
-                    location: fence.location))
+                out.append(
+                    LintFinding(
+                        severity: .warning, rule: .tinyCircle, fenceID: id, value: r, limit: options.minimumCircleRadiusMeters,
+                        message:
+                            "circle fence \"\(id)\" has a radius of \(text(r)) m\(bufferNote), below the \(text(options.minimumCircleRadiusMeters)) m minimum of Bluedot zone circles",
+                        location: fence.location))
             }
         case .area:
             if let a = m.area, a < options.minimumPolygonAreaSquareMeters {
-                out.append(LintFinding(
-                    severity: .warning, rule: .tinyPolygon, fenceID: id, value: a, limit: options.minimumPolygonAreaSquareMeters,
-                    message: "fence \"\(id)\" covers \(areaText(a)) m²\(bufferNote), below the \(text(options.minimumPolygonAreaSquareMeters)) m² minimum of Bluedot zone polygons",
-                    location: fence.location))
+                out.append(
+                    LintFinding(
+                        severity: .warning, rule: .tinyPolygon, fenceID: id, value: a, limit: options.minimumPolygonAreaSquareMeters,
+                        message:
+                            "fence \"\(id)\" covers \(areaText(a)) m²\(bufferNote), below the \(text(options.minimumPolygonAreaSquareMeters)) m² minimum of Bluedot zone polygons",
+                        location: fence.location))
             }
         case .line, .beacon:
             break
@@ -269,10 +285,13 @@ public enum FenceLint {
                     guard FenceValidity.mayCoexist(measured[a].fence.validity, measured[b].fence.validity) else { continue }
                     guard ea.intersects(eb), let amount = try measured[a].overlap(with: measured[b]) else { continue }
                     let (first, second) = a < b ? (measured[a].fence, measured[b].fence) : (measured[b].fence, measured[a].fence)
-                    out.append(LintFinding(
-                        severity: .warning, rule: .zoneOverlap, fenceID: second.id, otherFenceID: first.id, zone: zone, value: amount.value,
-                        message: "fence \"\(second.id)\" overlaps fence \"\(first.id)\" (\(first.location)) \(amount.text) in zone \"\(zone)\": while one of them holds the zone's check-in, entering the other does nothing, and check-out follows whichever is left first",
-                        location: second.location))
+                    out.append(
+                        LintFinding(
+                            severity: .warning, rule: .zoneOverlap, fenceID: second.id, otherFenceID: first.id, zone: zone,
+                            value: amount.value,
+                            message:
+                                "fence \"\(second.id)\" overlaps fence \"\(first.id)\" (\(first.location)) \(amount.text) in zone \"\(zone)\": while one of them holds the zone's check-in, entering the other does nothing, and check-out follows whichever is left first",
+                            location: second.location))
                 }
             }
         }

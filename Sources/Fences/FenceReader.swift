@@ -42,7 +42,8 @@ public enum FenceReader {
             break
         }
         guard nonWhitespace else {
-            throw FencesimError(.badData, "empty file: expected a GeoJSON FeatureCollection", at: SourceLocation(file: source.file, line: 1, column: 1))
+            throw FencesimError(
+                .badData, "empty file: expected a GeoJSON FeatureCollection", at: SourceLocation(file: source.file, line: 1, column: 1))
         }
         let context: GEOSContext
         do {
@@ -60,30 +61,35 @@ public enum FenceReader {
                 reader.reprojectedFrom = try reader.readCRS(lateCRS)
                 reader.crsHandled = true
             }
-            let document = try RawDocument.scan(source, onCRS: { crs in
-                guard !crs.isNull else { return nil }
-                do throws(FencesimError) {
-                    reader.reprojectedFrom = try reader.readCRS(crs)
-                    reader.crsHandled = true
-                    return nil
-                } catch {
-                    return JSONCursor.Failure(message: error.message, offset: crs.offset)
-                }
-            }, onFeature: { feature in reader.accept(feature) }, onFeatureArray: { cursor, ranges throws(JSONCursor.Failure) in
-                // The reader takes the outcomes in file order while later blocks are converted;
-                // if the array is to be read in order after all, it starts again from here.
-                let before = reader
-                reader.fences.reserveCapacity(reader.fences.count + ranges.count)
-                reader.firstOffsetOfID.reserveCapacity(reader.firstOffsetOfID.count + ranges.count)
-                let converted = try convertInParallel(cursor, ranges, options: options, reprojectedFrom: reader.reprojectedFrom,
-                                                      locator: reader.locator, workers: workers) { outcomes, notices in
-                    // Each outcome's fence is moved into the reader, not copied.
-                    for k in outcomes.indices { reader.accept(&outcomes[k]) }
-                    reader.otherNotices += notices
-                }
-                if !converted { reader = before }
-                return converted
-            })
+            let document = try RawDocument.scan(
+                source,
+                onCRS: { crs in
+                    guard !crs.isNull else { return nil }
+                    do throws(FencesimError) {
+                        reader.reprojectedFrom = try reader.readCRS(crs)
+                        reader.crsHandled = true
+                        return nil
+                    } catch {
+                        return JSONCursor.Failure(message: error.message, offset: crs.offset)
+                    }
+                }, onFeature: { feature in reader.accept(feature) },
+                onFeatureArray: { cursor, ranges throws(JSONCursor.Failure) in
+                    // The reader takes the outcomes in file order while later blocks are converted;
+                    // if the array is to be read in order after all, it starts again from here.
+                    let before = reader
+                    reader.fences.reserveCapacity(reader.fences.count + ranges.count)
+                    reader.firstOffsetOfID.reserveCapacity(reader.firstOffsetOfID.count + ranges.count)
+                    let converted = try convertInParallel(
+                        cursor, ranges, options: options, reprojectedFrom: reader.reprojectedFrom,
+                        locator: reader.locator, workers: workers
+                    ) { outcomes, notices in
+                        // Each outcome's fence is moved into the reader, not copied.
+                        for k in outcomes.indices { reader.accept(&outcomes[k]) }
+                        reader.otherNotices += notices
+                    }
+                    if !converted { reader = before }
+                    return converted
+                })
             if lateCRS == nil, document.crsAfterFeatures, let crs = document.crs, !crs.isNull, !reader.namesWGS84(crs) {
                 lateCRS = crs
                 continue
@@ -112,9 +118,11 @@ extension FenceReader {
     /// order instead", and the caller must forget what `take` was given: too few elements or
     /// processors, or an element that did not end where the structural scan said, which only
     /// malformed JSON can cause and the streaming read then reports.
-    static func convertInParallel(_ cursor: JSONCursor, _ ranges: [Range<Int>], options: FenceReadOptions, reprojectedFrom: String?,
-                                  locator: SourceText.Locator, workers requested: Int? = nil,
-                                  take: (inout [FeatureOutcome], [String]) -> Void) throws(JSONCursor.Failure) -> Bool {
+    static func convertInParallel(
+        _ cursor: JSONCursor, _ ranges: [Range<Int>], options: FenceReadOptions, reprojectedFrom: String?,
+        locator: SourceText.Locator, workers requested: Int? = nil,
+        take: (inout [FeatureOutcome], [String]) -> Void
+    ) throws(JSONCursor.Failure) -> Bool {
         let workers: Int
         if let requested {
             workers = min(requested, ranges.count)
@@ -139,33 +147,36 @@ extension FenceReader {
         // context, a PROJ transform when reprojecting) stays a small part of it.
         let parts = max(workers, min(workers * blocksPerWorker, ranges.count / minimumBlock))
         do throws(Stop) {
-            try OrderedBlocks.stream(count: ranges.count, parts: parts, { (_, block) throws(Stop) in
-                guard let context = try? GEOSContext() else { throw .gaveUp }
-                var transform: CRSTransform?
-                if let reprojectedFrom {
-                    guard let t = try? CRSTransform(from: reprojectedFrom) else { throw .gaveUp }
-                    transform = t
-                }
-                var converter = FeatureConverter(options: options, context: context, transform: transform, locator: locator)
-                var outcomes: [FeatureOutcome] = []
-                outcomes.reserveCapacity(block.count)
-                for k in block {
-                    var c = shared.cursor.cursor(at: ranges[k].lowerBound, depth: depth)
-                    let feature: RawFeature
-                    do throws(JSONCursor.Failure) {
-                        feature = try RawDocument.readFeature(&c, index: k)
-                    } catch {
-                        throw .failure(error)
+            try OrderedBlocks.stream(
+                count: ranges.count, parts: parts,
+                { (_, block) throws(Stop) in
+                    guard let context = try? GEOSContext() else { throw .gaveUp }
+                    var transform: CRSTransform?
+                    if let reprojectedFrom {
+                        guard let t = try? CRSTransform(from: reprojectedFrom) else { throw .gaveUp }
+                        transform = t
                     }
-                    guard c.position == ranges[k].upperBound else { throw .gaveUp }
-                    outcomes.append(converter.convert(feature))
-                }
-                return ConvertedBlock(outcomes: outcomes, notices: context.takeNotices())
-            }, consume: { (_: Int, converted: consuming ConvertedBlock) in
-                // Moved, so that taking the fences out of the outcomes copies nothing.
-                var block = consume converted
-                take(&block.outcomes, block.notices)
-            })
+                    var converter = FeatureConverter(options: options, context: context, transform: transform, locator: locator)
+                    var outcomes: [FeatureOutcome] = []
+                    outcomes.reserveCapacity(block.count)
+                    for k in block {
+                        var c = shared.cursor.cursor(at: ranges[k].lowerBound, depth: depth)
+                        let feature: RawFeature
+                        do throws(JSONCursor.Failure) {
+                            feature = try RawDocument.readFeature(&c, index: k)
+                        } catch {
+                            throw .failure(error)
+                        }
+                        guard c.position == ranges[k].upperBound else { throw .gaveUp }
+                        outcomes.append(converter.convert(feature))
+                    }
+                    return ConvertedBlock(outcomes: outcomes, notices: context.takeNotices())
+                },
+                consume: { (_: Int, converted: consuming ConvertedBlock) in
+                    // Moved, so that taking the fences out of the outcomes copies nothing.
+                    var block = consume converted
+                    take(&block.outcomes, block.notices)
+                })
         } catch {
             // The first block in order that stopped decides, as a single pass would.
             switch error {
@@ -277,7 +288,8 @@ struct Reader {
             throw FencesimError(.badData, "expected a GeoJSON FeatureCollection object, found \(type)", at: at(0))
         }
         guard let typeNode = document.type, let type = typeNode.string else {
-            throw FencesimError(.badData, "the GeoJSON object has no \"type\" string (expected \"FeatureCollection\")", at: at(document.offset))
+            throw FencesimError(
+                .badData, "the GeoJSON object has no \"type\" string (expected \"FeatureCollection\")", at: at(document.offset))
         }
         switch type {
         case "FeatureCollection":
@@ -298,7 +310,10 @@ struct Reader {
             }
             accept(document.rootFeature)
         default:
-            throw FencesimError(.badData, "expected a FeatureCollection or a Feature, found \"\(type)\" (a bare geometry has no id: wrap it in a Feature with properties.id)", at: at(typeNode.offset))
+            throw FencesimError(
+                .badData,
+                "expected a FeatureCollection or a Feature, found \"\(type)\" (a bare geometry has no id: wrap it in a Feature with properties.id)",
+                at: at(typeNode.offset))
         }
         if !crsHandled, let crs = document.crs, !crs.isNull {
             // A WGS84 crs after the features (a non-WGS84 one causes a second pass).
@@ -325,7 +340,10 @@ struct Reader {
         if let n = crs.member("properties")?.member("name")?.string {
             name = n
         } else if crs.member("type")?.string == "link" {
-            throw FencesimError(.badData, "the \"crs\" member links to an external definition, which fencesim does not fetch; convert the file to WGS84 longitude/latitude (RFC 7946)", at: at(crs.offset))
+            throw FencesimError(
+                .badData,
+                "the \"crs\" member links to an external definition, which fencesim does not fetch; convert the file to WGS84 longitude/latitude (RFC 7946)",
+                at: at(crs.offset))
         } else {
             throw FencesimError(.badData, "the \"crs\" member has no properties.name", at: at(crs.offset))
         }
@@ -369,10 +387,12 @@ struct FeatureOutcome: Sendable {
 struct KnownProperties {
     /// Where each key is among the members (-1: absent), so that nothing is copied or
     /// retained until a value is used.
-    private var place: (id: Int32, name: Int32, zone: Int32, buffer: Int32, library: Int32,
-                        rank: Int32, weight: Int32, metadata: Int32, beacon: Int32, radius: Int32,
-                        validFrom: Int32, validUntil: Int32, schedule: Int32)
-        = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+    private var place:
+        (
+            id: Int32, name: Int32, zone: Int32, buffer: Int32, library: Int32,
+            rank: Int32, weight: Int32, metadata: Int32, beacon: Int32, radius: Int32,
+            validFrom: Int32, validUntil: Int32, schedule: Int32
+        ) = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
     private let members: [JSONMember]
 
     init(_ members: [JSONMember]) {
@@ -504,18 +524,23 @@ struct FeatureConverter {
             case .string(let text) where !text.isEmpty: id = text
             case .int, .double: id = JSONWriter.string(node.value)
             default:
-                report("\(featureName): property \"\(key)\" must be a non-empty string or a number to serve as the id, found \(node.value.typeDescription)", node.offset)
+                report(
+                    "\(featureName): property \"\(key)\" must be a non-empty string or a number to serve as the id, found \(node.value.typeDescription)",
+                    node.offset)
                 return nil
             }
             idOffset = node.offset
         } else {
             guard let idNode = known.id ?? feature.id else {
-                report("\(featureName) has no id: every fence needs a unique string properties.id (or choose one with --id-property NAME, or --id-property @index)", feature.offset)
+                report(
+                    "\(featureName) has no id: every fence needs a unique string properties.id (or choose one with --id-property NAME, or --id-property @index)",
+                    feature.offset)
                 return nil
             }
             guard let text = idNode.string, !text.isEmpty else {
                 let hint = idNode.number != nil ? " (write it as a string, e.g. \"\(JSONWriter.string(idNode.value))\")" : ""
-                report("\(featureName): the fence id must be a non-empty string, found \(idNode.value.typeDescription)\(hint)", idNode.offset)
+                report(
+                    "\(featureName): the fence id must be a non-empty string, found \(idNode.value.typeDescription)\(hint)", idNode.offset)
                 return nil
             }
             id = text
@@ -540,10 +565,15 @@ struct FeatureConverter {
         if let transform {
             shape = shape.mapPositions { transform.toWGS84($0) }
         }
-        if let p = shape.firstPosition(where: { !($0.x.isFinite && $0.y.isFinite && (-180...180).contains($0.x) && (-90...90).contains($0.y)) }) {
-            let hint = transform == nil && (abs(p.x) > 360 || abs(p.y) > 360)
+        if let p = shape.firstPosition(where: {
+            !($0.x.isFinite && $0.y.isFinite && (-180...180).contains($0.x) && (-90...90).contains($0.y))
+        }) {
+            let hint =
+                transform == nil && (abs(p.x) > 360 || abs(p.y) > 360)
                 ? "; the coordinates look projected: add a \"crs\" member naming their CRS and pass --reproject" : ""
-            report("\(label): position (\(p.x), \(p.y)) is not a WGS84 longitude/latitude (longitude in [-180, 180], latitude in [-90, 90])\(hint)", geometryNode.offset)
+            report(
+                "\(label): position (\(p.x), \(p.y)) is not a WGS84 longitude/latitude (longitude in [-180, 180], latitude in [-90, 90])\(hint)",
+                geometryNode.offset)
             return nil
         }
 
@@ -593,7 +623,9 @@ struct FeatureConverter {
         }
         if let r = rankNode ?? weightNode, !r.isNull {
             guard let v = r.number, v == v.rounded(), abs(v) < 1e9 else {
-                report("\(label): \"\(rankNode != nil ? "rank" : "weight")\" must be a whole number, found \(JSONWriter.string(r.value))", r.offset)
+                report(
+                    "\(label): \"\(rankNode != nil ? "rank" : "weight")\" must be a whole number, found \(JSONWriter.string(r.value))",
+                    r.offset)
                 return nil
             }
             rank = Int(v)
@@ -609,11 +641,15 @@ struct FeatureConverter {
                     return nil
                 }
                 guard let range = rangeNode.number, range.isFinite, range > 0 else {
-                    report("\(label): beacon \"range\" must be a positive number of metres, found \(JSONWriter.string(rangeNode.value))", rangeNode.offset)
+                    report(
+                        "\(label): beacon \"range\" must be a positive number of metres, found \(JSONWriter.string(rangeNode.value))",
+                        rangeNode.offset)
                     return nil
                 }
                 guard range <= Fence.radiusLimitMeters else {
-                    report("\(label): beacon \"range\" \(JSONWriter.number(range)) m is more than the limit of \(JSONWriter.number(Fence.radiusLimitMeters)) m (1000 km)", rangeNode.offset)
+                    report(
+                        "\(label): beacon \"range\" \(JSONWriter.number(range)) m is more than the limit of \(JSONWriter.number(Fence.radiusLimitMeters)) m (1000 km)",
+                        rangeNode.offset)
                     return nil
                 }
                 var proximity = BeaconProximity.far
@@ -629,14 +665,18 @@ struct FeatureConverter {
                         }
                         proximity = .meters(m)
                     default:
-                        report("\(label): beacon \"proximity\" must be \"immediate\", \"near\", \"far\" or metres, found \(JSONWriter.string(p.value))", p.offset)
+                        report(
+                            "\(label): beacon \"proximity\" must be \"immediate\", \"near\", \"far\" or metres, found \(JSONWriter.string(p.value))",
+                            p.offset)
                         return nil
                     }
                 }
                 for key in ["signalNoise", "signalSeed"] {
                     if let n = props.member(key), !n.isNull {
                         guard let v = n.number, v.isFinite, v >= 0, key == "signalNoise" || v == v.rounded() else {
-                            report("\(label): beacon \"\(key)\" must be \(key == "signalNoise" ? "a number of metres, 0 or more" : "a whole number, 0 or more"), found \(JSONWriter.string(n.value))", n.offset)
+                            report(
+                                "\(label): beacon \"\(key)\" must be \(key == "signalNoise" ? "a number of metres, 0 or more" : "a whole number, 0 or more"), found \(JSONWriter.string(n.value))",
+                                n.offset)
                             return nil
                         }
                     }
@@ -647,11 +687,15 @@ struct FeatureConverter {
                 let radiusOffset: Int
                 if let radiusNode = known.radius {
                     guard let r = radiusNode.number, r.isFinite, r > 0 else {
-                        report("\(label): \"radius\" must be a positive number of metres, found \(JSONWriter.string(radiusNode.value))", radiusNode.offset)
+                        report(
+                            "\(label): \"radius\" must be a positive number of metres, found \(JSONWriter.string(radiusNode.value))",
+                            radiusNode.offset)
                         return nil
                     }
                     guard r <= Fence.radiusLimitMeters else {
-                        report("\(label): \"radius\" \(JSONWriter.number(r)) m is more than the limit of \(JSONWriter.number(Fence.radiusLimitMeters)) m (1000 km)", radiusNode.offset)
+                        report(
+                            "\(label): \"radius\" \(JSONWriter.number(r)) m is more than the limit of \(JSONWriter.number(Fence.radiusLimitMeters)) m (1000 km)",
+                            radiusNode.offset)
                         return nil
                     }
                     radius = r
@@ -660,7 +704,9 @@ struct FeatureConverter {
                     radius = r
                     radiusOffset = geometryNode.offset
                 } else {
-                    report("\(label): a Point fence needs a \"radius\" in metres (or \"beacon\": true with a \"range\"; --radius sets one for every point without)", geometryNode.offset)
+                    report(
+                        "\(label): a Point fence needs a \"radius\" in metres (or \"beacon\": true with a \"range\"; --radius sets one for every point without)",
+                        geometryNode.offset)
                     return nil
                 }
                 if let b = buffer, radius + b <= 0 {
@@ -684,10 +730,14 @@ struct FeatureConverter {
             let stray = parts.filter { !$0.isPolygonal }.map(\.typeName)
             if !stray.isEmpty {
                 guard options.makeValid else {
-                    report("\(label): the GeometryCollection mixes polygons with \(stray.joined(separator: ", ")); an area fence holds only polygons (--make-valid drops the other parts)", geometryNode.offset)
+                    report(
+                        "\(label): the GeometryCollection mixes polygons with \(stray.joined(separator: ", ")); an area fence holds only polygons (--make-valid drops the other parts)",
+                        geometryNode.offset)
                     return nil
                 }
-                warning("\(label): dropped \(stray.joined(separator: ", ")) from a GeometryCollection of polygons (--make-valid)", geometryNode.offset, kind: "make-valid")
+                warning(
+                    "\(label): dropped \(stray.joined(separator: ", ")) from a GeometryCollection of polygons (--make-valid)",
+                    geometryNode.offset, kind: "make-valid")
             }
             kind = .area
             let merged = Shape.multiPolygon(FeatureConverter.polygonalParts(shape))
@@ -698,7 +748,9 @@ struct FeatureConverter {
             guard let checked = checkValidity(shape, label: label, node: geometryNode) else { return nil }
             shape = checked
         default:
-            report("\(label): \(shape.typeName) is not a fence geometry (use Polygon, MultiPolygon, Point with radius, or LineString; a GeometryCollection may hold only polygons)", geometryNode.offset)
+            report(
+                "\(label): \(shape.typeName) is not a fence geometry (use Polygon, MultiPolygon, Point with radius, or LineString; a GeometryCollection may hold only polygons)",
+                geometryNode.offset)
             return nil
         }
 
@@ -731,7 +783,8 @@ struct FeatureConverter {
         func time(_ node: JSONNode?, _ key: String) -> Result<Timestamp?, ValidityProblem> {
             guard let node, !node.isNull else { return .success(nil) }
             guard let text = node.string else {
-                return .failure(.init(message: "\"\(key)\" must be an ISO-8601 time, found \(node.value.typeDescription)", offset: node.offset))
+                return .failure(
+                    .init(message: "\"\(key)\" must be an ISO-8601 time, found \(node.value.typeDescription)", offset: node.offset))
             }
             switch Timestamp.parseISO8601(text) {
             case .success(let t): return .success(t)
@@ -821,14 +874,20 @@ struct FeatureConverter {
             }
             // Make-valid's time grows faster than the number of crossings it nodes (a 200-vertex
             // star took 46 s): past the limit the repair is refused before it starts.
-            switch RingCheck.crossings(of: FeatureConverter.polygonalParts(shape).flatMap { $0 }, limit: Fence.makeValidCrossingLimit,
-                                       pairBudget: Fence.makeValidPairBudget) {
+            switch RingCheck.crossings(
+                of: FeatureConverter.polygonalParts(shape).flatMap { $0 }, limit: Fence.makeValidCrossingLimit,
+                pairBudget: Fence.makeValidPairBudget)
+            {
             case .exactly: break
             case .moreThan(let limit):
-                report("\(label()): invalid geometry: \(reason); its edges cross more than \(limit) times, more than make-valid repairs (the limit keeps a repair within seconds)", node.offset)
+                report(
+                    "\(label()): invalid geometry: \(reason); its edges cross more than \(limit) times, more than make-valid repairs (the limit keeps a repair within seconds)",
+                    node.offset)
                 return nil
             case .pairBudgetSpent(let pairs):
-                report("\(label()): invalid geometry: \(reason); its crossings could not be counted within \(pairs) tests of overlapping edges, the most make-valid is allowed (the limit keeps a repair within seconds)", node.offset)
+                report(
+                    "\(label()): invalid geometry: \(reason); its crossings could not be counted within \(pairs) tests of overlapping edges, the most make-valid is allowed (the limit keeps a repair within seconds)",
+                    node.offset)
                 return nil
             }
             let repaired = try geometry.makeValid()

@@ -93,7 +93,8 @@ extension ZoneConditions.TimeWindow {
     /// Minutes after midnight of a time of day `HH:MM` (`24:00` allowed), or `nil`.
     public static func minuteOfDay(_ text: String) -> Int? {
         guard text.count == 5, text.dropFirst(2).first == ":", let h = Int(text.prefix(2)), let m = Int(text.suffix(2)),
-              (0...24).contains(h), (0...59).contains(m), h * 60 + m <= 1440 else { return nil }
+            (0...24).contains(h), (0...59).contains(m), h * 60 + m <= 1440
+        else { return nil }
         return h * 60 + m
     }
 }

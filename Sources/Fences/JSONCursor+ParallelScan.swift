@@ -1,10 +1,11 @@
 import Dispatch
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Support
 
 /// The two-thread scan of a fence file's feature array (``RawDocument``): the one-thread
 /// ``Support/JSONCursor/elementRanges()`` in two halves, for the arrays of many megabytes whose
@@ -42,7 +43,8 @@ extension JSONCursor {
             if k == 0 { halves.first = found } else { halves.second = found }
         }
         guard let first = halves.first, let second = halves.second,
-              !first.lows.contains(where: { $0.depth == -1 }) else { return elementRanges() }
+            !first.lows.contains(where: { $0.depth == -1 })
+        else { return elementRanges() }
         let open = first.depth
         guard let close = second.lows.first(where: { $0.depth == -(open + 1) })?.offset else { return elementRanges() }
         let separators = first.commas.map(\.offset) + second.commas.filter { $0.depth == -open && $0.offset < close }.map(\.offset)

@@ -47,8 +47,10 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
     /// The fence's feature in its file.
     public var location: SourceLocation
 
-    public init(severity: Diagnostic.Severity, rule: Rule, fenceID: String, otherFenceID: String? = nil, zone: String? = nil,
-                value: Double? = nil, limit: Double? = nil, source: String? = nil, message: String, location: SourceLocation) {
+    public init(
+        severity: Diagnostic.Severity, rule: Rule, fenceID: String, otherFenceID: String? = nil, zone: String? = nil,
+        value: Double? = nil, limit: Double? = nil, source: String? = nil, message: String, location: SourceLocation
+    ) {
         self.severity = severity
         self.rule = rule
         self.fenceID = fenceID

@@ -48,8 +48,10 @@ struct RawDocument {
     /// returns `true` it has read every element itself (on several threads) and `onFeature` is not
     /// called for them. When it returns `false`, or the ranges cannot be found, the elements
     /// stream to `onFeature` in order.
-    static func scan(_ source: SourceText, onCRS: (JSONNode) -> JSONCursor.Failure?, onFeature: (RawFeature) -> Void,
-                     onFeatureArray: ((JSONCursor, [Range<Int>]) throws(JSONCursor.Failure) -> Bool)? = nil) throws(FencesimError) -> RawDocument {
+    static func scan(
+        _ source: SourceText, onCRS: (JSONNode) -> JSONCursor.Failure?, onFeature: (RawFeature) -> Void,
+        onFeatureArray: ((JSONCursor, [Range<Int>]) throws(JSONCursor.Failure) -> Bool)? = nil
+    ) throws(FencesimError) -> RawDocument {
         // A fence file must not hold two members of one name anywhere ("id":"a","id":"b").
         try JSONParser.withCursor(source, refusingDuplicateKeys: true) { (c: inout JSONCursor) throws(JSONCursor.Failure) -> RawDocument in
             c.words = RawDocument.words
@@ -81,7 +83,8 @@ struct RawDocument {
                     if c.peek() == UInt8(ascii: "[") {
                         try c.beginArray()
                         if let onFeatureArray, let (ranges, close) = c.elementRanges(parallelAbove: RawDocument.parallelScanBytes),
-                           try onFeatureArray(c, ranges) {
+                            try onFeatureArray(c, ranges)
+                        {
                             c.finishArray(closingAt: close)
                             document.featureCount = ranges.count
                             continue

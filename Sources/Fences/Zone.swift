@@ -30,8 +30,10 @@ public struct Zone: Sendable {
         }
     }
 
-    public init(id: String, name: String? = nil, checkOut: Bool = true, minimumRetriggerSeconds: Double = 0, customData: JSONValue? = nil,
-                schedule: [ScheduleEntry] = [], conditions: ZoneConditions = ZoneConditions(), location: SourceLocation = SourceLocation(file: "")) {
+    public init(
+        id: String, name: String? = nil, checkOut: Bool = true, minimumRetriggerSeconds: Double = 0, customData: JSONValue? = nil,
+        schedule: [ScheduleEntry] = [], conditions: ZoneConditions = ZoneConditions(), location: SourceLocation = SourceLocation(file: "")
+    ) {
         self.id = id
         self.name = name
         self.checkOut = checkOut
@@ -139,8 +141,10 @@ public struct ZoneConditions: Sendable {
     /// Fence ids to be entered in this order.
     public var travelPath: [String]
 
-    public init(timeWindows: [TimeWindow] = [], speed: Range? = nil, bearing: BearingRange? = nil,
-                percentageCrossed: PercentageCrossed? = nil, travelPath: [String] = [], travelDirection: TravelDirection? = nil) {
+    public init(
+        timeWindows: [TimeWindow] = [], speed: Range? = nil, bearing: BearingRange? = nil,
+        percentageCrossed: PercentageCrossed? = nil, travelPath: [String] = [], travelDirection: TravelDirection? = nil
+    ) {
         self.timeWindows = timeWindows
         self.travelDirection = travelDirection
         self.speed = speed

@@ -27,7 +27,8 @@ public final class CompiledFences {
 
         func record(_ error: SpatialError, fence: Fence) {
             guard first == nil else { return }
-            first = FencesimError(.internalError, "GEOS failed testing fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
+            first = FencesimError(
+                .internalError, "GEOS failed testing fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
         }
     }
 
@@ -108,8 +109,11 @@ public final class CompiledFences {
         /// at most `radius` (all the feed tests need).
         @inline(__always)
         func classify(_ p: XY, radius: Double) -> (inside: Bool, withinRadius: Bool) {
-            if !planar.isEmpty, let c = PlanarPolygon.classify(p, radius: radius, xs: planar.xs, ys: planar.ys,
-                                                                start: planar.start, ringEnds: planar.ringEnds) {
+            if !planar.isEmpty,
+                let c = PlanarPolygon.classify(
+                    p, radius: radius, xs: planar.xs, ys: planar.ys,
+                    start: planar.start, ringEnds: planar.ringEnds)
+            {
                 return c
             }
             let (inside, d) = locateWithGEOS(p)
@@ -132,8 +136,11 @@ public final class CompiledFences {
 
         /// Whether `p` is inside (boundary included) and its distance to the boundary.
         func locate(_ p: XY) -> (inside: Bool, boundaryDistance: Double) {
-            if !planar.isEmpty, let found = PlanarPolygon.locate(p, xs: planar.xs, ys: planar.ys, start: planar.start,
-                                                                 ringEnds: planar.ringEnds) {
+            if !planar.isEmpty,
+                let found = PlanarPolygon.locate(
+                    p, xs: planar.xs, ys: planar.ys, start: planar.start,
+                    ringEnds: planar.ringEnds)
+            {
                 return found
             }
             return locateWithGEOS(p)
@@ -163,8 +170,9 @@ public final class CompiledFences {
     private func makeArea(_ j: Int) -> AreaFence? {
         index.areas[j].map {
             let ring = index.polygonRings[Int(index.fenceSlot[j])]
-            let rings = AreaFence.PlanarRings(xs: index.polygonXs, ys: index.polygonYs, start: ring.vertexStart,
-                                              ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount))
+            let rings = AreaFence.PlanarRings(
+                xs: index.polygonXs, ys: index.polygonYs, start: ring.vertexStart,
+                ringEnds: UnsafeBufferPointer(start: index.polygonRingEnds + ring.ringStart, count: ring.ringCount))
             return AreaFence($0, planar: rings, context: context, fences: index.fenceSet.fences, fence: j, failures: failures)
         }
     }

@@ -16,8 +16,10 @@ public struct FenceDecision: Hashable, Sendable {
     /// A disc fence (a circle, or a beacon with its check-in and full-range radii): `distance` from
     /// the device to the centre, entered within `enterRadius`, stayed in within `stayRadius`.
     @inline(__always)
-    public static func disc(_ relationship: GeotriggerSettings.Relationship, distance d: Double, enterRadius r: Double,
-                            stayRadius rx: Double, accuracy a: Double) -> FenceDecision {
+    public static func disc(
+        _ relationship: GeotriggerSettings.Relationship, distance d: Double, enterRadius r: Double,
+        stayRadius rx: Double, accuracy a: Double
+    ) -> FenceDecision {
         switch relationship {
         case .intersects:
             return FenceDecision(enter: d <= r + a, stay: d <= rx + a, enterClearance: abs(d - (r + a)), stayClearance: abs(d - (rx + a)))
@@ -34,8 +36,10 @@ public struct FenceDecision: Hashable, Sendable {
     /// Contained means inside with the boundary at least `a` away; at exactly `a` the disc
     /// touches the boundary from inside, which counts as contained.
     @inline(__always)
-    public static func area(_ relationship: GeotriggerSettings.Relationship, inside: Bool, boundaryDistance d: Double,
-                            accuracy a: Double, error: Double = 0) -> FenceDecision {
+    public static func area(
+        _ relationship: GeotriggerSettings.Relationship, inside: Bool, boundaryDistance d: Double,
+        accuracy a: Double, error: Double = 0
+    ) -> FenceDecision {
         let near = d <= a
         let hit = inside || near
         let contained = inside && (!near || a == 0 || d >= a)
@@ -48,7 +52,8 @@ public struct FenceDecision: Hashable, Sendable {
             let clearance = abs(signed + a) - error
             return FenceDecision(enter: contained, stay: contained, enterClearance: clearance, stayClearance: clearance)
         case .containsIntersects:
-            return FenceDecision(enter: contained, stay: hit, enterClearance: abs(signed + a) - error, stayClearance: abs(signed - a) - error)
+            return FenceDecision(
+                enter: contained, stay: hit, enterClearance: abs(signed + a) - error, stayClearance: abs(signed - a) - error)
         }
     }
 

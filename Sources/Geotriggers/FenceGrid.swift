@@ -92,8 +92,10 @@ public struct FenceGrid: Sendable {
     /// The cells a box covers (first and last column, first and last row); `nil` when it misses
     /// the grid. The one cell arithmetic of a query, here and in ``FenceIndex``'s table.
     @inline(__always)
-    static func cells(_ box: BoundingBox, originX: Double, originY: Double, cellSize: Double,
-                      columns: Int, rows: Int) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
+    static func cells(
+        _ box: BoundingBox, originX: Double, originY: Double, cellSize: Double,
+        columns: Int, rows: Int
+    ) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
         let fx0 = (box.minX - originX) / cellSize
         let fx1 = (box.maxX - originX) / cellSize
         let fy0 = (box.minY - originY) / cellSize
@@ -102,10 +104,14 @@ public struct FenceGrid: Sendable {
         return (index(fx0, below: columns), index(fx1, below: columns), index(fy0, below: rows), index(fy1, below: rows))
     }
 
-    static func cellRange(_ e: BoundingBox, originX: Double, originY: Double, cellSize cell: Double,
-                          columns: Int, rows: Int) -> (c0: Int, c1: Int, r0: Int, r1: Int) {
-        (index((e.minX - originX) / cell, below: columns), index((e.maxX - originX) / cell, below: columns),
-         index((e.minY - originY) / cell, below: rows), index((e.maxY - originY) / cell, below: rows))
+    static func cellRange(
+        _ e: BoundingBox, originX: Double, originY: Double, cellSize cell: Double,
+        columns: Int, rows: Int
+    ) -> (c0: Int, c1: Int, r0: Int, r1: Int) {
+        (
+            index((e.minX - originX) / cell, below: columns), index((e.maxX - originX) / cell, below: columns),
+            index((e.minY - originY) / cell, below: rows), index((e.maxY - originY) / cell, below: rows)
+        )
     }
 
     /// The whole part of `f`, clamped to `0..<count` before it is converted (a coordinate far
@@ -125,7 +131,9 @@ public struct FenceGrid: Sendable {
             marks[Int(j)] = stamp
             body(Int(j))
         }
-        guard let (c0, c1, r0, r1) = FenceGrid.cells(box, originX: originX, originY: originY, cellSize: cellSize, columns: columns, rows: rows)
+        guard
+            let (c0, c1, r0, r1) = FenceGrid.cells(
+                box, originX: originX, originY: originY, cellSize: cellSize, columns: columns, rows: rows)
         else { return }
         items.withUnsafeBufferPointer { itemsBuffer in
             starts.withUnsafeBufferPointer { startsBuffer in

@@ -187,11 +187,14 @@ public final class FenceIndex: @unchecked Sendable {
         // The grid and the engine's plain arrays are independent: built side by side for large
         // sets, then the records are laid out in slot order.
         let parallel = shapes.count >= FenceIndex.fencesPerWorker && ProcessInfo.processInfo.activeProcessorCount > 1 && workers != 1
-        let (gridAndSetup, built) = FenceIndex.both(parallel, {
-            (FenceGrid(envelopes: envelopes), GeotriggerEngine.Setup(settings: settings, shapes: shapes))
-        }, {
-            FenceIndex.layout(shapes, fenceSet.fences, settings)
-        })
+        let (gridAndSetup, built) = FenceIndex.both(
+            parallel,
+            {
+                (FenceGrid(envelopes: envelopes), GeotriggerEngine.Setup(settings: settings, shapes: shapes))
+            },
+            {
+                FenceIndex.layout(shapes, fenceSet.fences, settings)
+            })
         (grid, engineSetup) = gridAndSetup
         let layout = built
         kinds = layout.kinds
@@ -210,13 +213,15 @@ public final class FenceIndex: @unchecked Sendable {
         let scheduled = fenceSet.fences.withUnsafeBufferPointer { fences in
             settings.withUnsafeBufferPointer { settings in
                 fences.indices.map { j in
-                    FenceIndex.isScheduled(kind: layout.kinds[j], fenceKind: fences[j].kind, settings: settings.baseAddress! + j,
-                                           noise: layout.beaconNoise[j].sigma) && fences[j].validity == nil
+                    FenceIndex.isScheduled(
+                        kind: layout.kinds[j], fenceKind: fences[j].kind, settings: settings.baseAddress! + j,
+                        noise: layout.beaconNoise[j].sigma) && fences[j].validity == nil
                 }
             }
         }
-        let slotRecords = FenceIndex.records(layout: layout, grid: grid, envelopes: envelopes, settings: settings, scheduled: scheduled,
-                                              slotFence: slotFence, polygonRings: polygonRings, workers: parallel ? 2 : 1)
+        let slotRecords = FenceIndex.records(
+            layout: layout, grid: grid, envelopes: envelopes, settings: settings, scheduled: scheduled,
+            slotFence: slotFence, polygonRings: polygonRings, workers: parallel ? 2 : 1)
         records = slotRecords.records
         runBoxes = slotRecords.runBoxes
         runBoxStart = slotRecords.runBoxStart
@@ -250,16 +255,25 @@ public final class FenceIndex: @unchecked Sendable {
         // A visit hidden between fixes inside a polygon shrunk by the disc is found on GEOS's
         // buffer, whose arcs are chords: it can reach a little beyond the exact distance the
         // calendar keeps, so such a fence is tested at every fix.
-        if kind == .area, pointer.pointee.relationship != .intersects, pointer.pointee.feed == .accuracy, pointer.pointee.gapPolicy != .ignore { return false }
-        return pointer.pointee.filter == nil && pointer.pointee.dwellSeconds == nil && pointer.pointee.enterAfter.isImmediate && pointer.pointee.exitAfter.isImmediate
+        if kind == .area, pointer.pointee.relationship != .intersects, pointer.pointee.feed == .accuracy,
+            pointer.pointee.gapPolicy != .ignore
+        {
+            return false
+        }
+        return pointer.pointee.filter == nil && pointer.pointee.dwellSeconds == nil && pointer.pointee.enterAfter.isImmediate
+            && pointer.pointee.exitAfter.isImmediate
             && noise == 0
-            && GeotriggerEngine.entersAndStaysAlike(fenceKind, relationship: pointer.pointee.relationship, feed: pointer.pointee.feed, bufferMeters: pointer.pointee.bufferMeters)
+            && GeotriggerEngine.entersAndStaysAlike(
+                fenceKind, relationship: pointer.pointee.relationship, feed: pointer.pointee.feed,
+                bufferMeters: pointer.pointee.bufferMeters)
     }
 
     /// Each slot's record, and the polygons' run boxes, filled on up to `workers` threads.
-    static func records(layout: Layout, grid: FenceGrid, envelopes: [BoundingBox?], settings: [GeotriggerSettings], scheduled: [Bool],
-                        slotFence: [Int32], polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)],
-                        workers: Int) -> (records: UnsafeMutablePointer<Record>, runBoxes: UnsafePointer<Double>, runBoxStart: [Int32], magnitude: Double) {
+    static func records(
+        layout: Layout, grid: FenceGrid, envelopes: [BoundingBox?], settings: [GeotriggerSettings], scheduled: [Bool],
+        slotFence: [Int32], polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)],
+        workers: Int
+    ) -> (records: UnsafeMutablePointer<Record>, runBoxes: UnsafePointer<Double>, runBoxStart: [Int32], magnitude: Double) {
         let n = slotFence.count
         var isLarge = [Bool](repeating: false, count: n)
         for j in grid.large { isLarge[Int(j)] = true }
@@ -272,7 +286,9 @@ public final class FenceIndex: @unchecked Sendable {
             var runs = 0
             // Beyond what 32 bits hold, the polygon is tested without run boxes.
             if ring.ringCount > 0 {
-                runs = PlanarPolygon.runCount(start: ring.vertexStart, ringEnds: UnsafeBufferPointer(start: layout.polygonRingEnds + ring.ringStart, count: ring.ringCount))
+                runs = PlanarPolygon.runCount(
+                    start: ring.vertexStart,
+                    ringEnds: UnsafeBufferPointer(start: layout.polygonRingEnds + ring.ringStart, count: ring.ringCount))
                 if boxStarts[slot] + runs <= Int(Int32.max) { runBoxStart[slot] = Int32(boxStarts[slot]) } else { runs = 0 }
             }
             boxStarts[slot + 1] = boxStarts[slot] + runs
@@ -297,9 +313,10 @@ public final class FenceIndex: @unchecked Sendable {
             let magnitudes: UnsafeMutablePointer<Double>
         }
         magnitudes.withUnsafeMutableBufferPointer { magnitudes in
-            let s = Shared(layout: layout, grid: grid, envelopes: envelopes, settings: settings, scheduled: scheduled, isLarge: isLarge,
-                           slotFence: slotFence, polygonRings: polygonRings, boxStarts: boxStarts, runBoxStart: runBoxStart,
-                           records: records, boxes: boxes, magnitudes: magnitudes.baseAddress!)
+            let s = Shared(
+                layout: layout, grid: grid, envelopes: envelopes, settings: settings, scheduled: scheduled, isLarge: isLarge,
+                slotFence: slotFence, polygonRings: polygonRings, boxStarts: boxStarts, runBoxStart: runBoxStart,
+                records: records, boxes: boxes, magnitudes: magnitudes.baseAddress!)
             let fill: @Sendable (Int) -> Void = { part in
                 var magnitude = 0.0
                 for slot in (n * part / parts)..<(n * (part + 1) / parts) {
@@ -324,16 +341,19 @@ public final class FenceIndex: @unchecked Sendable {
                     }
                     if s.runBoxStart[slot] >= 0 {
                         let ring = s.polygonRings[slot]
-                        PlanarPolygon.writeRunBoxes(xs: s.layout.polygonXs, ys: s.layout.polygonYs, start: ring.vertexStart,
-                                                    ringEnds: UnsafeBufferPointer(start: s.layout.polygonRingEnds + ring.ringStart, count: ring.ringCount),
-                                                    into: s.boxes + 4 * s.boxStarts[slot])
+                        PlanarPolygon.writeRunBoxes(
+                            xs: s.layout.polygonXs, ys: s.layout.polygonYs, start: ring.vertexStart,
+                            ringEnds: UnsafeBufferPointer(start: s.layout.polygonRingEnds + ring.ringStart, count: ring.ringCount),
+                            into: s.boxes + 4 * s.boxStarts[slot])
                     }
                     // Read in place: a copy of the settings retains its filter and message.
-                    (s.records + slot).initialize(to: s.settings.withUnsafeBufferPointer { settings in
-                        Record(x: x, y: y, r: r, rx: rx, cells: cells, kind: kind, relationship: settings[j].relationship,
-                               accuracyFeed: settings[j].feed == .accuracy, initialNone: settings[j].initialTrigger == .none,
-                               large: s.isLarge[j], scheduled: s.scheduled[j] && kind != .empty)
-                    })
+                    (s.records + slot).initialize(
+                        to: s.settings.withUnsafeBufferPointer { settings in
+                            Record(
+                                x: x, y: y, r: r, rx: rx, cells: cells, kind: kind, relationship: settings[j].relationship,
+                                accuracyFeed: settings[j].feed == .accuracy, initialNone: settings[j].initialTrigger == .none,
+                                large: s.isLarge[j], scheduled: s.scheduled[j] && kind != .empty)
+                        })
                 }
                 s.magnitudes[part] = magnitude
             }
@@ -502,16 +522,18 @@ public final class FenceIndex: @unchecked Sendable {
             // Polygons up to the limit get their arithmetic form here, once, in the flat arrays
             // every worker reads (no per-polygon copy is kept besides).
             let start = xs.count
-            guard let area, let ringEnds = PlanarPolygon.appendRings(of: area.shape, to: &xs, &ys, limit: AreaShape.planarVertexLimit) else {
+            guard let area, let ringEnds = PlanarPolygon.appendRings(of: area.shape, to: &xs, &ys, limit: AreaShape.planarVertexLimit)
+            else {
                 rings.append((0, 0, 0))
                 continue
             }
             rings.append((start, ends.count, ringEnds.count))
             ends += ringEnds
         }
-        return Layout(kinds: kinds, centerX: cx, centerY: cy, radius: r, exitRadius: rx, areas: areas, beaconNoise: beaconNoise,
-                      polygonXs: ownedCopy(xs), polygonYs: ownedCopy(ys), polygonRingEnds: ownedCopy(ends),
-                      polygonRings: rings)
+        return Layout(
+            kinds: kinds, centerX: cx, centerY: cy, radius: r, exitRadius: rx, areas: areas, beaconNoise: beaconNoise,
+            polygonXs: ownedCopy(xs), polygonYs: ownedCopy(ys), polygonRingEnds: ownedCopy(ends),
+            polygonRings: rings)
     }
 
     /// The slot order (see ``slotFence``): fences by the grid cell of their envelope's centre,
@@ -561,8 +583,10 @@ public final class FenceIndex: @unchecked Sendable {
     /// Projects and buffers every fence, on several threads for large sets (each with its own
     /// PROJ frame and GEOS context, taking a contiguous block of fences); results are in fence
     /// order, and the first failure in fence order is thrown, as a single pass would.
-    static func compileAll(_ fenceSet: FenceSet, frame definition: FrameDefinition,
-                           settings: [GeotriggerSettings], workers requested: Int? = nil) throws(FencesimError) -> ([Shape], [BoundingBox?], [Diagnostic]) {
+    static func compileAll(
+        _ fenceSet: FenceSet, frame definition: FrameDefinition,
+        settings: [GeotriggerSettings], workers requested: Int? = nil
+    ) throws(FencesimError) -> ([Shape], [BoundingBox?], [Diagnostic]) {
         let fences = fenceSet.fences
         let automatic = min(ProcessInfo.processInfo.activeProcessorCount, 8, fences.count / fencesPerWorker)
         let workers = max(1, min(requested ?? automatic, fences.count))
@@ -587,11 +611,14 @@ public final class FenceIndex: @unchecked Sendable {
                 for j in range {
                     let buffer = settings[j].bufferMeters
                     do throws(SpatialError) {
-                        let (shape, envelope) = try FenceIndex.compile(kind: fences[j].kind, shape: fences[j].shape, buffer: buffer,
-                                                                       frame: frame, context: context)
+                        let (shape, envelope) = try FenceIndex.compile(
+                            kind: fences[j].kind, shape: fences[j].shape, buffer: buffer,
+                            frame: frame, context: context)
                         if case .empty = shape {
-                            warnings.append(Diagnostic(.warning, "fence \"\(fences[j].id)\": a buffer of \(buffer) m leaves nothing; it will never be entered",
-                                                       at: fences[j].location, kind: "fence-empty"))
+                            warnings.append(
+                                Diagnostic(
+                                    .warning, "fence \"\(fences[j].id)\": a buffer of \(buffer) m leaves nothing; it will never be entered",
+                                    at: fences[j].location, kind: "fence-empty"))
                         }
                         shapes.append(shape)
                         envelopes.append(envelope)
@@ -632,8 +659,10 @@ public final class FenceIndex: @unchecked Sendable {
 
     /// A fence's metric shape and envelope, from its kind and shape (passed apart, so that the
     /// caller reads them in place instead of copying the whole fence).
-    static func compile(kind: Fence.Kind, shape: Spatial.Shape, buffer: Double, frame: MetricFrame,
-                        context: GEOSContext) throws(SpatialError) -> (Shape, BoundingBox?) {
+    static func compile(
+        kind: Fence.Kind, shape: Spatial.Shape, buffer: Double, frame: MetricFrame,
+        context: GEOSContext
+    ) throws(SpatialError) -> (Shape, BoundingBox?) {
         func project(_ p: XY) throws(SpatialError) -> XY {
             let q = frame.forward(p)
             guard q.x.isFinite, q.y.isFinite else {
@@ -647,14 +676,19 @@ public final class FenceIndex: @unchecked Sendable {
             let center = try project(c)
             let r = radius + buffer
             guard r > 0 else { return (.empty, nil) }
-            return (.circle(center: center, radius: r), BoundingBox(minX: center.x - r, minY: center.y - r, maxX: center.x + r, maxY: center.y + r))
+            return (
+                .circle(center: center, radius: r),
+                BoundingBox(minX: center.x - r, minY: center.y - r, maxX: center.x + r, maxY: center.y + r)
+            )
         case .beacon(let range, let proximity):
             guard case .point(let c) = shape else { throw SpatialError(function: "compile", message: "a beacon needs a point") }
             let center = try project(c)
             let exit = range + max(0, buffer)
             let enter = proximity.distance(range: range)
-            return (.beacon(center: center, enterRadius: enter, exitRadius: exit),
-                    BoundingBox(minX: center.x - exit, minY: center.y - exit, maxX: center.x + exit, maxY: center.y + exit))
+            return (
+                .beacon(center: center, enterRadius: enter, exitRadius: exit),
+                BoundingBox(minX: center.x - exit, minY: center.y - exit, maxX: center.x + exit, maxY: center.y + exit)
+            )
         case .line:
             var metric: [XY] = []
             for p in shape.positions { metric.append(try project(p)) }

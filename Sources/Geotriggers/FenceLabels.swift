@@ -12,11 +12,6 @@ public struct FenceLabels: Sendable {
     struct Label: Sendable {
         @usableFromInline let id: String
         @usableFromInline let zone: String?
-
-        init(id: String, zone: String?) {
-            self.id = id
-            self.zone = zone
-        }
     }
 
     /// By fence: its label.

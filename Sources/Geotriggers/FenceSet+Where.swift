@@ -12,8 +12,10 @@ extension FenceSet {
             all.indices.filter { clause.selects(all[$0]) }.map { all[$0] }
         }
         if selected.fences.isEmpty, !fences.isEmpty {
-            selected.warnings.append(Diagnostic(.warning, "the where-clause \"\(clause.text)\" selects none of the \(fences.count) fences",
-                                                at: SourceLocation(file: file), kind: "where-selects-none"))
+            selected.warnings.append(
+                Diagnostic(
+                    .warning, "the where-clause \"\(clause.text)\" selects none of the \(fences.count) fences",
+                    at: SourceLocation(file: file), kind: "where-selects-none"))
         }
         return selected
     }

@@ -64,11 +64,19 @@ public struct FilterExpression: Hashable, Sendable, CustomStringConvertible {
     }
 
     enum Comparison: String, Hashable, Sendable {
-        case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">=", equal = "==", notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case equal = "=="
+        case notEqual = "!="
     }
 
     enum Arithmetic: String, Hashable, Sendable {
-        case add = "+", subtract = "-", multiply = "*", divide = "/"
+        case add = "+"
+        case subtract = "-"
+        case multiply = "*"
+        case divide = "/"
     }
 
     /// A parse error with the 1-based column (in characters) of the problem in the expression.
@@ -149,7 +157,8 @@ public struct FilterExpression: Hashable, Sendable, CustomStringConvertible {
         case (.string(let a), .string(let b)):
             // By Unicode scalars (not by canonical equivalence): what a user typed and what a
             // file holds compare as their code points do.
-            let relation = a.unicodeScalars.elementsEqual(b.unicodeScalars) ? 0 : a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1
+            let relation =
+                a.unicodeScalars.elementsEqual(b.unicodeScalars) ? 0 : a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1
             return order(relation, op, 0)
         case (.boolean(let a), .boolean(let b)):
             switch op {
@@ -231,7 +240,12 @@ extension FilterExpression {
     struct Token: Hashable {
         enum Kind: Hashable {
             /// A number; a word (a name or a keyword); a `"quoted name"`; a `'string'`.
-            case number(Double), identifier(String), quotedName(String), string(String), symbol(String), end
+            case number(Double)
+            case identifier(String)
+            case quotedName(String)
+            case string(String)
+            case symbol(String)
+            case end
         }
         var kind: Kind
         var column: Int
@@ -307,7 +321,8 @@ extension FilterExpression {
                         i += 1
                     }
                     guard closed else {
-                        lexError = ParseError(column: column(start), message: c == "'" ? "the string has no closing '" : "the quoted name has no closing \"")
+                        lexError = ParseError(
+                            column: column(start), message: c == "'" ? "the string has no closing '" : "the quoted name has no closing \"")
                         return
                     }
                     tokens.append(Token(kind: c == "'" ? .string(content) : .quotedName(content), column: column(start)))
@@ -420,7 +435,8 @@ extension FilterExpression {
                 let negated = isWord("not")
                 if negated { position += 1 }
                 guard isWord("null") else {
-                    throw ParseError(column: current.column, message: "expected null after is\(negated ? " not" : ""), found \(describe(current))")
+                    throw ParseError(
+                        column: current.column, message: "expected null after is\(negated ? " not" : ""), found \(describe(current))")
                 }
                 position += 1
                 return .isNull(left, negated: negated)
@@ -431,7 +447,11 @@ extension FilterExpression {
                 return .oneOf(left, try parseList(), negated: negated)
             }
             guard case .symbol(let s) = current.kind, let op = Comparison(rawValue: s) else {
-                throw ParseError(column: current.column, message: "expected a comparison (<, <=, >, >=, ==, !=), in or is null after the value at column \(start.column), found \(describe(current))")
+                throw ParseError(
+                    column: current.column,
+                    message:
+                        "expected a comparison (<, <=, >, >=, ==, !=), in or is null after the value at column \(start.column), found \(describe(current))"
+                )
             }
             position += 1
             let right = try parseSum()
@@ -519,9 +539,11 @@ extension FilterExpression {
                 return .number(d)
             case .identifier(let word) where ["true", "false", "null"].contains(word.lowercased()):
                 guard subject == .fences, word.lowercased() != "null" else {
-                    throw ParseError(column: token.column, message: word.lowercased() == "null"
-                        ? "compare with null by 'is null' or 'is not null'"
-                        : "fix fields are numbers: '\(word)' is not one")
+                    throw ParseError(
+                        column: token.column,
+                        message: word.lowercased() == "null"
+                            ? "compare with null by 'is null' or 'is not null'"
+                            : "fix fields are numbers: '\(word)' is not one")
                 }
                 position += 1
                 return .boolean(word.lowercased() == "true")
@@ -545,9 +567,11 @@ extension FilterExpression {
                 position += 1
                 return v
             default:
-                throw ParseError(column: token.column, message: subject == .fixes
-                    ? "expected a number or a fix field, found \(describe(token))"
-                    : "expected a value or a property, found \(describe(token))")
+                throw ParseError(
+                    column: token.column,
+                    message: subject == .fixes
+                        ? "expected a number or a fix field, found \(describe(token))"
+                        : "expected a value or a property, found \(describe(token))")
             }
         }
 

@@ -172,8 +172,9 @@ extension GeotriggerEngine {
         var newRange = Calendar.noCells
         if let c = found, c.c0 <= c.c1, c.r0 <= c.r1 { newRange = SIMD4(c.c0, c.c1, c.r0, c.r1) }
         let magnitude = max(calendar.magnitude, abs(px), abs(py))
-        let probe = Probe(x: px, y: py, accuracy: sample.accuracy, isFirst: isFirst, slack: Calendar.clearanceSlack + 1e-13 * magnitude,
-                          roughError: PlanarPolygon.roughDistanceError(magnitude: magnitude))
+        let probe = Probe(
+            x: px, y: py, accuracy: sample.accuracy, isFirst: isFirst, slack: Calendar.clearanceSlack + 1e-13 * magnitude,
+            roughError: PlanarPolygon.roughDistanceError(magnitude: magnitude))
         let before = calendar.range
         calendar.range = newRange
         if full {
@@ -293,14 +294,18 @@ extension GeotriggerEngine {
                         // One pass: the parity and a distance within `error` of GEOS's. It settles
                         // the conditions unless the boundary, or the edge of the disc, is within
                         // that error.
-                        let found = PlanarPolygon.roughLocate(p, xs: calendar.polygonXs, ys: calendar.polygonYs, start: ring.vertexStart, ringEnds: ends,
-                                                              runBoxes: calendar.runBoxes + 4 * boxStart, hint: Int(run))
+                        let found = PlanarPolygon.roughLocate(
+                            p, xs: calendar.polygonXs, ys: calendar.polygonYs, start: ring.vertexStart, ringEnds: ends,
+                            runBoxes: calendar.runBoxes + 4 * boxStart, hint: Int(run))
                         (isInside, d) = (found.inside, found.distance)
                         run = UInt16(truncatingIfNeeded: found.nearestRun)
                         error = probe.roughError
                         settled = d > error && (a == 0 || abs(d - a) > error)
                     }
-                    if !settled, let exact = PlanarPolygon.locate(p, xs: calendar.polygonXs, ys: calendar.polygonYs, start: ring.vertexStart, ringEnds: ends) {
+                    if !settled,
+                        let exact = PlanarPolygon.locate(
+                            p, xs: calendar.polygonXs, ys: calendar.polygonYs, start: ring.vertexStart, ringEnds: ends)
+                    {
                         (isInside, d, error, settled) = (exact.inside, exact.boundaryDistance, 0, true)
                     }
                 }

@@ -37,7 +37,8 @@ extension GeotriggerEngine {
         // A circle's crossings bound its chord: the segment is inside between them (or touches
         // it at one), with no midpoint to test, which could round the wrong way when the two
         // fractions nearly meet.
-        if case .area = fences.shapes[j] {} else {
+        if case .area = fences.shapes[j] {
+        } else {
             visits.append((fractions[0], fractions[fractions.count - 1]))
             k = fractions.count
         }
@@ -63,14 +64,19 @@ extension GeotriggerEngine {
             let exitTime = from.time.adding(seconds: span * f1)
             let at = XY(p.x + (q.x - p.x) * f0, p.y + (q.y - p.y) * f0)
             let lonLat = fences.frame.inverse(at)
-            let reason = "fence lies between fix \(from.index) and fix \(to.index) (\(MessageTemplate.format(span)) s, \(MessageTemplate.format(p.distance(to: q))) m apart)"
+            let reason =
+                "fence lies between fix \(from.index) and fix \(to.index) (\(MessageTemplate.format(span)) s, \(MessageTemplate.format(p.distance(to: q))) m apart)"
             if settings.gapPolicy != .ignore, settings.level != .none {
                 // The visit the event reports, as a stretch inside between the fixes.
                 let out = fences.frame.inverse(XY(p.x + (q.x - p.x) * f1, p.y + (q.y - p.y) * f1))
-                levelChanges.append(LevelChange(fence: j, time: enterTime, inside: true, fixIndex: to.index, interpolated: true,
-                                                longitude: lonLat.x, latitude: lonLat.y))
-                levelChanges.append(LevelChange(fence: j, time: exitTime, inside: false, fixIndex: to.index, interpolated: true,
-                                                longitude: out.x, latitude: out.y))
+                levelChanges.append(
+                    LevelChange(
+                        fence: j, time: enterTime, inside: true, fixIndex: to.index, interpolated: true,
+                        longitude: lonLat.x, latitude: lonLat.y))
+                levelChanges.append(
+                    LevelChange(
+                        fence: j, time: exitTime, inside: false, fixIndex: to.index, interpolated: true,
+                        longitude: out.x, latitude: out.y))
             }
             switch settings.gapPolicy {
             case .ignore:
@@ -170,8 +176,9 @@ extension GeotriggerEngine {
             let last = k == points.count - 2
             guard u >= 0, last ? u <= 1 : u < 1 else { continue }
             let time = from.time.adding(seconds: span * t)
-            var event = makeEvent(.cross, j, to, time: time,
-                                  reason: "line crossed between fix \(from.index) and fix \(to.index)")
+            var event = makeEvent(
+                .cross, j, to, time: time,
+                reason: "line crossed between fix \(from.index) and fix \(to.index)")
             event.interpolated = true
             event.direction = sideP ? .leftToRight : .rightToLeft
             event.distance = 0

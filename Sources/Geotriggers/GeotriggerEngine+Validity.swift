@@ -36,7 +36,9 @@ extension GeotriggerEngine {
 
     /// Of `fences`, those with a schedule, and the `validFrom` and `validUntil` of the others,
     /// in time order (then by fence).
-    static func validityTimeline(_ fenceSet: FenceSet, _ fences: [Int32]) -> (schedules: [Int32], boundaries: [(time: Timestamp, fence: Int32)]) {
+    static func validityTimeline(_ fenceSet: FenceSet, _ fences: [Int32]) -> (
+        schedules: [Int32], boundaries: [(time: Timestamp, fence: Int32)]
+    ) {
         var schedules: [Int32] = []
         var boundaries: [(time: Timestamp, fence: Int32)] = []
         for j in fences {
@@ -102,8 +104,10 @@ extension GeotriggerEngine {
                 let id = fences.fenceSet.fences[change.fence].id
                 // A version replaces the one of its own geotrigger (when several watch the fence).
                 let watcher = fences.fenceSet.watchers?.geotrigger[change.fence]
-                if let next = instant.first(where: { $0.exists && !replacements.contains($0.fence) && fences.fenceSet.fences[$0.fence].id == id
-                    && fences.fenceSet.watchers?.geotrigger[$0.fence] == watcher }) {
+                if let next = instant.first(where: {
+                    $0.exists && !replacements.contains($0.fence) && fences.fenceSet.fences[$0.fence].id == id
+                        && fences.fenceSet.watchers?.geotrigger[$0.fence] == watcher
+                }) {
                     replacements.insert(next.fence)
                     replace(change.fence, with: next.fence, at: change.time, previous)
                 } else {
@@ -138,8 +142,10 @@ extension GeotriggerEngine {
         state.inside = true
         state.enteredAt = time
         if profile.level {
-            levelChanges.append(LevelChange(fence: j, time: time, inside: true, fixIndex: last.index, interpolated: false,
-                                            longitude: last.longitude, latitude: last.latitude))
+            levelChanges.append(
+                LevelChange(
+                    fence: j, time: time, inside: true, fixIndex: last.index, interpolated: false,
+                    longitude: last.longitude, latitude: last.latitude))
         }
         if profile.initialNone {
             state.dwellDone = profile.dwell == nil
@@ -184,8 +190,10 @@ extension GeotriggerEngine {
     /// An exit of fence `j` at `time`, made at the last fix, with `reason`.
     func exitNow(_ j: Int, at time: Timestamp, _ last: Sample, reason: String) {
         if profiles[j].level {
-            levelChanges.append(LevelChange(fence: j, time: time, inside: false, fixIndex: last.index, interpolated: false,
-                                            longitude: last.longitude, latitude: last.latitude))
+            levelChanges.append(
+                LevelChange(
+                    fence: j, time: time, inside: false, fixIndex: last.index, interpolated: false,
+                    longitude: last.longitude, latitude: last.latitude))
         }
         emit(.exit, j, last, time: time, reason: reason)
     }

@@ -286,20 +286,24 @@ public final class GeotriggerEngine {
             for j in settings.indices {
                 var id = 0
                 if let f = settings[j].filter {
-                    if let k = filters.firstIndex(of: f) { id = k + 1 } else {
+                    if let k = filters.firstIndex(of: f) {
+                        id = k + 1
+                    } else {
                         filters.append(f)
                         id = filters.count
                     }
                 }
                 var isLine = false
                 if case .line = shapes[j] { isLine = true }
-                profiles.append(Profile(accuracyFeed: settings[j].feed == .accuracy, relationship: settings[j].relationship,
-                                        maxGap: settings[j].maxGapSeconds, hiddenVisits: settings[j].gapPolicy != .ignore,
-                                        dwell: settings[j].dwellSeconds, filterID: id, isLine: isLine, feed: settings[j].feed,
-                                        notifyEnter: settings[j].notify.includesEnter, notifyExit: settings[j].notify.includesExit,
-                                        hasMessage: settings[j].message != nil, immediateEnter: settings[j].enterAfter.isImmediate,
-                                        immediateExit: settings[j].exitAfter.isImmediate, initialNone: settings[j].initialTrigger == .none,
-                                        level: settings[j].level != .none))
+                profiles.append(
+                    Profile(
+                        accuracyFeed: settings[j].feed == .accuracy, relationship: settings[j].relationship,
+                        maxGap: settings[j].maxGapSeconds, hiddenVisits: settings[j].gapPolicy != .ignore,
+                        dwell: settings[j].dwellSeconds, filterID: id, isLine: isLine, feed: settings[j].feed,
+                        notifyEnter: settings[j].notify.includesEnter, notifyExit: settings[j].notify.includesExit,
+                        hasMessage: settings[j].message != nil, immediateEnter: settings[j].enterAfter.isImmediate,
+                        immediateExit: settings[j].exitAfter.isImmediate, initialNone: settings[j].initialTrigger == .none,
+                        level: settings[j].level != .none))
             }
             self.filters = filters
             self.profiles = profiles
@@ -349,8 +353,10 @@ public final class GeotriggerEngine {
     public func process(_ sample: Sample, into events: inout [GeotriggerEvent]) {
         if let previous, sample.time < previous.time {
             statistics.outOfOrder += 1
-            findings.append(Finding(fixIndex: sample.index, time: sample.time,
-                                    message: "fix \(sample.index) is earlier than fix \(previous.index); skipped", kind: "time-backwards"))
+            findings.append(
+                Finding(
+                    fixIndex: sample.index, time: sample.time,
+                    message: "fix \(sample.index) is earlier than fix \(previous.index); skipped", kind: "time-backwards"))
             return
         }
         statistics.samples += 1
@@ -359,9 +365,12 @@ public final class GeotriggerEngine {
         if let previous, sample.time.seconds(since: previous.time) > globalMaxGap {
             statistics.gaps += 1
             let gap = sample.time.seconds(since: previous.time)
-            findings.append(Finding(fixIndex: sample.index, time: sample.time,
-                                    message: "gap of \(MessageTemplate.format(gap)) s between fixes \(previous.index) and \(sample.index) starts a new segment (maxGap \(MessageTemplate.format(globalMaxGap)) s)",
-                                    kind: "gap"))
+            findings.append(
+                Finding(
+                    fixIndex: sample.index, time: sample.time,
+                    message:
+                        "gap of \(MessageTemplate.format(gap)) s between fixes \(previous.index) and \(sample.index) starts a new segment (maxGap \(MessageTemplate.format(globalMaxGap)) s)",
+                    kind: "gap"))
         }
         scratch.removeAll(keepingCapacity: true)
         // Fences that appeared or disappeared since the previous fix, tested there (the filters
@@ -379,16 +388,21 @@ public final class GeotriggerEngine {
         // from the previous sample (or, for a fence with a filter, from the last sample that
         // passed it) swept by the larger of the two discs.
         let reach = usesAccuracyFeed ? sample.accuracy : 0
-        var box = BoundingBox(minX: sample.position.x - reach, minY: sample.position.y - reach,
-                              maxX: sample.position.x + reach, maxY: sample.position.y + reach)
+        var box = BoundingBox(
+            minX: sample.position.x - reach, minY: sample.position.y - reach,
+            maxX: sample.position.x + reach, maxY: sample.position.y + reach)
         if queriesMovement {
             for k in previousPassing.indices {
                 guard let from = lastPassing(k) else { continue }
                 let wider = usesAccuracyFeed ? max(reach, from.accuracy) : 0
-                box.include(BoundingBox(minX: from.position.x - wider, minY: from.position.y - wider,
-                                        maxX: from.position.x + wider, maxY: from.position.y + wider))
-                box.include(BoundingBox(minX: sample.position.x - wider, minY: sample.position.y - wider,
-                                        maxX: sample.position.x + wider, maxY: sample.position.y + wider))
+                box.include(
+                    BoundingBox(
+                        minX: from.position.x - wider, minY: from.position.y - wider,
+                        maxX: from.position.x + wider, maxY: from.position.y + wider))
+                box.include(
+                    BoundingBox(
+                        minX: sample.position.x - wider, minY: sample.position.y - wider,
+                        maxX: sample.position.x + wider, maxY: sample.position.y + wider))
             }
         }
         // A nanometre more, so that a disc that just touches a fence's envelope reaches its cells
@@ -469,8 +483,10 @@ public final class GeotriggerEngine {
     /// nearer than its range (it checks in within the proximity and out beyond the range), and
     /// not `contains-intersects` with the accuracy feed (in on containment, out when the disc no
     /// longer touches). Otherwise its state remembers which condition it last met.
-    public static func entersAndStaysAlike(_ kind: Fence.Kind, relationship: GeotriggerSettings.Relationship,
-                                           feed: GeotriggerSettings.Feed, bufferMeters: Double) -> Bool {
+    public static func entersAndStaysAlike(
+        _ kind: Fence.Kind, relationship: GeotriggerSettings.Relationship,
+        feed: GeotriggerSettings.Feed, bufferMeters: Double
+    ) -> Bool {
         if case .beacon(let range, let proximity) = kind, proximity.distance(range: range) != range + max(0, bufferMeters) {
             return false
         }
@@ -484,10 +500,13 @@ public final class GeotriggerEngine {
     /// first ``resynchronize(with:)``-ing on the sample before its slice.
     public static func isMemoryless(_ settings: [GeotriggerSettings], fences: [Fence]) -> Bool {
         // Read in place: copying a fence or its settings costs a dozen reference counts.
-        hasPlainTransitions(settings) && zip(fences.indices, settings.indices).allSatisfy { j, k in
-            fences[j].validity == nil && entersAndStaysAlike(fences[j].kind, relationship: settings[k].relationship, feed: settings[k].feed,
-                                bufferMeters: settings[k].bufferMeters)
-        }
+        hasPlainTransitions(settings)
+            && zip(fences.indices, settings.indices).allSatisfy { j, k in
+                fences[j].validity == nil
+                    && entersAndStaysAlike(
+                        fences[j].kind, relationship: settings[k].relationship, feed: settings[k].feed,
+                        bufferMeters: settings[k].bufferMeters)
+            }
     }
 
     /// Forgets every fence's state and takes the state `sample` gives, without events or
@@ -537,7 +556,9 @@ public final class GeotriggerEngine {
     /// A standard normal deviate for beacon `fence` at fix `fix`: a pure function of the seed and
     /// the pair, so the noise does not depend on evaluation order or the number of workers.
     static func signalNoise(seed: UInt64, fence: Int, fix: Int) -> Double {
-        var rng = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: fence) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(truncatingIfNeeded: fix) &* 0xC2B2_AE3D_27D4_EB4F))
+        var rng = SplitMix64(
+            seed: seed ^ (UInt64(truncatingIfNeeded: fence) &* 0x9E37_79B9_7F4A_7C15)
+                ^ (UInt64(truncatingIfNeeded: fix) &* 0xC2B2_AE3D_27D4_EB4F))
         return rng.nextGaussian()
     }
 
@@ -565,7 +586,8 @@ public final class GeotriggerEngine {
         // Line fences: crossings of the movement segment.
         if profile.isLine {
             if let previousSample = lastPassing(profile.filterID), sample.continues(previousSample, maxGap: profile.maxGap),
-               existed(j, since: previousSample.time), case .line(let points) = fences.shapes[j] {
+                existed(j, since: previousSample.time), case .line(let points) = fences.shapes[j]
+            {
                 lineCrossings(j, points, previousSample, sample, fences.settings[j])
             }
             return
@@ -586,15 +608,17 @@ public final class GeotriggerEngine {
         }
 
         if !wasInside, !state.inside, !startedPending, state.pending == nil, profile.hiddenVisits, output == .events,
-           let previousSample = lastPassing(profile.filterID), sample.continues(previousSample, maxGap: profile.maxGap),
-           existed(j, since: previousSample.time) {
+            let previousSample = lastPassing(profile.filterID), sample.continues(previousSample, maxGap: profile.maxGap),
+            existed(j, since: previousSample.time)
+        {
             hiddenVisits(j, previousSample, sample, fences.settings[j])
         }
 
         if state.inside {
             statistics.insidePairs += 1
             if let dwell = profile.dwell, !state.dwellDone, let enteredAt = state.enteredAt,
-               sample.time.seconds(since: enteredAt) >= dwell {
+                sample.time.seconds(since: enteredAt) >= dwell
+            {
                 state.dwellDone = true
                 var event = makeEvent(.dwell, j, sample, time: enteredAt.adding(seconds: dwell))
                 event.dwellSeconds = dwell
@@ -613,8 +637,11 @@ public final class GeotriggerEngine {
             if let pending = state.pending {
                 let settings = fences.settings[j]
                 statistics.suppressedFlips += 1
-                emit(.suppressed, j, sample, time: sample.time,
-                     reason: "debounce: \(wasInside ? "exit" : "enter") seen since fix \(pending.sinceFix) was not confirmed (\((wasInside ? settings.exitAfter : settings.enterAfter)))")
+                emit(
+                    .suppressed, j, sample, time: sample.time,
+                    reason:
+                        "debounce: \(wasInside ? "exit" : "enter") seen since fix \(pending.sinceFix) was not confirmed (\((wasInside ? settings.exitAfter : settings.enterAfter)))"
+                )
                 state.pending = nil
             }
             return
@@ -639,8 +666,10 @@ public final class GeotriggerEngine {
         state.pending = nil
         state.inside = !wasInside
         if profile.level {
-            levelChanges.append(LevelChange(fence: j, time: sample.time, inside: state.inside, fixIndex: sample.index, interpolated: false,
-                                            longitude: sample.longitude, latitude: sample.latitude))
+            levelChanges.append(
+                LevelChange(
+                    fence: j, time: sample.time, inside: state.inside, fixIndex: sample.index, interpolated: false,
+                    longitude: sample.longitude, latitude: sample.latitude))
         }
         if state.inside {
             state.enteredAt = sample.time
@@ -731,23 +760,24 @@ public final class GeotriggerEngine {
         let fence = fences.fenceSet.fences[event.fence]
         let previous = self.previous
         let first = firstTime
-        return template.render(MessageTemplate.Context(
-            fenceProperty: { key in
-                switch key {
-                case "id": return fence.id
-                case "name": return fence.name
-                case "zone": return fence.zone
-                default:
-                    guard let node = fence.property(key) else { return nil }
-                    if let s = node.string { return s }
-                    if node.isNull { return nil }
-                    return JSONWriter.string(node.value)
-                }
-            },
-            fixField: { GeotriggerEngine.field($0, sample, first: first, previous: previous) },
-            fixTime: sample.time.description,
-            fixIndex: sample.index,
-            eventType: event.kind.rawValue,
-            trace: traceName))
+        return template.render(
+            MessageTemplate.Context(
+                fenceProperty: { key in
+                    switch key {
+                    case "id": return fence.id
+                    case "name": return fence.name
+                    case "zone": return fence.zone
+                    default:
+                        guard let node = fence.property(key) else { return nil }
+                        if let s = node.string { return s }
+                        if node.isNull { return nil }
+                        return JSONWriter.string(node.value)
+                    }
+                },
+                fixField: { GeotriggerEngine.field($0, sample, first: first, previous: previous) },
+                fixTime: sample.time.description,
+                fixIndex: sample.index,
+                eventType: event.kind.rawValue,
+                trace: traceName))
     }
 }

@@ -80,10 +80,12 @@ public struct GeotriggerEvent: Sendable {
     public var longitude: Double
     public var latitude: Double
 
-    public init(kind: Kind, time: Timestamp, fence: Int, fixIndex: Int, fixTime: Timestamp, feed: GeotriggerSettings.Feed,
-                feedRadius: Double, distance: Double?, accuracy: Double, interpolated: Bool = false, direction: Direction? = nil,
-                enterTime: Timestamp? = nil, exitTime: Timestamp? = nil, dwellSeconds: Double? = nil, reason: String? = nil,
-                notified: Bool = true, message: String? = nil, longitude: Double, latitude: Double) {
+    public init(
+        kind: Kind, time: Timestamp, fence: Int, fixIndex: Int, fixTime: Timestamp, feed: GeotriggerSettings.Feed,
+        feedRadius: Double, distance: Double?, accuracy: Double, interpolated: Bool = false, direction: Direction? = nil,
+        enterTime: Timestamp? = nil, exitTime: Timestamp? = nil, dwellSeconds: Double? = nil, reason: String? = nil,
+        notified: Bool = true, message: String? = nil, longitude: Double, latitude: Double
+    ) {
         self.kind = kind
         self.time = time
         self.fence = fence

@@ -1,4 +1,5 @@
 import Fences
+
 /// The settings of SPEC §2 that decide when a fence notifies, for one fence once global, zone and
 /// fence overrides are resolved.
 public struct GeotriggerSettings: Hashable, Sendable {

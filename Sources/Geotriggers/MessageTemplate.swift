@@ -79,7 +79,9 @@ public struct MessageTemplate: Hashable, Sendable, CustomStringConvertible {
         case ("event", "type"?): return .eventType
         case ("trace", nil): return .trace
         default:
-            throw ParseError(column: column, message: "unknown placeholder {\(name)} (use fence.<property>, fix.<field>, fix.time, fix.index, event.type or trace)")
+            throw ParseError(
+                column: column,
+                message: "unknown placeholder {\(name)} (use fence.<property>, fix.<field>, fix.time, fix.index, event.type or trace)")
         }
     }
 
@@ -94,7 +96,10 @@ public struct MessageTemplate: Hashable, Sendable, CustomStringConvertible {
         public var eventType: String
         public var trace: String
 
-        public init(fenceProperty: @escaping (String) -> String?, fixField: @escaping (FixField) -> Double?, fixTime: String, fixIndex: Int, eventType: String, trace: String) {
+        public init(
+            fenceProperty: @escaping (String) -> String?, fixField: @escaping (FixField) -> Double?, fixTime: String, fixIndex: Int,
+            eventType: String, trace: String
+        ) {
             self.fenceProperty = fenceProperty
             self.fixField = fixField
             self.fixTime = fixTime

@@ -25,9 +25,11 @@ public struct Sample: Sendable {
     /// different segments, as none joins two fixes further apart than `maxGap`.
     public var segment: Int
 
-    public init(index: Int, time: Timestamp, position: XY, longitude: Double, latitude: Double, accuracy: Double,
-                speed: Double? = nil, course: Double? = nil, altitude: Double? = nil, hdop: Double? = nil, satellites: Int? = nil,
-                segment: Int = 0) {
+    public init(
+        index: Int, time: Timestamp, position: XY, longitude: Double, latitude: Double, accuracy: Double,
+        speed: Double? = nil, course: Double? = nil, altitude: Double? = nil, hdop: Double? = nil, satellites: Int? = nil,
+        segment: Int = 0
+    ) {
         self.index = index
         self.time = time
         self.position = position

@@ -30,9 +30,12 @@ extension POI {
         .orderedObject([
             ("poiID", .string(id)),
             ("name", .string(name)),
-            ("metadata", .orderedObject([
-                ("list", .list(sortedMetadata.map { .orderedObject([("key", .string($0.key)), ("value", .string($0.value))]) })),
-            ])),
+            (
+                "metadata",
+                .orderedObject([
+                    ("list", .list(sortedMetadata.map { .orderedObject([("key", .string($0.key)), ("value", .string($0.value))]) }))
+                ])
+            ),
         ])
     }
 

@@ -37,10 +37,11 @@ public struct POICatalog: Sendable {
         for fence in fences {
             guard case .circle = fence.kind else {
                 if fence.library != nil || fence.rank != nil || fence.metadata != nil {
-                    findings.append(Diagnostic(
-                        .warning,
-                        "fence \"\(fence.id)\" has Places properties but is a \(fence.kind.name); only circles are Places POIs, so Places ignores it",
-                        at: fence.location, kind: "places-not-a-circle"))
+                    findings.append(
+                        Diagnostic(
+                            .warning,
+                            "fence \"\(fence.id)\" has Places properties but is a \(fence.kind.name); only circles are Places POIs, so Places ignores it",
+                            at: fence.location, kind: "places-not-a-circle"))
                 }
                 continue
             }
@@ -51,10 +52,11 @@ public struct POICatalog: Sendable {
                 continue
             }
             for key in POI.metadataStrings(from: fence.metadata).dropped {
-                findings.append(Diagnostic(
-                    .warning,
-                    "metadata \"\(key)\" of fence \"\(fence.id)\" is not a string, number or boolean; Places metadata holds strings, so it is dropped (as the Android SDK does)",
-                    at: fence.location, kind: "places-metadata-dropped"))
+                findings.append(
+                    Diagnostic(
+                        .warning,
+                        "metadata \"\(key)\" of fence \"\(fence.id)\" is not a string, number or boolean; Places metadata holds strings, so it is dropped (as the Android SDK does)",
+                        at: fence.location, kind: "places-metadata-dropped"))
             }
         }
         self.init(pois: pois)

@@ -17,10 +17,12 @@ struct PersistedStateReader {
         var out: [String: JSONNode] = [:]
         for member in members {
             guard keys.contains(member.key) else {
-                throw FencesimError(.badData, "Places state: unknown key \"\(member.key)\" in \(what)", at: source.location(ofOffset: member.keyOffset))
+                throw FencesimError(
+                    .badData, "Places state: unknown key \"\(member.key)\" in \(what)", at: source.location(ofOffset: member.keyOffset))
             }
             guard out[member.key] == nil else {
-                throw FencesimError(.badData, "Places state: duplicate key \"\(member.key)\" in \(what)", at: source.location(ofOffset: member.keyOffset))
+                throw FencesimError(
+                    .badData, "Places state: duplicate key \"\(member.key)\" in \(what)", at: source.location(ofOffset: member.keyOffset))
             }
             out[member.key] = member.node
         }
@@ -40,7 +42,9 @@ struct PersistedStateReader {
     /// Every top-level key must be present (checked after the format and version, so that a
     /// file of another kind is named as such first).
     func requireAll(_ members: [String: JSONNode], in node: JSONNode) throws(FencesimError) {
-        for key in ["nearby", "entered", "current", "lastEntered", "lastExited", "validUntil", "lastKnownLocation", "lastLookup", "nextSequence"] {
+        for key in [
+            "nearby", "entered", "current", "lastEntered", "lastExited", "validUntil", "lastKnownLocation", "lastLookup", "nextSequence",
+        ] {
             _ = try require(members, key, in: node)
         }
     }
@@ -102,7 +106,8 @@ struct PersistedStateReader {
     }
 
     func poi(_ node: JSONNode?) throws(FencesimError) -> POI {
-        let m = try object(node, "a POI", keys: ["id", "name", "latitude", "longitude", "radiusMeters", "library", "rank", "metadata", "userIsWithin"])
+        let m = try object(
+            node, "a POI", keys: ["id", "name", "latitude", "longitude", "radiusMeters", "library", "rank", "metadata", "userIsWithin"])
         // Source order, so that the first bad value is the one reported.
         _ = try object(m["metadata"], "POI metadata", keys: (m["metadata"]?.members ?? []).map(\.key))
         var metadata: [String: String] = [:]

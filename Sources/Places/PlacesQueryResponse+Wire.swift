@@ -17,7 +17,9 @@ extension PlacesQueryResponse {
     /// - Returns: the response and one warning per dropped item.
     /// - Throws: `FencesimError(.badData)`, located, when the body is not JSON or has no `places`
     ///   object (both SDKs report the query as failed then).
-    public static func decode(_ source: SourceText, platform: PlacesPlatform) throws(FencesimError) -> (response: PlacesQueryResponse, warnings: [Diagnostic]) {
+    public static func decode(_ source: SourceText, platform: PlacesPlatform) throws(FencesimError) -> (
+        response: PlacesQueryResponse, warnings: [Diagnostic]
+    ) {
         let root = try JSONParser.parse(source)
         guard let places = root.member("places"), places.members != nil else {
             throw FencesimError(.badData, "Places query response has no \"places\" object", at: source.location(ofOffset: root.offset))
@@ -30,7 +32,10 @@ extension PlacesQueryResponse {
                 switch poi(from: item, platform: platform) {
                 case .success(let p): out.append(p)
                 case .failure(let reason):
-                    warnings.append(Diagnostic(.warning, "\(key) item dropped: \(reason.message)", at: source.location(ofOffset: item.offset), kind: "places-poi-dropped"))
+                    warnings.append(
+                        Diagnostic(
+                            .warning, "\(key) item dropped: \(reason.message)", at: source.location(ofOffset: item.offset),
+                            kind: "places-poi-dropped"))
                 }
             }
             return out
@@ -58,21 +63,24 @@ extension PlacesQueryResponse {
             // `as? String ?? ""`, `Double(... as? String ?? "") ?? 999.999`, `as? Int ?? 0`.
             let latitude = fields[2].string.flatMap { Double($0) } ?? 999.999
             let longitude = fields[3].string.flatMap { Double($0) } ?? 999.999
-            return .success(POI(
-                id: fields[0].string ?? "", name: fields[1].string ?? "", latitude: latitude, longitude: longitude,
-                radiusMeters: Double(integer(fields[4]) ?? 0), library: fields[5].string ?? "",
-                rank: integer(fields[6]) ?? 0, metadata: metadata))
+            return .success(
+                POI(
+                    id: fields[0].string ?? "", name: fields[1].string ?? "", latitude: latitude, longitude: longitude,
+                    radiusMeters: Double(integer(fields[4]) ?? 0), library: fields[5].string ?? "",
+                    rank: integer(fields[6]) ?? 0, metadata: metadata))
         case .android, .docs:
             guard let id = text(fields[0]) else { return .failure(DropReason(message: "no identifier")) }
             guard let latText = text(fields[2]), let lonText = text(fields[3]),
-                  let latitude = Double(latText), let longitude = Double(lonText),
-                  (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                let latitude = Double(latText), let longitude = Double(lonText),
+                (-90...90).contains(latitude), (-180...180).contains(longitude)
+            else {
                 return .failure(DropReason(message: "POI \"\(id)\" has an invalid latitude/longitude"))
             }
-            return .success(POI(
-                id: id, name: text(fields[1]) ?? "unnamed", latitude: latitude, longitude: longitude,
-                radiusMeters: Double(integer(fields[4]) ?? 100), library: text(fields[5]) ?? "",
-                rank: integer(fields[6]) ?? 1000, metadata: metadata))
+            return .success(
+                POI(
+                    id: id, name: text(fields[1]) ?? "unnamed", latitude: latitude, longitude: longitude,
+                    radiusMeters: Double(integer(fields[4]) ?? 100), library: text(fields[5]) ?? "",
+                    rank: integer(fields[6]) ?? 1000, metadata: metadata))
         }
     }
 

@@ -10,7 +10,8 @@ extension PlacesState {
     public mutating func nearbyLookup(
         at time: Timestamp, latitude: Double, longitude: Double, count: Int, in catalog: POICatalog
     ) -> PlacesNearbyLookupResult {
-        applyNearbyResponse(catalog.query(latitude: latitude, longitude: longitude, limit: count), at: time, latitude: latitude, longitude: longitude)
+        applyNearbyResponse(
+            catalog.query(latitude: latitude, longitude: longitude, limit: count), at: time, latitude: latitude, longitude: longitude)
     }
 
     /// Applies a query-service answer for a device at a position (research §1.4).
@@ -45,8 +46,9 @@ extension PlacesState {
         for poi in response.userWithin.reversed() where !seen.contains(poi.id) {
             seen.insert(poi.id)
             let sequence = takeSequence()
-            memberships.append(PlacesMembership(
-                poi: poi, enteredAt: previous[poi.id]?.enteredAt ?? time, entrySequence: sequence, joinedSequence: sequence))
+            memberships.append(
+                PlacesMembership(
+                    poi: poi, enteredAt: previous[poi.id]?.enteredAt ?? time, entrySequence: sequence, joinedSequence: sequence))
         }
         entered = memberships.sorted { $0.id < $1.id }
         if let first = response.userWithin.first {

@@ -14,19 +14,27 @@ extension PlacesState {
             ("format", .string(PlacesState.persistenceFormat)),
             ("version", .int(PlacesState.persistenceVersion)),
             ("nearby", .list(nearby.map(PlacesState.encode))),
-            ("entered", .list(entered.map { m in
-                .orderedObject([
-                    ("poi", PlacesState.encode(m.poi)),
-                    ("enteredAt", PlacesState.encode(m.enteredAt)),
-                    ("entrySequence", .int(Int64(bitPattern: m.entrySequence))),
-                    ("joinedSequence", .int(Int64(bitPattern: m.joinedSequence))),
-                ])
-            })),
+            (
+                "entered",
+                .list(
+                    entered.map { m in
+                        .orderedObject([
+                            ("poi", PlacesState.encode(m.poi)),
+                            ("enteredAt", PlacesState.encode(m.enteredAt)),
+                            ("entrySequence", .int(Int64(bitPattern: m.entrySequence))),
+                            ("joinedSequence", .int(Int64(bitPattern: m.joinedSequence))),
+                        ])
+                    })
+            ),
             ("current", current.map(PlacesState.encode) ?? .null),
             ("lastEntered", lastEntered.map(PlacesState.encode) ?? .null),
             ("lastExited", lastExited.map(PlacesState.encode) ?? .null),
             ("validUntil", validUntil.map(PlacesState.encode) ?? .null),
-            ("lastKnownLocation", lastKnownLocation.map { .orderedObject([("latitude", .double($0.latitude)), ("longitude", .double($0.longitude))]) } ?? .null),
+            (
+                "lastKnownLocation",
+                lastKnownLocation.map { .orderedObject([("latitude", .double($0.latitude)), ("longitude", .double($0.longitude))]) }
+                    ?? .null
+            ),
             ("lastLookup", lastLookup.map(PlacesState.encode) ?? .null),
             ("nextSequence", .int(Int64(bitPattern: nextSequence))),
         ])
@@ -48,17 +56,21 @@ extension PlacesState {
     public static func decode(_ source: SourceText, configuration: PlacesConfiguration) throws(FencesimError) -> PlacesState {
         let root = try JSONParser.parse(source)
         let reader = PersistedStateReader(source: source)
-        let members = try reader.object(root, "the Places state", keys: [
-            "format", "version", "nearby", "entered", "current", "lastEntered", "lastExited", "validUntil",
-            "lastKnownLocation", "lastLookup", "nextSequence",
-        ], allRequired: false)
+        let members = try reader.object(
+            root, "the Places state",
+            keys: [
+                "format", "version", "nearby", "entered", "current", "lastEntered", "lastExited", "validUntil",
+                "lastKnownLocation", "lastLookup", "nextSequence",
+            ], allRequired: false)
         let format = try reader.require(members, "format", in: root)
         guard format.string == persistenceFormat else {
             throw reader.error("not a fencesim Places state (\"format\" must be \"\(persistenceFormat)\")", at: format)
         }
         let version = try reader.require(members, "version", in: root)
         guard case .int(let v) = version.value, v == persistenceVersion else {
-            throw reader.error("unsupported Places state version \(JSONWriter.string(version.value)); this fencesim reads version \(persistenceVersion)", at: version)
+            throw reader.error(
+                "unsupported Places state version \(JSONWriter.string(version.value)); this fencesim reads version \(persistenceVersion)",
+                at: version)
         }
         try reader.requireAll(members, in: root)
         var state = PlacesState(configuration: configuration)
@@ -70,10 +82,11 @@ extension PlacesState {
             guard seen.insert(poi.id).inserted else {
                 throw reader.error("POI \"\(poi.id)\" is entered twice", at: node)
             }
-            state.entered.append(PlacesMembership(
-                poi: poi, enteredAt: try reader.timestamp(m["enteredAt"], "enteredAt"),
-                entrySequence: try reader.sequence(m["entrySequence"], "entrySequence"),
-                joinedSequence: try reader.sequence(m["joinedSequence"], "joinedSequence")))
+            state.entered.append(
+                PlacesMembership(
+                    poi: poi, enteredAt: try reader.timestamp(m["enteredAt"], "enteredAt"),
+                    entrySequence: try reader.sequence(m["entrySequence"], "entrySequence"),
+                    joinedSequence: try reader.sequence(m["joinedSequence"], "joinedSequence")))
         }
         state.entered.sort { $0.id < $1.id }
         state.current = try reader.optional(members["current"]) { n throws(FencesimError) in try reader.poi(n) }
@@ -82,7 +95,8 @@ extension PlacesState {
         state.validUntil = try reader.optional(members["validUntil"]) { n throws(FencesimError) in try reader.timestamp(n, "validUntil") }
         state.lastKnownLocation = try reader.optional(members["lastKnownLocation"]) { n throws(FencesimError) in
             let l = try reader.object(n, "lastKnownLocation", keys: ["latitude", "longitude"])
-            return PlacesLocation(latitude: try reader.double(l["latitude"], "latitude"), longitude: try reader.double(l["longitude"], "longitude"))
+            return PlacesLocation(
+                latitude: try reader.double(l["latitude"], "latitude"), longitude: try reader.double(l["longitude"], "longitude"))
         }
         state.lastLookup = try reader.optional(members["lastLookup"]) { n throws(FencesimError) in try reader.timestamp(n, "lastLookup") }
         let next = try reader.sequence(members["nextSequence"], "nextSequence")

@@ -26,7 +26,8 @@ extension PlacesState {
     /// emulated with ``PlacesConfiguration/dictionarySeed``.
     func iosDictionaryOrder(_ memberships: [PlacesMembership]) -> [PlacesMembership] {
         let seed = configuration.dictionarySeed
-        return memberships
+        return
+            memberships
             .map { (key: PlacesState.dictionaryHash($0.id, seed: seed), membership: $0) }
             .sorted { ($0.key, $0.membership.id) < ($1.key, $1.membership.id) }
             .map(\.membership)
@@ -35,7 +36,8 @@ extension PlacesState {
     /// POIs in the emulated iOS dictionary order.
     func iosDictionaryOrder(_ pois: [POI]) -> [POI] {
         let seed = configuration.dictionarySeed
-        return pois
+        return
+            pois
             .map { (key: PlacesState.dictionaryHash($0.id, seed: seed), poi: $0) }
             .sorted { ($0.key, $0.poi.id) < ($1.key, $1.poi.id) }
             .map(\.poi)

@@ -85,9 +85,10 @@ extension PlacesState {
         let triggering = platform == .ios ? base : base.with(userIsWithin: true)
         if platform != .ios, let i = nearbyIndex(of: base.id) { nearby[i].userIsWithin = true }
         let previous = membership(of: base.id)
-        upsert(PlacesMembership(
-            poi: triggering, enteredAt: previous?.enteredAt ?? time, entrySequence: sequence,
-            joinedSequence: previous?.joinedSequence ?? sequence))
+        upsert(
+            PlacesMembership(
+                poi: triggering, enteredAt: previous?.enteredAt ?? time, entrySequence: sequence,
+                joinedSequence: previous?.joinedSequence ?? sequence))
         lastEntered = triggering
         refreshMembership(at: time)
         switch platform {
@@ -155,12 +156,18 @@ extension PlacesState {
     /// research §1.7).
     func edgeEvent(_ type: PlacesRegionEventType, poi: POI) -> PlacesEvent {
         let data: JSONValue = .orderedObject([
-            ("xdm", .orderedObject([
-                ("eventType", .string(type.experienceEventType)),
-                ("placeContext", .orderedObject([
-                    ("POIinteraction", .orderedObject([("poiDetail", poi.xdmPOIDetail)])),
-                ])),
-            ])),
+            (
+                "xdm",
+                .orderedObject([
+                    ("eventType", .string(type.experienceEventType)),
+                    (
+                        "placeContext",
+                        .orderedObject([
+                            ("POIinteraction", .orderedObject([("poiDetail", poi.xdmPOIDetail)]))
+                        ])
+                    ),
+                ])
+            )
         ])
         return PlacesEvent(
             name: "Location Tracking Event", type: PlacesEvent.edgeType, source: PlacesEvent.requestContentSource,

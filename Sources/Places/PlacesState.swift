@@ -142,7 +142,8 @@ public struct PlacesState: Hashable, Sendable {
             nearbyByDistance = nearby.map(\.id).sorted()
             return
         }
-        nearbyByDistance = nearby
+        nearbyByDistance =
+            nearby
             .map { (id: $0.id, distance: POICatalog.distance(latitude: location.latitude, longitude: location.longitude, to: $0)) }
             .sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
             .map(\.id)

@@ -134,7 +134,8 @@ public struct EventDiff: Sendable {
         var lengths = [Int32](repeating: 0, count: (n + 1) * (m + 1))
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
-                lengths[i * (m + 1) + j] = a[i] == b[j]
+                lengths[i * (m + 1) + j] =
+                    a[i] == b[j]
                     ? lengths[(i + 1) * (m + 1) + j + 1] + 1
                     : max(lengths[(i + 1) * (m + 1) + j], lengths[i * (m + 1) + j + 1])
             }

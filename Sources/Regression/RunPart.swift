@@ -103,7 +103,9 @@ public struct RunPart: Sendable {
     }
 
     /// Reads a part held in memory (see ``read(path:record:)``).
-    public static func read(_ source: SourceText, record: (Header, Int, PartNode) throws(FencesimError) -> Void) throws(FencesimError) -> Header {
+    public static func read(_ source: SourceText, record: (Header, Int, PartNode) throws(FencesimError) -> Void) throws(FencesimError)
+        -> Header
+    {
         let lines = EventLogReader.lines(of: source.bytes).filter { _, bytes in
             bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) })
         }
@@ -125,17 +127,21 @@ public struct RunPart: Sendable {
             next += 1
         }
         guard next == header.positions.count else {
-            throw FencesimError(.badData, "the header lists \(header.positions.count) traces and the file holds \(next): the part is truncated (run its shard again)",
-                                at: SourceLocation(file: source.file, line: (lines.last?.0 ?? 1)))
+            throw FencesimError(
+                .badData,
+                "the header lists \(header.positions.count) traces and the file holds \(next): the part is truncated (run its shard again)",
+                at: SourceLocation(file: source.file, line: (lines.last?.0 ?? 1)))
         }
         if let last = source.bytes.last, last != 0x0A {
-            throw FencesimError(.badData, "the part does not end with a line break: it is truncated (run its shard again)",
-                                at: SourceLocation(file: source.file, line: lines.last?.0 ?? 1))
+            throw FencesimError(
+                .badData, "the part does not end with a line break: it is truncated (run its shard again)",
+                at: SourceLocation(file: source.file, line: lines.last?.0 ?? 1))
         }
         return header
     }
 
-    static let notAPart = "not a part of fencesim report --shard or sweep --shard (its first line must be the header {\"fencesim\":\"partial-report\" or \"partial-sweep\", ...})"
+    static let notAPart =
+        "not a part of fencesim report --shard or sweep --shard (its first line must be the header {\"fencesim\":\"partial-report\" or \"partial-sweep\", ...})"
 
     static func header(_ source: SourceText, line: Int, bytes: ArraySlice<UInt8>) throws(FencesimError) -> Header {
         let node: PartNode
@@ -149,7 +155,9 @@ public struct RunPart: Sendable {
         }
         let version = try node.member("version").int
         guard version == RunPart.version else {
-            throw node.error("part version \(version) is not supported (this fencesim reads version \(RunPart.version)): run its shard again with this fencesim")
+            throw node.error(
+                "part version \(version) is not supported (this fencesim reads version \(RunPart.version)): run its shard again with this fencesim"
+            )
         }
         let run = try node.member("run").string
         let shard: Shard

@@ -31,8 +31,9 @@ public enum ScenarioCheck {
     ///   event.
     public static func check(_ events: [LogEvent], goldenPath: String) throws(FencesimError) -> Verdict {
         guard FileIO.exists(goldenPath) else {
-            throw FencesimError(.missingInput, "there is no golden log here yet; fencesim check --update writes it from the current events",
-                                at: SourceLocation(file: goldenPath))
+            throw FencesimError(
+                .missingInput, "there is no golden log here yet; fencesim check --update writes it from the current events",
+                at: SourceLocation(file: goldenPath))
         }
         let golden = try EventLogReader.read(path: goldenPath)
         let diff = EventDiff.compare(expected: golden, actual: events)

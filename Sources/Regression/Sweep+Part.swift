@@ -6,17 +6,24 @@ import Support
 extension Sweep.Replays {
     /// Trace `t`'s line: `{"replays": [score or {"error": ...}, one per combination]}`.
     public func partValue(trace t: Int) -> JSONValue {
-        .orderedObject([("replays", .list(scores.indices.map { c in
-            if let score = scores[c][t] { return score.partValue }
-            return .orderedObject([("error", errors[c][t].map(PartValue.error) ?? .null)])
-        }))])
+        .orderedObject([
+            (
+                "replays",
+                .list(
+                    scores.indices.map { c in
+                        if let score = scores[c][t] { return score.partValue }
+                        return .orderedObject([("error", errors[c][t].map(PartValue.error) ?? .null)])
+                    })
+            )
+        ])
     }
 
     /// An empty set of replays of `traces` traces in `combinations` combinations, which
     /// ``add(part:position:)`` fills.
     public init(combinations: Int, traces: Int) {
-        self.init(scores: Array(repeating: Array(repeating: nil, count: traces), count: combinations),
-                  errors: Array(repeating: Array(repeating: nil, count: traces), count: combinations))
+        self.init(
+            scores: Array(repeating: Array(repeating: nil, count: traces), count: combinations),
+            errors: Array(repeating: Array(repeating: nil, count: traces), count: combinations))
     }
 
     /// Adds the replays of the trace at `position` from its part's line.

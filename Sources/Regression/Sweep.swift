@@ -39,8 +39,10 @@ public struct Sweep: Sendable {
         /// `radiusScale` is varied; `nil` keeps ``replay``'s pipeline.
         public var scenario: Scenario?
 
-        public init(traces: [TraceInput], replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
-                    bands: [SpeedBand] = SpeedBand.standard, scenario: Scenario? = nil) {
+        public init(
+            traces: [TraceInput], replay: Replayer.Configuration, degradation: Degradation? = nil, truth: TruthSource = .trace,
+            bands: [SpeedBand] = SpeedBand.standard, scenario: Scenario? = nil
+        ) {
             self.traces = traces
             self.replay = replay
             self.degradation = degradation
@@ -51,8 +53,9 @@ public struct Sweep: Sendable {
 
         /// A scenario's replay as ``ScenarioRunner`` prepares it, with its degradation.
         public init(runner: ScenarioRunner, truth: TruthSource, bands: [SpeedBand] = SpeedBand.standard) {
-            self.init(traces: runner.scenario.traces, replay: runner.configuration, degradation: runner.degradation, truth: truth,
-                      bands: bands, scenario: runner.scenario)
+            self.init(
+                traces: runner.scenario.traces, replay: runner.configuration, degradation: runner.degradation, truth: truth,
+                bands: bands, scenario: runner.scenario)
         }
     }
 
@@ -129,10 +132,12 @@ public struct Sweep: Sendable {
             for key in axis.parameter.settingKeys {
                 if let first = seen[key] {
                     let earlier = axes[first].parameter
-                    let what = earlier == axis.parameter
+                    let what =
+                        earlier == axis.parameter
                         ? "\(axis.parameter.rawValue) is already varied by \(source) number \(first + 1)"
                         : "\(axis.parameter.rawValue) sets \(key), which \(source) number \(first + 1) (\(earlier.rawValue)) already varies"
-                    throw FencesimError(.usage, "\(what); give all its values in one \(source)", at: SourceLocation(file: source, line: k + 1, column: 1))
+                    throw FencesimError(
+                        .usage, "\(what); give all its values in one \(source)", at: SourceLocation(file: source, line: k + 1, column: 1))
                 }
                 seen[key] = k
             }
@@ -141,8 +146,10 @@ public struct Sweep: Sendable {
         for (k, axis) in axes.enumerated() {
             count *= axis.values.count
             guard count <= combinationLimit else {
-                throw FencesimError(.usage, "the sweep has \(axes.map { String($0.values.count) }.joined(separator: " × ")) combinations, more than \(combinationLimit)",
-                                    at: SourceLocation(file: source, line: k + 1, column: 1))
+                throw FencesimError(
+                    .usage,
+                    "the sweep has \(axes.map { String($0.values.count) }.joined(separator: " × ")) combinations, more than \(combinationLimit)",
+                    at: SourceLocation(file: source, line: k + 1, column: 1))
             }
         }
     }
@@ -189,8 +196,9 @@ public struct Sweep: Sendable {
                     let fences = Sweep.scaled(base.replay.fences, by: scale)
                     var pipeline = base.replay.pipeline
                     if let scenario = base.scenario, let current = pipeline {
-                        pipeline = try Pipeline(scenario: scenario, fences: fences, places: current.placesSettings,
-                                                rulesPlatform: current.rulesSettings?.platform)
+                        pipeline = try Pipeline(
+                            scenario: scenario, fences: fences, places: current.placesSettings,
+                            rulesPlatform: current.rulesSettings?.platform)
                     }
                     scaled[scale] = (fences, pipeline)
                 }
@@ -201,8 +209,9 @@ public struct Sweep: Sendable {
             }
             let key = keys[fenceChoice] ?? keys.count
             keys[fenceChoice] = key
-            var evaluation = Evaluator.Configuration(replay: replay, degradation: degradation, truth: base.truth,
-                                                     bands: base.bands, trackPointLimit: 1, drawnEventsKept: 0)
+            var evaluation = Evaluator.Configuration(
+                replay: replay, degradation: degradation, truth: base.truth,
+                bands: base.bands, trackPointLimit: 1, drawnEventsKept: 0)
             // A scenario with an operating-system profile is scored for what the app heard, as report does.
             if replay.profile != nil { evaluation.view = .app }
             out.append(Variant(configuration: evaluation, compileKey: key))
@@ -267,11 +276,14 @@ public struct Sweep: Sendable {
         let variants = try variants()
         let traces = base.traces
         let jobs = variants.count * traces.count
-        var out = Replays(scores: Array(repeating: Array(repeating: nil, count: traces.count), count: variants.count),
-                          errors: Array(repeating: Array(repeating: nil, count: traces.count), count: variants.count))
+        var out = Replays(
+            scores: Array(repeating: Array(repeating: nil, count: traces.count), count: variants.count),
+            errors: Array(repeating: Array(repeating: nil, count: traces.count), count: variants.count))
         guard jobs > 0 else { return out }
-        let results = try Sweep.evaluate(variants, traces: traces, truthFences: base.replay.fences.watchedOnce, frame: base.replay.frame, maxGapSeconds: base.replay.maxGapSeconds,
-                                         workers: Replayer(base.replay).workerCount(traces: jobs), progress: progress)
+        let results = try Sweep.evaluate(
+            variants, traces: traces, truthFences: base.replay.fences.watchedOnce, frame: base.replay.frame,
+            maxGapSeconds: base.replay.maxGapSeconds,
+            workers: Replayer(base.replay).workerCount(traces: jobs), progress: progress)
         var seenFenceWarnings: Set<String> = []
         for (k, slot) in results.enumerated() {
             let c = k / traces.count
@@ -298,11 +310,14 @@ public struct Sweep: Sendable {
             let errors = c < replays.errors.count ? replays.errors[c].compactMap { $0 } : []
             for error in errors where seen.insert(error.fullDescription).inserted { failures.append(error) }
             let summary = AccuracySummary(scores, fences: base.replay.fences, bands: base.bands)
-            rows.append(Row(index: c, values: zip(axes, choice).map { $0.values[$1] }, summary: summary, failedTraces: errors.count,
-                            meetsTarget: target.map { errors.isEmpty && $0.isMet(by: summary.overall) }))
+            rows.append(
+                Row(
+                    index: c, values: zip(axes, choice).map { $0.values[$1] }, summary: summary, failedTraces: errors.count,
+                    meetsTarget: target.map { errors.isEmpty && $0.isMet(by: summary.overall) }))
         }
-        return Result(axes: axes, target: target, rows: rows, traceCount: replays.scores.first?.count ?? base.traces.count,
-                      failures: failures, warnings: replays.warnings)
+        return Result(
+            axes: axes, target: target, rows: rows, traceCount: replays.scores.first?.count ?? base.traces.count,
+            failures: failures, warnings: replays.warnings)
     }
 
     /// What one replay of a trace left.
@@ -319,8 +334,10 @@ public struct Sweep: Sendable {
     /// combination it works on, recompiled only when the fences or their settings change. A
     /// trace's truth visits depend on the trace and the truth source alone, which every
     /// combination shares: found once (by the first evaluation of the trace to end) and reused.
-    static func evaluate(_ variants: [Variant], traces: [TraceInput], truthFences: FenceSet, frame: FrameDefinition, maxGapSeconds: Double, workers: Int,
-                         progress: (@Sendable (Int, Int) -> Void)?) throws(FencesimError) -> [Slot] {
+    static func evaluate(
+        _ variants: [Variant], traces: [TraceInput], truthFences: FenceSet, frame: FrameDefinition, maxGapSeconds: Double, workers: Int,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) throws(FencesimError) -> [Slot] {
         let jobs = variants.count * traces.count
         let truths = Mutex<[[TruthVisit]?]>(Array(repeating: nil, count: traces.count))
         /// A worker: its ground truth (combinations fill every core: each walks a path in one
@@ -329,9 +346,12 @@ public struct Sweep: Sendable {
             let truth: GroundTruth
             var compiled: (key: Int, fences: CompiledFences)?
         }
-        let slots = try WorkerPool.run(count: jobs, workers: workers, makeWorker: { () throws(FencesimError) in
-            Worker(truth: try GroundTruth(fences: truthFences, frame: frame, maxGapSeconds: maxGapSeconds))
-        }, progress: progress.map { report in { @Sendable done in report(done, jobs) } }) { (worker, k) throws(FencesimError) -> Slot in
+        let slots = try WorkerPool.run(
+            count: jobs, workers: workers,
+            makeWorker: { () throws(FencesimError) in
+                Worker(truth: try GroundTruth(fences: truthFences, frame: frame, maxGapSeconds: maxGapSeconds))
+            }, progress: progress.map { report in { @Sendable done in report(done, jobs) } }
+        ) { (worker, k) throws(FencesimError) -> Slot in
             let variant = variants[k / traces.count]
             if worker.compiled?.key != variant.compileKey {
                 worker.compiled = nil

@@ -44,8 +44,9 @@ public struct SweepAxis: Sendable, Hashable {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
             let (from, to) = SweepAxis.trimmed(bytes, start, end)
             guard from < to else {
-                throw FencesimError(.usage, "\(parameter.rawValue): empty value (give values separated by commas: \(parameter.rawValue)=V1,V2,...)",
-                                    at: location(from))
+                throw FencesimError(
+                    .usage, "\(parameter.rawValue): empty value (give values separated by commas: \(parameter.rawValue)=V1,V2,...)",
+                    at: location(from))
             }
             let value = try parameter.value(parsing: String(decoding: bytes[from..<to], as: UTF8.self), at: location(from))
             if values.contains(value) {

@@ -102,7 +102,9 @@ public enum SweepParameter: String, CaseIterable, Sendable {
         case .buffer:
             let v = try SweepParameter.number(node, "buffer must be a number of metres")
             let limit = JSONWriter.number(GeotriggerSettings.bufferLimitMeters)
-            guard abs(v) <= GeotriggerSettings.bufferLimitMeters else { throw node.error("buffer must be a number of metres from -\(limit) to \(limit) (1000 km)") }
+            guard abs(v) <= GeotriggerSettings.bufferLimitMeters else {
+                throw node.error("buffer must be a number of metres from -\(limit) to \(limit) (1000 km)")
+            }
             return .number(v)
         case .radiusScale:
             let v = try SweepParameter.number(node, "radiusScale must be a positive factor")

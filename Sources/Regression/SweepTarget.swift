@@ -119,9 +119,12 @@ public struct SweepTarget: Sendable, Hashable, CustomStringConvertible {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
             let (from, to) = SweepAxis.trimmed(bytes, start, end)
             guard from < to else { throw FencesimError(.usage, "empty condition: \(shape)", at: location(from)) }
-            let isOperator: (UInt8) -> Bool = { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "!") }
+            let isOperator: (UInt8) -> Bool = {
+                $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "!")
+            }
             guard let opStart = bytes[from..<to].firstIndex(where: isOperator) else {
-                throw FencesimError(.usage, "no comparison in \"\(String(decoding: bytes[from..<to], as: UTF8.self))\": \(shape)", at: location(from))
+                throw FencesimError(
+                    .usage, "no comparison in \"\(String(decoding: bytes[from..<to], as: UTF8.self))\": \(shape)", at: location(from))
             }
             let opEnd = bytes[opStart..<to].firstIndex(where: { !isOperator($0) }) ?? to
             let opText = String(decoding: bytes[opStart..<opEnd], as: UTF8.self)
@@ -132,18 +135,25 @@ public struct SweepTarget: Sendable, Hashable, CustomStringConvertible {
             guard nameFrom < nameTo else { throw FencesimError(.usage, "no metric before \"\(opText)\": \(shape)", at: location(from)) }
             let name = String(decoding: bytes[nameFrom..<nameTo], as: UTF8.self)
             guard let metric = SweepMetric(name: name) else {
-                throw FencesimError(.badData, "unknown metric \"\(name)\" (metrics: \(SweepMetric.allCases.map(\.rawValue).joined(separator: ", ")))",
-                                    at: location(nameFrom))
+                throw FencesimError(
+                    .badData, "unknown metric \"\(name)\" (metrics: \(SweepMetric.allCases.map(\.rawValue).joined(separator: ", ")))",
+                    at: location(nameFrom))
             }
             let (valueFrom, valueTo) = SweepAxis.trimmed(bytes, opEnd, to)
-            guard valueFrom < valueTo else { throw FencesimError(.usage, "no number after \"\(opText)\": \(shape)", at: location(valueFrom)) }
+            guard valueFrom < valueTo else {
+                throw FencesimError(.usage, "no number after \"\(opText)\": \(shape)", at: location(valueFrom))
+            }
             let valueText = String(decoding: bytes[valueFrom..<valueTo], as: UTF8.self)
             guard let value = ConfigNode.number(valueText) else {
-                throw FencesimError(.usage, "\(metric.rawValue) is compared with \"\(valueText)\", which is not a number: \(shape)", at: location(valueFrom))
+                throw FencesimError(
+                    .usage, "\(metric.rawValue) is compared with \"\(valueText)\", which is not a number: \(shape)", at: location(valueFrom)
+                )
             }
             guard value.isFinite else {
-                throw FencesimError(.usage, "\(metric.rawValue) is compared with \(valueText), which is out of range: a number must be finite, at most ±1.8e308 in size",
-                                    at: location(valueFrom))
+                throw FencesimError(
+                    .usage,
+                    "\(metric.rawValue) is compared with \(valueText), which is out of range: a number must be finite, at most ±1.8e308 in size",
+                    at: location(valueFrom))
             }
             conditions.append(Condition(metric, comparison, value))
             guard end < bytes.count else { break }

@@ -9,29 +9,49 @@ extension AccuracyReport.TraceEntry {
     /// merge returns as a single run does.
     public func partValue(failure: FencesimError?) -> JSONValue {
         func track(_ points: [TraceEvaluation.TrackPoint]) -> JSONValue {
-            .list(points.map {
-                .list([PartValue.double($0.longitude), PartValue.double($0.latitude), PartValue.double($0.seconds), PartValue.double($0.accuracyMeters)])
-            })
+            .list(
+                points.map {
+                    .list([
+                        PartValue.double($0.longitude), PartValue.double($0.latitude), PartValue.double($0.seconds),
+                        PartValue.double($0.accuracyMeters),
+                    ])
+                })
         }
         func poi(_ id: String?) -> JSONValue { id.map(JSONValue.string) ?? .null }
         return .orderedObject([
             ("name", .string(name)), ("path", .string(path)), ("failure", failure.map(PartValue.error) ?? .null),
             ("score", score?.partValue ?? .null), ("cleanTrack", track(cleanTrack)), ("feedTrack", track(feedTrack)),
             ("start", PartValue.time(start)), ("cleanFixes", .int(Int64(cleanFixes))), ("feedFixes", .int(Int64(feedFixes))),
-            ("markers", .list(markers.map { m in
-                .list([.string(m.kind.rawValue), PartValue.double(m.longitude), PartValue.double(m.latitude), .string(m.label), .string(m.fence)])
-            })),
-            ("places", .list(places.map { step in
-                .list([PartValue.double(step.seconds), poi(step.current), poi(step.lastEntered), poi(step.lastExited)])
-            })),
-            ("checkIns", .list(checkIns.zones.map { z in
-                .orderedObject([
-                    ("zone", .string(z.zone)), ("stays", .int(Int64(z.stays))), ("checkIns", .int(Int64(z.checkIns))),
-                    ("checkOuts", .int(Int64(z.checkOuts))), ("matched", .int(Int64(z.matched))), ("unmatched", .int(Int64(z.unmatched))),
-                    ("checkInLatencies", .list(z.checkInLatencies.map { PartValue.double($0) })),
-                    ("dwellErrors", .list(z.dwellErrors.map { PartValue.double($0) })),
-                ])
-            })),
+            (
+                "markers",
+                .list(
+                    markers.map { m in
+                        .list([
+                            .string(m.kind.rawValue), PartValue.double(m.longitude), PartValue.double(m.latitude), .string(m.label),
+                            .string(m.fence),
+                        ])
+                    })
+            ),
+            (
+                "places",
+                .list(
+                    places.map { step in
+                        .list([PartValue.double(step.seconds), poi(step.current), poi(step.lastEntered), poi(step.lastExited)])
+                    })
+            ),
+            (
+                "checkIns",
+                .list(
+                    checkIns.zones.map { z in
+                        .orderedObject([
+                            ("zone", .string(z.zone)), ("stays", .int(Int64(z.stays))), ("checkIns", .int(Int64(z.checkIns))),
+                            ("checkOuts", .int(Int64(z.checkOuts))), ("matched", .int(Int64(z.matched))),
+                            ("unmatched", .int(Int64(z.unmatched))),
+                            ("checkInLatencies", .list(z.checkInLatencies.map { PartValue.double($0) })),
+                            ("dwellErrors", .list(z.dwellErrors.map { PartValue.double($0) })),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -44,8 +64,10 @@ extension AccuracyReport.TraceEntry {
             for p in try node.member(key).list {
                 let xyz = try p.list
                 guard xyz.count == 4 else { throw p.error("a track point is [longitude, latitude, seconds, accuracy]") }
-                out.append(TraceEvaluation.TrackPoint(longitude: try xyz[0].double, latitude: try xyz[1].double, seconds: try xyz[2].double,
-                                                      accuracyMeters: xyz[3].isNull ? nil : try xyz[3].double))
+                out.append(
+                    TraceEvaluation.TrackPoint(
+                        longitude: try xyz[0].double, latitude: try xyz[1].double, seconds: try xyz[2].double,
+                        accuracyMeters: xyz[3].isNull ? nil : try xyz[3].double))
             }
             return out
         }
@@ -64,7 +86,9 @@ extension AccuracyReport.TraceEntry {
         for p in try node.member("places").list {
             let f = try p.list
             guard f.count == 4 else { throw p.error("a Places step is [seconds, current, lastEntered, lastExited]") }
-            places.append(CheckInSummary.PlacesStep(seconds: try f[0].double, current: try poi(f[1]), lastEntered: try poi(f[2]), lastExited: try poi(f[3])))
+            places.append(
+                CheckInSummary.PlacesStep(
+                    seconds: try f[0].double, current: try poi(f[1]), lastEntered: try poi(f[2]), lastExited: try poi(f[3])))
         }
         var checkIns = CheckInSummary()
         for z in try node.member("checkIns").list {
@@ -79,12 +103,13 @@ extension AccuracyReport.TraceEntry {
             checkIns.zones.append(row)
         }
         let failure = try node.optional("failure")?.fencesimError
-        let entry = AccuracyReport.TraceEntry(name: try node.member("name").string, path: try node.member("path").string,
-                                              error: failure?.fullDescription,
-                                              score: try node.optional("score").map { (s) throws(FencesimError) in try TraceScore(part: s) },
-                                              cleanTrack: try track("cleanTrack"), feedTrack: try track("feedTrack"),
-                                              start: try node.optional("start")?.time, cleanFixes: try node.member("cleanFixes").int,
-                                              feedFixes: try node.member("feedFixes").int, markers: markers)
+        let entry = AccuracyReport.TraceEntry(
+            name: try node.member("name").string, path: try node.member("path").string,
+            error: failure?.fullDescription,
+            score: try node.optional("score").map { (s) throws(FencesimError) in try TraceScore(part: s) },
+            cleanTrack: try track("cleanTrack"), feedTrack: try track("feedTrack"),
+            start: try node.optional("start")?.time, cleanFixes: try node.member("cleanFixes").int,
+            feedFixes: try node.member("feedFixes").int, markers: markers)
         var read = entry
         read.places = places
         read.checkIns = checkIns

@@ -32,20 +32,25 @@ public struct AccuracyReport: Sendable {
 
         /// The entry of an evaluated trace.
         public init(_ e: TraceEvaluation) {
-            self.init(name: e.input.label, path: e.input.path, error: e.error?.fullDescription, score: e.score,
-                      cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
-                      feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e))
+            self.init(
+                name: e.input.label, path: e.input.path, error: e.error?.fullDescription, score: e.score,
+                cleanTrack: e.cleanTrack, feedTrack: e.feedTrack, start: e.start, cleanFixes: e.cleanFixCount,
+                feedFixes: e.feedFixCount, markers: AccuracyReport.markers(e))
             guard let start = e.start else { return }
             // From every check-in, check-out and Places line, not only the events kept for the map.
             places = CheckInSummary.places(e.pipelineEvents, start: start)
             if let score = e.score, e.pipelineEvents.contains(where: { $0.type == .checkin }) {
-                checkIns.add(events: e.pipelineEvents, visits: score.visits, start: start,
-                             end: Timestamp(seconds: start.seconds, nanoseconds: Int64(start.nanoseconds) + Int64((score.durationSeconds * 1e9).rounded())))
+                checkIns.add(
+                    events: e.pipelineEvents, visits: score.visits, start: start,
+                    end: Timestamp(
+                        seconds: start.seconds, nanoseconds: Int64(start.nanoseconds) + Int64((score.durationSeconds * 1e9).rounded())))
             }
         }
 
-        init(name: String, path: String, error: String?, score: TraceScore?, cleanTrack: [TraceEvaluation.TrackPoint],
-             feedTrack: [TraceEvaluation.TrackPoint], start: Timestamp?, cleanFixes: Int, feedFixes: Int, markers: [Marker]) {
+        init(
+            name: String, path: String, error: String?, score: TraceScore?, cleanTrack: [TraceEvaluation.TrackPoint],
+            feedTrack: [TraceEvaluation.TrackPoint], start: Timestamp?, cleanFixes: Int, feedFixes: Int, markers: [Marker]
+        ) {
             self.name = name
             self.path = path
             self.error = error
@@ -118,18 +123,23 @@ public struct AccuracyReport: Sendable {
     ///   - generator: what made it (`fencesim 0.1.0`).
     ///   - truth: how truth was taken, as shown to readers.
     ///   - degradation: the degradation of the feed, if any.
-    public init(evaluations: [TraceEvaluation], fences: FenceSet, title: String, generator: String, truth: String,
-                degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard) {
-        self.init(entries: evaluations.map(TraceEntry.init), fences: fences, title: title, generator: generator, truth: truth,
-                  degradation: degradation, bands: bands)
+    public init(
+        evaluations: [TraceEvaluation], fences: FenceSet, title: String, generator: String, truth: String,
+        degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard
+    ) {
+        self.init(
+            entries: evaluations.map(TraceEntry.init), fences: fences, title: title, generator: generator, truth: truth,
+            degradation: degradation, bands: bands)
     }
 
     /// Builds the report of traces already evaluated and reduced to their entries (the traces of
     /// every shard of a run, merged).
     ///
     /// - Parameter entries: the traces, in input order.
-    public init(entries: [TraceEntry], fences: FenceSet, title: String, generator: String, truth: String,
-                degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard) {
+    public init(
+        entries: [TraceEntry], fences: FenceSet, title: String, generator: String, truth: String,
+        degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard
+    ) {
         self.title = title
         self.generator = generator
         fencesFile = fences.file
@@ -219,19 +229,26 @@ public struct AccuracyReport: Sendable {
             case .passthrough: kind = .passthrough
             default: kind = .lost
             }
-            out.append(Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)", fence: fence))
+            out.append(
+                Marker(kind: kind, longitude: lon, latitude: lat, label: "\(event.type.rawValue) \(fence) \(event.time)", fence: fence))
             // The markers below come after these: none of them would be drawn.
             if out.count == limit { return out }
         }
         for d in falseDetections {
             let enter = enters[EnterKey(fence: d.visit.fenceID, time: d.visit.enter)]
             guard let lon = enter?.longitude, let lat = enter?.latitude else { continue }
-            out.append(Marker(kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)", fence: d.visit.fenceID))
+            out.append(
+                Marker(
+                    kind: .falseDetection, longitude: lon, latitude: lat, label: "false detection \(d.visit.fenceID) \(d.visit.enter)",
+                    fence: d.visit.fenceID))
             if out.count == limit { return out }
         }
         for v in score?.visits ?? [] where !v.detected {
             guard let lon = v.truth.enterLongitude, let lat = v.truth.enterLatitude else { continue }
-            out.append(Marker(kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)", fence: v.truth.fenceID))
+            out.append(
+                Marker(
+                    kind: .missed, longitude: lon, latitude: lat, label: "missed \(v.truth.fenceID) \(v.truth.enter)",
+                    fence: v.truth.fenceID))
             if out.count == limit { return out }
         }
         return out

@@ -120,9 +120,12 @@ public struct CheckInSummary: Sendable {
             default: continue
             }
             func poi(_ key: String) -> String? { if case .string(let s)? = e.field(key) { return s } else { return nil } }
-            let step = PlacesStep(seconds: e.time.seconds(since: start), current: poi("current"), lastEntered: poi("lastEntered"),
-                                  lastExited: poi("lastExited"))
-            if let last = out.last, last.current == step.current, last.lastEntered == step.lastEntered, last.lastExited == step.lastExited { continue }
+            let step = PlacesStep(
+                seconds: e.time.seconds(since: start), current: poi("current"), lastEntered: poi("lastEntered"),
+                lastExited: poi("lastExited"))
+            if let last = out.last, last.current == step.current, last.lastEntered == step.lastEntered, last.lastExited == step.lastExited {
+                continue
+            }
             out.append(step)
         }
         return out

@@ -48,8 +48,10 @@ enum MapFigure {
         var scale: Double
 
         func point(_ longitude: Double, _ latitude: Double) -> (x: Double, y: Double) {
-            (MapFigure.width / 2 + (longitude - lon0) * metersPerDegreeX * scale,
-             MapFigure.height / 2 - (latitude - lat0) * metersPerDegreeY * scale)
+            (
+                MapFigure.width / 2 + (longitude - lon0) * metersPerDegreeX * scale,
+                MapFigure.height / 2 - (latitude - lat0) * metersPerDegreeY * scale
+            )
         }
 
         /// Decimals that keep a tenth of a metre, whatever the zoom the map opens on.
@@ -128,21 +130,26 @@ enum MapFigure {
     ///   - basemap: a tile URL template (`https://tile.example.org/{z}/{x}/{y}.png`) the page
     ///     script loads tiles from; `nil` draws no basemap and loads nothing.
     static func html(_ layers: Layers, _ p: Projection, legend items: [(String, String)], basemap: String?) -> String {
-        var all = whole(layers).map { b -> [Double] in
-            let (x0, y1) = p.point(b.minX, b.minY)
-            let (x1, y0) = p.point(b.maxX, b.maxY)
-            return [x0, y0, x1, y1]
-        } ?? [0, 0, width, height]
+        var all =
+            whole(layers).map { b -> [Double] in
+                let (x0, y1) = p.point(b.minX, b.minY)
+                let (x1, y0) = p.point(b.maxX, b.maxY)
+                return [x0, y0, x1, y1]
+            } ?? [0, 0, width, height]
         // "all" includes the view the page opens on.
         all = [min(all[0], 0), min(all[1], 0), max(all[2], width), max(all[3], height)]
         var out = "<div class=\"mapbox\"><div class=\"mapctl\" role=\"toolbar\" aria-label=\"Map controls\">"
-        out += "<button type=\"button\" data-zoom=\"in\" title=\"Zoom in (+)\">+</button><button type=\"button\" data-zoom=\"out\" title=\"Zoom out (−)\">−</button>"
-        out += "<button type=\"button\" data-zoom=\"fit\" title=\"Fit to fences and visits (0)\">fit</button><button type=\"button\" data-zoom=\"all\" title=\"Show all tracks (a)\">all</button>"
+        out +=
+            "<button type=\"button\" data-zoom=\"in\" title=\"Zoom in (+)\">+</button><button type=\"button\" data-zoom=\"out\" title=\"Zoom out (−)\">−</button>"
+        out +=
+            "<button type=\"button\" data-zoom=\"fit\" title=\"Fit to fences and visits (0)\">fit</button><button type=\"button\" data-zoom=\"all\" title=\"Show all tracks (a)\">all</button>"
         out += "<button type=\"button\" data-zoom=\"legend\" title=\"Show or hide the legend\">key</button></div>"
-        out += "<svg id=\"map\" class=\"figure map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-fit=\"0 0 \(Int(width)) \(Int(height))\""
+        out +=
+            "<svg id=\"map\" class=\"figure map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-fit=\"0 0 \(Int(width)) \(Int(height))\""
         out += " data-all=\"\(all.map { p.n($0) }.joined(separator: " "))\" data-proj=\"\(p.attribute)\""
         if let basemap { out += " data-tiles=\"\(SVG.escape(basemap))\"" }
-        out += " tabindex=\"0\" role=\"img\" aria-label=\"Map of tracks, fences and events; drag to pan, wheel or +/− to zoom, click a fence to focus it\">"
+        out +=
+            " tabindex=\"0\" role=\"img\" aria-label=\"Map of tracks, fences and events; drag to pan, wheel or +/− to zoom, click a fence to focus it\">"
         out += "<g class=\"basemap\"></g><g class=\"graticule\"></g><g class=\"fences\">"
         for f in layers.fences { out += fence(f, p) }
         out += "</g><g class=\"tracks\">"
@@ -163,10 +170,13 @@ enum MapFigure {
         for f in layers.fences.prefix(labelLimit) {
             guard let b = extent(f) else { continue }
             let (x, y) = p.point(b.center.longitude, b.maxY)
-            out += "<text class=\"fence-label\" data-fence=\"\(SVG.escape(f.id))\" x=\"\(p.n(x))\" y=\"\(p.n(y))\">\(SVG.escape(f.id))</text>"
+            out +=
+                "<text class=\"fence-label\" data-fence=\"\(SVG.escape(f.id))\" x=\"\(p.n(x))\" y=\"\(p.n(y))\">\(SVG.escape(f.id))</text>"
         }
         out += "</g></svg>"
-        out += "<svg class=\"overlay\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" aria-hidden=\"true\">" + legend(items) + "<g class=\"scalebar\"></g></svg>"
+        out +=
+            "<svg class=\"overlay\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" aria-hidden=\"true\">" + legend(items)
+            + "<g class=\"scalebar\"></g></svg>"
         if let basemap {
             // OpenStreetMap's tile usage policy asks for this credit on the map
             // (operations.osmfoundation.org/policies/tiles); other hosts are named.
@@ -218,7 +228,8 @@ enum MapFigure {
             default: lines = []
             }
             for l in lines {
-                out += "<polyline class=\"line-fence\" points=\"\(l.map { q in let (x, y) = p.point(q.longitude, q.latitude); return "\(p.n(x)),\(p.n(y))" }.joined(separator: " "))\"/>"
+                out +=
+                    "<polyline class=\"line-fence\" points=\"\(l.map { q in let (x, y) = p.point(q.longitude, q.latitude); return "\(p.n(x)),\(p.n(y))" }.joined(separator: " "))\"/>"
             }
         default:
             var rings: [[XY]] = []
@@ -254,20 +265,26 @@ enum MapFigure {
     }
 
     /// The symbol of a marker kind at (x, y); the page script keeps it a constant size on screen.
-    static func symbol(_ kind: AccuracyReport.Marker.Kind, _ x: Double, _ y: Double, title: String? = nil, fence: String = "",
-                       n: (Double) -> String = SVG.n) -> String {
+    static func symbol(
+        _ kind: AccuracyReport.Marker.Kind, _ x: Double, _ y: Double, title: String? = nil, fence: String = "",
+        n: (Double) -> String = SVG.n
+    ) -> String {
         let t = title.map { "<title>\(SVG.escape($0))</title>" } ?? ""
         let f = fence.isEmpty ? "" : " data-fence=\"\(SVG.escape(fence))\""
         let cx = n(x), cy = n(y)
         switch kind {
         case .enter:
-            return "<path class=\"mk m-enter\"\(f) d=\"M\(cx) \(n(y - 5))L\(n(x + 4.5)) \(n(y + 3.5))L\(n(x - 4.5)) \(n(y + 3.5))Z\">\(t)</path>"
+            return
+                "<path class=\"mk m-enter\"\(f) d=\"M\(cx) \(n(y - 5))L\(n(x + 4.5)) \(n(y + 3.5))L\(n(x - 4.5)) \(n(y + 3.5))Z\">\(t)</path>"
         case .exit:
-            return "<path class=\"mk m-exit\"\(f) d=\"M\(n(x - 4.5)) \(n(y - 3.5))L\(n(x + 4.5)) \(n(y - 3.5))L\(cx) \(n(y + 5))Z\">\(t)</path>"
+            return
+                "<path class=\"mk m-exit\"\(f) d=\"M\(n(x - 4.5)) \(n(y - 3.5))L\(n(x + 4.5)) \(n(y - 3.5))L\(cx) \(n(y + 5))Z\">\(t)</path>"
         case .passthrough:
-            return "<path class=\"mk m-pass\"\(f) d=\"M\(cx) \(n(y - 5))L\(n(x + 5)) \(cy)L\(cx) \(n(y + 5))L\(n(x - 5)) \(cy)Z\">\(t)</path>"
+            return
+                "<path class=\"mk m-pass\"\(f) d=\"M\(cx) \(n(y - 5))L\(n(x + 5)) \(cy)L\(cx) \(n(y + 5))L\(n(x - 5)) \(cy)Z\">\(t)</path>"
         case .lost:
-            return "<path class=\"mk m-lost\"\(f) d=\"M\(n(x - 4)) \(n(y - 4))L\(n(x + 4)) \(n(y + 4))M\(n(x - 4)) \(n(y + 4))L\(n(x + 4)) \(n(y - 4))\">\(t)</path>"
+            return
+                "<path class=\"mk m-lost\"\(f) d=\"M\(n(x - 4)) \(n(y - 4))L\(n(x + 4)) \(n(y + 4))M\(n(x - 4)) \(n(y + 4))L\(n(x + 4)) \(n(y - 4))\">\(t)</path>"
         case .missed:
             return "<circle class=\"mk m-missed\"\(f) cx=\"\(cx)\" cy=\"\(cy)\" r=\"7\">\(t)</circle>"
         case .falseDetection:
@@ -277,7 +294,8 @@ enum MapFigure {
 
     /// The report's legend entries: a style key and its words.
     static let reportLegend: [(String, String)] = [
-        ("fence", "fence (dot: too small to see)"), ("truth", "true path"), ("feed", "feed (degraded fixes)"), ("enter", "enter"), ("exit", "exit"),
+        ("fence", "fence (dot: too small to see)"), ("truth", "true path"), ("feed", "feed (degraded fixes)"), ("enter", "enter"),
+        ("exit", "exit"),
         ("passthrough", "passthrough (fence in a gap)"), ("lost", "notification lost (OS)"), ("missed", "missed truth visit"),
         ("falseDetection", "false detection"),
     ]
@@ -291,7 +309,9 @@ enum MapFigure {
             case "inside": out += "<rect class=\"fence inside\" x=\"10\" y=\"\(SVG.n(y - 6))\" width=\"16\" height=\"12\"/>"
             case "truth": out += "<line class=\"truth\" x1=\"8\" y1=\"\(SVG.n(y))\" x2=\"28\" y2=\"\(SVG.n(y))\"/>"
             case "feed": out += "<line class=\"feed\" x1=\"8\" y1=\"\(SVG.n(y))\" x2=\"28\" y2=\"\(SVG.n(y))\"/>"
-            case "device": out += "<circle class=\"disc\" cx=\"18\" cy=\"\(SVG.n(y))\" r=\"7\"/><circle class=\"device\" cx=\"18\" cy=\"\(SVG.n(y))\" r=\"3.5\"/>"
+            case "device":
+                out +=
+                    "<circle class=\"disc\" cx=\"18\" cy=\"\(SVG.n(y))\" r=\"7\"/><circle class=\"device\" cx=\"18\" cy=\"\(SVG.n(y))\" r=\"3.5\"/>"
             default:
                 if let kind = AccuracyReport.Marker.Kind(rawValue: key) { out += symbol(kind, 18, y) }
             }

@@ -23,8 +23,9 @@ public enum ReplayView {
     public static func render(_ report: AccuracyReport, events: [LogEvent], basemap: String? = nil) -> String {
         let tiles = basemap.flatMap { MapFigure.host($0) == nil ? nil : $0 }
         let script = PageScript.viewPage
-        var out = ReportHTML.head(title: "\(report.title) · fencesim replay", generator: report.generator,
-                                  policy: PageScript.policy(script: script, basemap: tiles), style: ReportHTML.style + style)
+        var out = ReportHTML.head(
+            title: "\(report.title) · fencesim replay", generator: report.generator,
+            policy: PageScript.policy(script: script, basemap: tiles), style: ReportHTML.style + style)
         out += """
             <body>
 
@@ -33,7 +34,8 @@ public enum ReplayView {
             return out + "<main><p class=\"empty\">Nothing to replay: the trace could not be read.</p></main></body></html>\n"
         }
         let degraded = report.degradation != nil
-        out += "<header><h1>\(SVG.escape(trace.name))</h1><p class=\"sub\">Replay by \(SVG.escape(report.generator)) · fences \(SVG.escape(report.fencesFile))"
+        out +=
+            "<header><h1>\(SVG.escape(trace.name))</h1><p class=\"sub\">Replay by \(SVG.escape(report.generator)) · fences \(SVG.escape(report.fencesFile))"
         out += report.degradation.map { " · degraded feed: " + SVG.escape(ReportHTML.describe($0)) } ?? " · feed not degraded"
         if let start = trace.start { out += " · starts \(start)" }
         out += "</p></header>\n<main class=\"replay\">\n"
@@ -41,13 +43,17 @@ public enum ReplayView {
         out += "<section class=\"player\" id=\"player\"><button type=\"button\" id=\"play\" aria-label=\"Play\">▶ play</button>"
         out += "<label>speed <select id=\"speed\">"
         for (k, s) in [1, 10, 30, 60, 300, 1200].enumerated() { out += "<option value=\"\(s)\"\(k == 3 ? " selected" : "")>\(s)×</option>" }
-        out += "</select></label><input type=\"range\" id=\"slider\" min=\"0\" max=\"\(ReportNumber.text(duration, 1))\" step=\"any\" value=\"0\" aria-label=\"Time\">"
+        out +=
+            "</select></label><input type=\"range\" id=\"slider\" min=\"0\" max=\"\(ReportNumber.text(duration, 1))\" step=\"any\" value=\"0\" aria-label=\"Time\">"
         out += "<label title=\"Pan the map to keep the device in view\"><input type=\"checkbox\" id=\"follow\" checked> follow</label>"
         out += "<output id=\"clock\">0 s</output></section>\n"
         var tracks: [MapFigure.Layers.Track] = []
         if degraded { tracks.append(.init(points: trace.cleanTrack, style: "truth", title: "true path", dots: false)) }
-        tracks.append(.init(points: trace.feedTrack, style: "feed", title: "feed (\(trace.feedFixes) fixes)", dots: trace.feedTrack.count <= 4000))
-        let device = "<g class=\"replay-device\">" + (degraded ? "<circle id=\"device-truth\" class=\"device-truth\" cx=\"0\" cy=\"0\" r=\"4\"/>" : "")
+        tracks.append(
+            .init(points: trace.feedTrack, style: "feed", title: "feed (\(trace.feedFixes) fixes)", dots: trace.feedTrack.count <= 4000))
+        let device =
+            "<g class=\"replay-device\">"
+            + (degraded ? "<circle id=\"device-truth\" class=\"device-truth\" cx=\"0\" cy=\"0\" r=\"4\"/>" : "")
             + "<circle id=\"disc\" class=\"disc\" cx=\"0\" cy=\"0\" r=\"0\"/><circle id=\"device\" class=\"device\" cx=\"0\" cy=\"0\" r=\"5\"/></g>"
         // The view opens on the whole drive: its subject is the drive, not the fences' corner of it.
         let layers = MapFigure.Layers(fences: report.fences, tracks: tracks, markers: [], focus: nil, extra: device)
@@ -57,7 +63,8 @@ public enum ReplayView {
         legend.append(("device", "device and its accuracy"))
         out += "<div class=\"stage\"><section class=\"mapcard\">" + MapFigure.html(layers, p, legend: legend, basemap: tiles)
         if let tiles, let host = MapFigure.host(tiles) {
-            out += "<p class=\"note basemap-note\">Basemap: this page loads map tiles from \(SVG.escape(host)) (given with --basemap); nothing else is loaded.</p>"
+            out +=
+                "<p class=\"note basemap-note\">Basemap: this page loads map tiles from \(SVG.escape(host)) (given with --basemap); nothing else is loaded.</p>"
         }
         if trace.feedFixes > trace.feedTrack.count {
             out += "<p class=\"note\">The feed's \(trace.feedFixes) fixes are thinned to \(trace.feedTrack.count) evenly spaced ones.</p>"
@@ -81,7 +88,8 @@ public enum ReplayView {
                 out += " data-geotrigger=\"\(SVG.escape(name))\""
                 subject += " · " + name
             }
-            out += "><span class=\"t\">\(SVG.escape(clock(t)))</span> <span class=\"ev ev-\(SVG.escape(e.type.rawValue.replacingOccurrences(of: ".", with: "-")))\">\(SVG.escape(e.type.rawValue))</span> \(SVG.escape(subject))</li>"
+            out +=
+                "><span class=\"t\">\(SVG.escape(clock(t)))</span> <span class=\"ev ev-\(SVG.escape(e.type.rawValue.replacingOccurrences(of: ".", with: "-")))\">\(SVG.escape(e.type.rawValue))</span> \(SVG.escape(subject))</li>"
             listed += 1
         }
         out += "</ol>"
@@ -104,7 +112,8 @@ public enum ReplayView {
         }
         data += "]}"
         out += "<script type=\"application/json\" id=\"replay-data\">\(data)</script>\n"
-        out += "</main>\n<footer>Space plays and pauses; the map pans and zooms as in the report. Fences turn orange from their enter event to their exit event.</footer>\n"
+        out +=
+            "</main>\n<footer>Space plays and pauses; the map pans and zooms as in the report. Fences turn orange from their enter event to their exit event.</footer>\n"
         return out + "<script>\(script)</script>\n</body>\n</html>\n"
     }
 

@@ -41,8 +41,9 @@ public enum ReportHTML {
         let s = report.summary
         let o = s.overall
         let failed = report.traces.filter(\.failed)
-        var out = ReportHTML.head(title: "\(report.title) · fencesim accuracy report", generator: report.generator,
-                                  policy: PageScript.policy(script: PageScript.reportPage, basemap: basemap), style: style)
+        var out = ReportHTML.head(
+            title: "\(report.title) · fencesim accuracy report", generator: report.generator,
+            policy: PageScript.policy(script: PageScript.reportPage, basemap: basemap), style: style)
         out += """
             <body>
             <header><h1>\(SVG.escape(report.title))</h1>
@@ -53,27 +54,34 @@ public enum ReportHTML {
         out += card("recall", ReportNumber.ratio(o.recall), "\(o.detected) of \(o.truthVisits) truth visits")
         out += card("precision", ReportNumber.ratio(o.precision), "\(o.falseDetections ?? 0) false detections")
         out += card("F1", ReportNumber.ratio(o.f1), "")
-        out += card("enter latency p50", ReportNumber.seconds(o.enterLatency?.p50) + " s",
-                    "p90 \(ReportNumber.seconds(o.enterLatency?.p90)) s · p99 \(ReportNumber.seconds(o.enterLatency?.p99)) s")
-        out += card("exit latency p50", ReportNumber.seconds(o.exitLatency?.p50) + " s",
-                    "p90 \(ReportNumber.seconds(o.exitLatency?.p90)) s · p99 \(ReportNumber.seconds(o.exitLatency?.p99)) s")
+        out += card(
+            "enter latency p50", ReportNumber.seconds(o.enterLatency?.p50) + " s",
+            "p90 \(ReportNumber.seconds(o.enterLatency?.p90)) s · p99 \(ReportNumber.seconds(o.enterLatency?.p99)) s")
+        out += card(
+            "exit latency p50", ReportNumber.seconds(o.exitLatency?.p50) + " s",
+            "p90 \(ReportNumber.seconds(o.exitLatency?.p90)) s · p99 \(ReportNumber.seconds(o.exitLatency?.p99)) s")
         out += card("missed visits", String(o.missed), missedDetail(report), alert: o.missed > 0)
         let lostNotifications = report.traces.reduce(0) { $0 + ($1.score?.lostExits ?? 0) }
-        out += card("exits lost", String(o.exitsMissed), "detection never closed · \(lostNotifications) exit notifications lost (OS)",
-                    alert: o.exitsMissed > 0)
+        out += card(
+            "exits lost", String(o.exitsMissed), "detection never closed · \(lostNotifications) exit notifications lost (OS)",
+            alert: o.exitsMissed > 0)
         out += card("flaps", String(o.flaps), "extra enter/exit pairs inside truth visits", alert: o.flaps > 0)
         out += card("false exits / h", ReportNumber.rate(o.falseExitsPerHour), "\(o.falseExits) false exits")
-        out += card("traces", String(report.traces.count), failed.isEmpty ? "\(ReportNumber.rate(s.hours)) h of true path" : "\(failed.count) failed")
+        out += card(
+            "traces", String(report.traces.count),
+            failed.isEmpty ? "\(ReportNumber.rate(s.hours)) h of true path" : "\(failed.count) failed")
         out += "</section>\n"
         if !failed.isEmpty {
             out += "<section id=\"failures\" class=\"failures\"><h2>Traces that failed</h2><ul>"
             for t in failed { out += "<li><code>\(SVG.escape(t.error ?? t.name))</code></li>" }
             out += "</ul></section>\n"
         }
-        out += "<section id=\"map-section\"><h2>Map</h2><p class=\"note\">Opens on the fences and visits; drag to pan, wheel or +/− to zoom, "
+        out +=
+            "<section id=\"map-section\"><h2>Map</h2><p class=\"note\">Opens on the fences and visits; drag to pan, wheel or +/− to zoom, "
             + "click a fence, a table row or a timeline bar to zoom to that fence and highlight its events, Esc to clear.</p>"
         if let basemap, let host = MapFigure.host(basemap) {
-            out += "<p class=\"note basemap-note\">Basemap: this page loads map tiles from \(SVG.escape(host)) (given with --basemap); nothing else is loaded.</p>"
+            out +=
+                "<p class=\"note basemap-note\">Basemap: this page loads map tiles from \(SVG.escape(host)) (given with --basemap); nothing else is loaded.</p>"
         } else {
             out += "<p class=\"note\">No basemap: the page loads nothing; a graticule (degrees) and a scale bar give orientation.</p>"
         }
@@ -83,12 +91,19 @@ public enum ReportHTML {
         out += "<div><h2>Latency</h2>\(LatencyHistogram.svg(report))</div></section>\n"
         out += "<section><h2>Timelines</h2>\(TimelineFigure.html(report))</section>\n"
         out += "<section><h2>Overall</h2>" + groupTable("table-overall", [("all", o)]) + "</section>\n"
-        out += "<section><h2>By speed band</h2><p class=\"note\">Speed of the true path at the entry, m/s. False detections have no true entry, so bands have no precision.</p>"
+        out +=
+            "<section><h2>By speed band</h2><p class=\"note\">Speed of the true path at the entry, m/s. False detections have no true entry, so bands have no precision.</p>"
             + groupTable("table-speed", s.bySpeedBand.map { ($0.key, $0.metrics) }) + "</section>\n"
-        if !report.checkIns.zones.isEmpty { out += "<section id=\"checkins\"><h2>Check-ins by zone</h2>" + checkInTable(report) + "</section>\n" }
-        if report.traces.contains(where: { !$0.places.isEmpty }) { out += "<section id=\"places\"><h2>Places</h2>" + TimelineFigure.places(report) + "</section>\n" }
+        if !report.checkIns.zones.isEmpty {
+            out += "<section id=\"checkins\"><h2>Check-ins by zone</h2>" + checkInTable(report) + "</section>\n"
+        }
+        if report.traces.contains(where: { !$0.places.isEmpty }) {
+            out += "<section id=\"places\"><h2>Places</h2>" + TimelineFigure.places(report) + "</section>\n"
+        }
         out += "<section><h2>By zone</h2>" + groupTable("table-zone", s.byZone.map { ($0.key, $0.metrics) }) + "</section>\n"
-        out += "<section><h2>By fence</h2>" + groupTable("table-fence", s.byFence.map { ($0.key, $0.metrics) }, fenceRows: true) + "</section>\n"
+        out +=
+            "<section><h2>By fence</h2>" + groupTable("table-fence", s.byFence.map { ($0.key, $0.metrics) }, fenceRows: true)
+            + "</section>\n"
         out += "<section><h2>By trace</h2>" + groupTable("table-trace", s.byTrace.map { ($0.key, $0.metrics) }) + "</section>\n"
         out += "<section><h2>Truth visits</h2>" + visitTable(report) + "</section>\n"
         out += "<section><h2>False detections</h2>" + falseTable(report) + "</section>\n"
@@ -108,7 +123,11 @@ public enum ReportHTML {
         var parts: [String] = []
         if let r = d.resampleSeconds { parts.append("resample \(ReportNumber.text(r, r == r.rounded() ? 0 : 2)) s") }
         if d.noise > 0 { parts.append("noise \(ReportNumber.text(d.noise, 2))×accuracy") }
-        if d.dropout > 0 { parts.append("dropout \(ReportNumber.text(d.dropout * 100, 1)) %" + (d.dropoutBurst > 1 ? " (bursts of \(ReportNumber.text(d.dropoutBurst, 1)))" : "")) }
+        if d.dropout > 0 {
+            parts.append(
+                "dropout \(ReportNumber.text(d.dropout * 100, 1)) %"
+                    + (d.dropoutBurst > 1 ? " (bursts of \(ReportNumber.text(d.dropoutBurst, 1)))" : ""))
+        }
         if d.spikes > 0 { parts.append("spikes \(ReportNumber.text(d.spikes * 100, 1)) % of \(ReportNumber.text(d.spikeMeters, 0)) m") }
         if d.jitterSeconds > 0 { parts.append("jitter \(ReportNumber.text(d.jitterSeconds, 2)) s") }
         if d.exitLoss > 0 { parts.append("exit loss \(ReportNumber.text(d.exitLoss * 100, 1)) %") }
@@ -172,28 +191,36 @@ public enum ReportHTML {
 
     /// Check-ins and check-outs per zone against the truth stays in the zone's fences.
     static func checkInTable(_ report: AccuracyReport) -> String {
-        let headers = ["zone", "truth stays", "check-ins", "check-outs", "matched", "missed stays", "check-ins without a stay",
-                       "check-in lat. p50", "p90", "dwell err. p50", "p90"]
+        let headers = [
+            "zone", "truth stays", "check-ins", "check-outs", "matched", "missed stays", "check-ins without a stay",
+            "check-in lat. p50", "p90", "dwell err. p50", "p90",
+        ]
         let rows = report.checkIns.zones.map { z -> [(String, String?)] in
             let latency = AccuracyMetrics.Percentiles(z.checkInLatencies)
             let dwell = AccuracyMetrics.Percentiles(z.dwellErrors)
-            let cells: [String] = [String(z.stays), String(z.checkIns), String(z.checkOuts), String(z.matched), String(z.stays - z.matched),
-                                   String(z.unmatched), ReportNumber.seconds(latency?.p50), ReportNumber.seconds(latency?.p90),
-                                   ReportNumber.seconds(dwell?.p50), ReportNumber.seconds(dwell?.p90)]
+            let cells: [String] = [
+                String(z.stays), String(z.checkIns), String(z.checkOuts), String(z.matched), String(z.stays - z.matched),
+                String(z.unmatched), ReportNumber.seconds(latency?.p50), ReportNumber.seconds(latency?.p90),
+                ReportNumber.seconds(dwell?.p50), ReportNumber.seconds(dwell?.p90),
+            ]
             return [(z.zone, nil)] + cells.map { ($0, $0 == "-" ? "" : $0) }
         }
-        return "<p class=\"note\">A stay is the time inside any fence of the zone by the truth; it is matched by the first check-in whose check-in to check-out overlaps it. Latency = check-in − stay start; dwell error = checked-in duration − stay duration, seconds.</p>"
+        return
+            "<p class=\"note\">A stay is the time inside any fence of the zone by the truth; it is matched by the first check-in whose check-in to check-out overlaps it. Latency = check-in − stay start; dwell error = checked-in duration − stay duration, seconds.</p>"
             + table("table-checkins", headers, rows)
     }
 
     static func visitTable(_ report: AccuracyReport) -> String {
         guard !report.visits.isEmpty else { return "<p class=\"empty\">No truth visits.</p>" }
-        let headers = ["trace", "fence", "zone", "true enter", "true exit", "speed", "band", "detected", "enter lat.", "exit lat.",
-                       "dwell err.", "flaps", "false exits", "miss reason"]
+        let headers = [
+            "trace", "fence", "zone", "true enter", "true exit", "speed", "band", "detected", "enter lat.", "exit lat.",
+            "dwell err.", "flaps", "false exits", "miss reason",
+        ]
         let rows = report.visits.prefix(visitRowLimit).map { v -> [(String, String?)] in
             [
                 (v.trace, nil), (v.truth.fenceID, nil), (v.zone, nil), (v.truth.enter.description, nil),
-                (v.truth.exit?.description ?? "open at end", nil), (ReportNumber.seconds(v.truth.enterSpeed), ReportNumber.seconds(v.truth.enterSpeed)),
+                (v.truth.exit?.description ?? "open at end", nil),
+                (ReportNumber.seconds(v.truth.enterSpeed), ReportNumber.seconds(v.truth.enterSpeed)),
                 (v.speedBand, nil), (v.detected ? "yes" : (v.exitMissed ? "yes" : "no"), nil),
                 (ReportNumber.seconds(v.enterLatency), ReportNumber.seconds(v.enterLatency)),
                 (v.exitMissed ? "never" : ReportNumber.seconds(v.exitLatency), ReportNumber.seconds(v.exitLatency)),
@@ -203,7 +230,8 @@ public enum ReportHTML {
         }
         var out = table("table-visits", headers, rows, fences: report.visits.prefix(visitRowLimit).map(\.truth.fenceID))
         if report.visits.count > visitRowLimit {
-            out += "<p class=\"note\">The first \(visitRowLimit) of \(report.visits.count) truth visits; the JSON report has all of them.</p>"
+            out +=
+                "<p class=\"note\">The first \(visitRowLimit) of \(report.visits.count) truth visits; the JSON report has all of them.</p>"
         }
         return out
     }
@@ -211,10 +239,14 @@ public enum ReportHTML {
     static func falseTable(_ report: AccuracyReport) -> String {
         guard !report.falseDetections.isEmpty else { return "<p class=\"empty\">No false detections.</p>" }
         let rows = report.falseDetections.prefix(visitRowLimit).map { d -> [(String, String?)] in
-            [(d.trace, nil), (d.visit.fenceID, nil), (d.zone, nil), (d.visit.enter.description, nil), (d.visit.exit?.description ?? "open at end", nil)]
+            [
+                (d.trace, nil), (d.visit.fenceID, nil), (d.zone, nil), (d.visit.enter.description, nil),
+                (d.visit.exit?.description ?? "open at end", nil),
+            ]
         }
-        return table("table-false", ["trace", "fence", "zone", "detected enter", "detected exit"], rows,
-                     fences: report.falseDetections.prefix(visitRowLimit).map(\.visit.fenceID))
+        return table(
+            "table-false", ["trace", "fence", "zone", "detected enter", "detected exit"], rows,
+            fences: report.falseDetections.prefix(visitRowLimit).map(\.visit.fenceID))
     }
 
     static let style = """

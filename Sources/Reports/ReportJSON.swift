@@ -40,9 +40,14 @@ public enum ReportJSON {
             ("fences", .value(.string(report.fencesFile))),
             ("truth", .value(.string(report.truth))),
             ("degrade", .value(report.degradation.map(degradation) ?? .null)),
-            ("speedBands", .value(.list(report.bands.map { b in
-                .orderedObject([("label", .string(b.label)), ("min", number(b.lower)), ("max", b.upper.map(number) ?? .null)])
-            }))),
+            (
+                "speedBands",
+                .value(
+                    .list(
+                        report.bands.map { b in
+                            .orderedObject([("label", .string(b.label)), ("min", number(b.lower)), ("max", b.upper.map(number) ?? .null)])
+                        }))
+            ),
             ("hours", .value(ratioless(s.hours, ReportNumber.rateDigits))),
             ("overall", .value(metrics(s.overall))),
             ("bySpeedBand", .value(groups(s.bySpeedBand))),
@@ -51,10 +56,17 @@ public enum ReportJSON {
             ("byTrace", .value(groups(s.byTrace))),
             ("traces", .value(.list(report.traces.map(trace)))),
             ("visits", .list(report.visits.count, { k, out in visit(report.visits[k], to: &out) })),
-            ("falseDetections", .value(.list(report.falseDetections.map { d in
-                .orderedObject([("trace", .string(d.trace)), ("fence", .string(d.visit.fenceID)), ("zone", .string(d.zone)),
-                                ("enter", time(d.visit.enter)), ("exit", d.visit.exit.map(time) ?? .null)])
-            }))),
+            (
+                "falseDetections",
+                .value(
+                    .list(
+                        report.falseDetections.map { d in
+                            .orderedObject([
+                                ("trace", .string(d.trace)), ("fence", .string(d.visit.fenceID)), ("zone", .string(d.zone)),
+                                ("enter", time(d.visit.enter)), ("exit", d.visit.exit.map(time) ?? .null),
+                            ])
+                        }))
+            ),
         ]
         out.bytes.append(UInt8(ascii: "{"))
         out.bytes.append(UInt8(ascii: "\n"))
@@ -274,8 +286,10 @@ public enum ReportJSON {
 
     static func percentiles(_ p: AccuracyMetrics.Percentiles?) -> JSONValue {
         guard let p else { return .null }
-        return .orderedObject([("count", .int(Int64(p.count))), ("p50", seconds(p.p50)), ("p90", seconds(p.p90)), ("p99", seconds(p.p99)),
-                               ("mean", seconds(p.mean))])
+        return .orderedObject([
+            ("count", .int(Int64(p.count))), ("p50", seconds(p.p50)), ("p90", seconds(p.p90)), ("p99", seconds(p.p99)),
+            ("mean", seconds(p.mean)),
+        ])
     }
 
     static func trace(_ t: AccuracyReport.TraceEntry) -> JSONValue {
@@ -314,7 +328,10 @@ public enum ReportJSON {
             }
             pad(indent)
             out.append(UInt8(ascii: "}"))
-        case .array(let items) where items.contains(where: { if case .object = $0.value { return true }; if case .array = $0.value { return true }; return false }):
+        case .array(let items)
+        where items.contains(where: {
+            if case .object = $0.value { return true }; if case .array = $0.value { return true }; return false
+        }):
             JSONWriter.append("[\n", to: &out)
             for (k, item) in items.enumerated() {
                 pad(indent + 1)

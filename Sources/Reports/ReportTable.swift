@@ -4,8 +4,10 @@ import Accuracy
 /// the groups by speed band, zone, fence and trace, and the failures.
 public enum ReportTable {
     /// The column headings of every group table.
-    public static let columns = ["group", "visits", "detected", "missed", "false", "flaps", "falseExits", "recall", "precision", "f1",
-                                 "enter p50", "p90", "p99", "exit p50", "p90", "p99", "falseExits/h"]
+    public static let columns = [
+        "group", "visits", "detected", "missed", "false", "flaps", "falseExits", "recall", "precision", "f1",
+        "enter p50", "p90", "p99", "exit p50", "p90", "p99", "falseExits/h",
+    ]
 
     /// The whole report as text, ending with a newline.
     public static func render(_ report: AccuracyReport) -> String {
@@ -37,7 +39,8 @@ public enum ReportTable {
             key, String(m.truthVisits), String(m.detected), String(m.missed), m.falseDetections.map(String.init) ?? "-", String(m.flaps),
             String(m.falseExits), ReportNumber.ratio(m.recall), ReportNumber.ratio(m.precision), ReportNumber.ratio(m.f1),
             ReportNumber.seconds(e?.p50), ReportNumber.seconds(e?.p90), ReportNumber.seconds(e?.p99),
-            ReportNumber.seconds(x?.p50), ReportNumber.seconds(x?.p90), ReportNumber.seconds(x?.p99), ReportNumber.rate(m.falseExitsPerHour),
+            ReportNumber.seconds(x?.p50), ReportNumber.seconds(x?.p90), ReportNumber.seconds(x?.p99),
+            ReportNumber.rate(m.falseExitsPerHour),
         ]
     }
 

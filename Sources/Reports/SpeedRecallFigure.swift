@@ -1,4 +1,3 @@
-
 /// Recall by speed band (speed at the true entry): one bar per band, with detected/visits and
 /// the misses that fell in a gap.
 enum SpeedRecallFigure {
@@ -12,7 +11,8 @@ enum SpeedRecallFigure {
         let plotW = width - left - 12
         let plotH = height - bottom - 30
         let slot = plotW / Double(max(groups.count, 1))
-        var out = "<svg id=\"recall-by-speed\" class=\"figure plot\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Recall by speed band\">"
+        var out =
+            "<svg id=\"recall-by-speed\" class=\"figure plot\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Recall by speed band\">"
         for k in 0...4 {
             let v = Double(k) / 4
             let py = 30 + plotH - v * plotH
@@ -25,21 +25,27 @@ enum SpeedRecallFigure {
             let w = slot * 0.6
             if let recall = m.recall {
                 let h = recall * plotH
-                out += "<rect class=\"bar-recall\" data-band=\"\(SVG.escape(g.key))\" data-recall=\"\(ReportNumber.ratio(recall))\" data-missed=\"\(m.missed)\" x=\"\(SVG.n(cx - w / 2))\" y=\"\(SVG.n(30 + plotH - h))\" width=\"\(SVG.n(w))\" height=\"\(SVG.n(max(h, 0.5)))\"><title>\(SVG.escape(g.key)) m/s: recall \(ReportNumber.ratio(recall)), \(m.detected) of \(m.truthVisits) detected, \(m.missed) missed (\(m.missedInGap) in a gap)</title></rect>"
+                out +=
+                    "<rect class=\"bar-recall\" data-band=\"\(SVG.escape(g.key))\" data-recall=\"\(ReportNumber.ratio(recall))\" data-missed=\"\(m.missed)\" x=\"\(SVG.n(cx - w / 2))\" y=\"\(SVG.n(30 + plotH - h))\" width=\"\(SVG.n(w))\" height=\"\(SVG.n(max(h, 0.5)))\"><title>\(SVG.escape(g.key)) m/s: recall \(ReportNumber.ratio(recall)), \(m.detected) of \(m.truthVisits) detected, \(m.missed) missed (\(m.missedInGap) in a gap)</title></rect>"
                 if m.missed > 0 {
                     let mh = Double(m.missed) / Double(m.truthVisits) * plotH
-                    out += "<rect class=\"bar-missed\" x=\"\(SVG.n(cx - w / 2))\" y=\"\(SVG.n(30 + plotH - h - mh))\" width=\"\(SVG.n(w))\" height=\"\(SVG.n(mh))\"><title>\(m.missed) missed</title></rect>"
+                    out +=
+                        "<rect class=\"bar-missed\" x=\"\(SVG.n(cx - w / 2))\" y=\"\(SVG.n(30 + plotH - h - mh))\" width=\"\(SVG.n(w))\" height=\"\(SVG.n(mh))\"><title>\(m.missed) missed</title></rect>"
                 }
-                out += "<text class=\"barlabel\" x=\"\(SVG.n(cx))\" y=\"\(SVG.n(30 + plotH - max(h, plotH * (m.missed > 0 ? 1 : 0)) - 4))\">\(m.detected)/\(m.truthVisits)</text>"
+                out +=
+                    "<text class=\"barlabel\" x=\"\(SVG.n(cx))\" y=\"\(SVG.n(30 + plotH - max(h, plotH * (m.missed > 0 ? 1 : 0)) - 4))\">\(m.detected)/\(m.truthVisits)</text>"
             } else {
                 out += "<text class=\"note\" x=\"\(SVG.n(cx))\" y=\"\(SVG.n(30 + plotH - 6))\" text-anchor=\"middle\">none</text>"
             }
             out += "<text class=\"xlabel\" x=\"\(SVG.n(cx))\" y=\"\(SVG.n(30 + plotH + 16))\">\(SVG.escape(g.key))</text>"
         }
-        out += "<line class=\"axis-line\" x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(30 + plotH))\" x2=\"\(SVG.n(left + plotW))\" y2=\"\(SVG.n(30 + plotH))\"/>"
+        out +=
+            "<line class=\"axis-line\" x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(30 + plotH))\" x2=\"\(SVG.n(left + plotW))\" y2=\"\(SVG.n(30 + plotH))\"/>"
         out += "<text class=\"axis-title\" x=\"\(SVG.n(left + plotW / 2))\" y=\"\(SVG.n(height - 6))\">speed at the true entry, m/s</text>"
-        out += "<g class=\"plot-legend\"><rect class=\"bar-recall\" x=\"\(SVG.n(left))\" y=\"8\" width=\"12\" height=\"10\"/><text x=\"\(SVG.n(left + 16))\" y=\"17\">recall</text>"
-        out += "<rect class=\"bar-missed\" x=\"\(SVG.n(left + 70))\" y=\"8\" width=\"12\" height=\"10\"/><text x=\"\(SVG.n(left + 86))\" y=\"17\">missed share</text></g>"
+        out +=
+            "<g class=\"plot-legend\"><rect class=\"bar-recall\" x=\"\(SVG.n(left))\" y=\"8\" width=\"12\" height=\"10\"/><text x=\"\(SVG.n(left + 16))\" y=\"17\">recall</text>"
+        out +=
+            "<rect class=\"bar-missed\" x=\"\(SVG.n(left + 70))\" y=\"8\" width=\"12\" height=\"10\"/><text x=\"\(SVG.n(left + 86))\" y=\"17\">missed share</text></g>"
         return out + "</svg>"
     }
 }

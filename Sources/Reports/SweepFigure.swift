@@ -35,14 +35,18 @@ public enum SweepFigure {
         let legendTop = top + panelHeight + 52
         let height = legendTop + Double(legendRows) * legendRowHeight + margin
 
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"sweep-plot\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\" aria-label=\"Sweep: recall, precision and F1 by \(SVG.escape(first.parameter.rawValue))\">\n"
-        out += "<style>text{font:12px sans-serif;fill:#222}.title{font-size:15px;font-weight:bold}.note{fill:#555}.grid{stroke:#ddd;stroke-width:1}.axis{stroke:#444;stroke-width:1}.ylabel{text-anchor:end}.xlabel,.panel-title,.axis-title{text-anchor:middle}.panel-title{font-weight:bold}.series{fill:none;stroke-width:1.6}.point{stroke-width:1.5}.misses{fill:#fff}.threshold{stroke:#444;stroke-dasharray:5 4;stroke-width:1}.chosen{fill:none;stroke:#000;stroke-width:1.5}</style>\n"
+        var out =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"sweep-plot\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\" aria-label=\"Sweep: recall, precision and F1 by \(SVG.escape(first.parameter.rawValue))\">\n"
+        out +=
+            "<style>text{font:12px sans-serif;fill:#222}.title{font-size:15px;font-weight:bold}.note{fill:#555}.grid{stroke:#ddd;stroke-width:1}.axis{stroke:#444;stroke-width:1}.ylabel{text-anchor:end}.xlabel,.panel-title,.axis-title{text-anchor:middle}.panel-title{font-weight:bold}.series{fill:none;stroke-width:1.6}.point{stroke-width:1.5}.misses{fill:#fff}.threshold{stroke:#444;stroke-dasharray:5 4;stroke-width:1}.chosen{fill:none;stroke:#000;stroke-width:1.5}</style>\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
         out += "<text class=\"title\" x=\"\(SVG.n(margin))\" y=\"22\">fencesim sweep: \(SVG.escape(report.title))</text>\n"
-        var subtitle = "recall, precision and F1 by \(first.parameter.rawValue)\(first.parameter.unit.isEmpty ? "" : " (\(first.parameter.unit))") over \(r.traceCount) trace\(r.traceCount == 1 ? "" : "s")"
+        var subtitle =
+            "recall, precision and F1 by \(first.parameter.rawValue)\(first.parameter.unit.isEmpty ? "" : " (\(first.parameter.unit))") over \(r.traceCount) trace\(r.traceCount == 1 ? "" : "s")"
         if let target = r.target { subtitle += "; filled points meet the target \(target), the smallest setting meeting it is ringed" }
         out += "<text class=\"note\" x=\"\(SVG.n(margin))\" y=\"42\">\(SVG.escape(subtitle))</text>\n"
-        out += "<text class=\"note\" id=\"verdict\" x=\"\(SVG.n(margin))\" y=\"60\">\(SVG.escape(report.verdict ?? "no target given"))</text>\n"
+        out +=
+            "<text class=\"note\" id=\"verdict\" x=\"\(SVG.n(margin))\" y=\"60\">\(SVG.escape(report.verdict ?? "no target given"))</text>\n"
 
         let n = first.values.count
         for (p, panel) in panels.enumerated() {
@@ -57,18 +61,23 @@ public enum SweepFigure {
             out += "<text class=\"panel-title\" x=\"\(SVG.n(x0 + panelWidth / 2))\" y=\"\(SVG.n(top - 12))\">\(panel.title)</text>\n"
             for k in 0...4 {
                 let v = Double(k) / 4
-                out += "<line class=\"grid\" x1=\"\(SVG.n(x0))\" y1=\"\(SVG.n(y(v)))\" x2=\"\(SVG.n(x0 + panelWidth))\" y2=\"\(SVG.n(y(v)))\"/>"
+                out +=
+                    "<line class=\"grid\" x1=\"\(SVG.n(x0))\" y1=\"\(SVG.n(y(v)))\" x2=\"\(SVG.n(x0 + panelWidth))\" y2=\"\(SVG.n(y(v)))\"/>"
                 out += "<text class=\"ylabel\" x=\"\(SVG.n(x0 - 6))\" y=\"\(SVG.n(y(v) + 4))\">\(ReportNumber.text(v, 2))</text>\n"
             }
-            out += "<line class=\"axis\" x1=\"\(SVG.n(x0))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(x0 + panelWidth))\" y2=\"\(SVG.n(bottom))\"/>"
+            out +=
+                "<line class=\"axis\" x1=\"\(SVG.n(x0))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(x0 + panelWidth))\" y2=\"\(SVG.n(bottom))\"/>"
             out += "<line class=\"axis\" x1=\"\(SVG.n(x0))\" y1=\"\(SVG.n(top))\" x2=\"\(SVG.n(x0))\" y2=\"\(SVG.n(bottom))\"/>\n"
             for (k, value) in first.values.enumerated() {
                 out += "<text class=\"xlabel\" x=\"\(SVG.n(x(k)))\" y=\"\(SVG.n(bottom + 16))\">\(SVG.escape(value.description))</text>"
             }
-            out += "\n<text class=\"axis-title\" x=\"\(SVG.n(x0 + panelWidth / 2))\" y=\"\(SVG.n(bottom + 36))\">\(SVG.escape(first.parameter.rawValue))\(first.parameter.unit.isEmpty ? "" : ", \(SVG.escape(first.parameter.unit))")</text>\n"
+            out +=
+                "\n<text class=\"axis-title\" x=\"\(SVG.n(x0 + panelWidth / 2))\" y=\"\(SVG.n(bottom + 36))\">\(SVG.escape(first.parameter.rawValue))\(first.parameter.unit.isEmpty ? "" : ", \(SVG.escape(first.parameter.unit))")</text>\n"
             for c in r.target?.conditions ?? [] where c.metric == panel.metric {
-                out += "<line class=\"threshold\" x1=\"\(SVG.n(x0))\" y1=\"\(SVG.n(y(c.value)))\" x2=\"\(SVG.n(x0 + panelWidth))\" y2=\"\(SVG.n(y(c.value)))\"><title>\(SVG.escape(c.description))</title></line>"
-                out += "<text class=\"note\" x=\"\(SVG.n(x0 + panelWidth - 4))\" y=\"\(SVG.n(y(c.value) + 14))\" text-anchor=\"end\">\(SVG.escape(c.comparison.rawValue + " " + ReportNumber.text(c.value, ReportNumber.ratioDigits)))</text>\n"
+                out +=
+                    "<line class=\"threshold\" x1=\"\(SVG.n(x0))\" y1=\"\(SVG.n(y(c.value)))\" x2=\"\(SVG.n(x0 + panelWidth))\" y2=\"\(SVG.n(y(c.value)))\"><title>\(SVG.escape(c.description))</title></line>"
+                out +=
+                    "<text class=\"note\" x=\"\(SVG.n(x0 + panelWidth - 4))\" y=\"\(SVG.n(y(c.value) + 14))\" text-anchor=\"end\">\(SVG.escape(c.comparison.rawValue + " " + ReportNumber.text(c.value, ReportNumber.ratioDigits)))</text>\n"
             }
             for s in 0..<seriesCount {
                 let stroke = palette[s % palette.count]
@@ -84,16 +93,20 @@ public enum SweepFigure {
                     }
                 }
                 for segment in segments where segment.count > 1 {
-                    out += "<polyline class=\"series\" stroke=\"\(stroke)\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") points=\"\(segment.joined(separator: " "))\"/>\n"
+                    out +=
+                        "<polyline class=\"series\" stroke=\"\(stroke)\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") points=\"\(segment.joined(separator: " "))\"/>\n"
                 }
                 for (k, row) in rows.enumerated() {
                     guard let v = panel.metric.value(in: row.metrics) else { continue }
                     let kind = row.meetsTarget == false ? "misses" : "meets"
                     let fill = kind == "meets" ? " fill=\"\(stroke)\"" : ""
-                    out += "<circle class=\"point \(kind)\" data-row=\"\(SweepReport.number(row))\" data-value=\"\(ReportNumber.ratio(v))\" cx=\"\(SVG.n(x(k) + dodge(s)))\" cy=\"\(SVG.n(y(v)))\" r=\"3.5\" stroke=\"\(stroke)\"\(fill)>"
-                    out += "<title>#\(SweepReport.number(row)) \(SVG.escape(r.setting(row))): \(panel.title) \(ReportNumber.ratio(v))\(row.meetsTarget.map { $0 ? ", meets the target" : ", misses the target" } ?? "")</title></circle>\n"
+                    out +=
+                        "<circle class=\"point \(kind)\" data-row=\"\(SweepReport.number(row))\" data-value=\"\(ReportNumber.ratio(v))\" cx=\"\(SVG.n(x(k) + dodge(s)))\" cy=\"\(SVG.n(y(v)))\" r=\"3.5\" stroke=\"\(stroke)\"\(fill)>"
+                    out +=
+                        "<title>#\(SweepReport.number(row)) \(SVG.escape(r.setting(row))): \(panel.title) \(ReportNumber.ratio(v))\(row.meetsTarget.map { $0 ? ", meets the target" : ", misses the target" } ?? "")</title></circle>\n"
                     if row.index == r.chosen?.index {
-                        out += "<circle class=\"chosen\" data-row=\"\(SweepReport.number(row))\" cx=\"\(SVG.n(x(k) + dodge(s)))\" cy=\"\(SVG.n(y(v)))\" r=\"7.5\"/>\n"
+                        out +=
+                            "<circle class=\"chosen\" data-row=\"\(SweepReport.number(row))\" cx=\"\(SVG.n(x(k) + dodge(s)))\" cy=\"\(SVG.n(y(v)))\" r=\"7.5\"/>\n"
                     }
                 }
             }
@@ -108,12 +121,14 @@ public enum SweepFigure {
                 let ly = legendTop + Double(s / legendColumns) * legendRowHeight
                 let stroke = palette[s % palette.count]
                 let dash = dashes[(s / palette.count) % dashes.count]
-                out += "<line class=\"series\" stroke=\"\(stroke)\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") x1=\"\(SVG.n(lx))\" y1=\"\(SVG.n(ly - 4))\" x2=\"\(SVG.n(lx + 24))\" y2=\"\(SVG.n(ly - 4))\"/>"
+                out +=
+                    "<line class=\"series\" stroke=\"\(stroke)\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") x1=\"\(SVG.n(lx))\" y1=\"\(SVG.n(ly - 4))\" x2=\"\(SVG.n(lx + 24))\" y2=\"\(SVG.n(ly - 4))\"/>"
                 out += "<text x=\"\(SVG.n(lx + 30))\" y=\"\(SVG.n(ly))\">\(SVG.escape(labels[s]))</text>\n"
             }
             if seriesCount > named {
                 let ly = legendTop + Double((named + legendColumns - 1) / legendColumns) * legendRowHeight
-                out += "<text class=\"note\" x=\"\(SVG.n(margin))\" y=\"\(SVG.n(ly))\">and \(seriesCount - named) more lines (see the table or the JSON)</text>\n"
+                out +=
+                    "<text class=\"note\" x=\"\(SVG.n(margin))\" y=\"\(SVG.n(ly))\">and \(seriesCount - named) more lines (see the table or the JSON)</text>\n"
             }
             out += "</g>\n"
         }

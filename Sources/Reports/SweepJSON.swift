@@ -27,23 +27,41 @@ public enum SweepJSON {
             ("truth", .string(report.truth)),
             ("degrade", report.degradation.map(ReportJSON.degradation) ?? .null),
             ("traces", .int(Int64(r.traceCount))),
-            ("parameters", .list(r.axes.map { axis in
-                .orderedObject([("name", .string(axis.parameter.rawValue)), ("unit", .string(axis.parameter.unit)),
-                                ("values", .list(axis.values.map(\.json)))])
-            })),
-            ("target", r.target.map { target in
-                .orderedObject([
-                    ("text", .string(target.description)),
-                    ("conditions", .list(target.conditions.map { c in
-                        .orderedObject([("metric", .string(c.metric.rawValue)), ("comparison", .string(c.comparison.rawValue)),
-                                        ("value", .double(c.value))])
-                    })),
-                ])
-            } ?? .null),
+            (
+                "parameters",
+                .list(
+                    r.axes.map { axis in
+                        .orderedObject([
+                            ("name", .string(axis.parameter.rawValue)), ("unit", .string(axis.parameter.unit)),
+                            ("values", .list(axis.values.map(\.json))),
+                        ])
+                    })
+            ),
+            (
+                "target",
+                r.target.map { target in
+                    .orderedObject([
+                        ("text", .string(target.description)),
+                        (
+                            "conditions",
+                            .list(
+                                target.conditions.map { c in
+                                    .orderedObject([
+                                        ("metric", .string(c.metric.rawValue)), ("comparison", .string(c.comparison.rawValue)),
+                                        ("value", .double(c.value)),
+                                    ])
+                                })
+                        ),
+                    ])
+                } ?? .null
+            ),
             ("combinations", .list(r.rows.map { row(r, $0) })),
-            ("chosen", r.chosen.map { chosen in
-                .orderedObject([("index", .int(Int64(SweepReport.number(chosen)))), ("setting", setting(r, chosen))])
-            } ?? .null),
+            (
+                "chosen",
+                r.chosen.map { chosen in
+                    .orderedObject([("index", .int(Int64(SweepReport.number(chosen)))), ("setting", setting(r, chosen))])
+                } ?? .null
+            ),
             ("failures", .list(r.failures.map { .string($0.fullDescription) })),
         ])
     }

@@ -19,7 +19,9 @@ enum TimelineFigure {
         var out = ""
         let drawable = report.traces.filter { $0.score != nil }
         for (k, t) in drawable.prefix(traceLimit).enumerated() {
-            if k == openLimit { out += "<details class=\"more\"><summary>Timelines of \(min(drawable.count, traceLimit) - openLimit) more traces</summary>" }
+            if k == openLimit {
+                out += "<details class=\"more\"><summary>Timelines of \(min(drawable.count, traceLimit) - openLimit) more traces</summary>"
+            }
             out += svg(t)
         }
         if drawable.count > openLimit { out += "</details>" }
@@ -50,30 +52,38 @@ enum TimelineFigure {
         /// The bar's times for the page script, and its first drawing (the script redraws it).
         func bar(_ enter: Timestamp, _ exit: Timestamp?) -> String {
             let x0 = x(enter), x1 = max(x(exit), x0 + 2)
-            return "data-t0=\"\(ReportNumber.text(seconds(enter), 1))\" data-t1=\"\(ReportNumber.text(seconds(exit), 1))\" x=\"\(SVG.n(x0))\" width=\"\(SVG.n(x1 - x0))\""
+            return
+                "data-t0=\"\(ReportNumber.text(seconds(enter), 1))\" data-t1=\"\(ReportNumber.text(seconds(exit), 1))\" x=\"\(SVG.n(x0))\" width=\"\(SVG.n(x1 - x0))\""
         }
         let axisY = height - 20
         var out = "<figure class=\"timeline\"><figcaption>\(SVG.escape(t.name))"
         if lanes.count > laneLimit { out += " <span class=\"note\">(first \(laneLimit) of \(lanes.count) fences)</span>" }
-        out += " <span class=\"tlctl\"><button type=\"button\" data-tl=\"left\" title=\"Earlier\">‹</button><button type=\"button\" data-tl=\"out\" title=\"Zoom out\">−</button>"
-        out += "<button type=\"button\" data-tl=\"in\" title=\"Zoom in (or the wheel over the bars)\">+</button><button type=\"button\" data-tl=\"right\" title=\"Later\">›</button>"
+        out +=
+            " <span class=\"tlctl\"><button type=\"button\" data-tl=\"left\" title=\"Earlier\">‹</button><button type=\"button\" data-tl=\"out\" title=\"Zoom out\">−</button>"
+        out +=
+            "<button type=\"button\" data-tl=\"in\" title=\"Zoom in (or the wheel over the bars)\">+</button><button type=\"button\" data-tl=\"right\" title=\"Later\">›</button>"
         out += "<button type=\"button\" data-tl=\"reset\" title=\"Whole trace\">all</button></span>"
-        out += "</figcaption><svg class=\"figure timeline-svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-left=\"\(SVG.n(labelWidth))\" data-plot=\"\(SVG.n(plotWidth))\""
-        out += " data-duration=\"\(ReportNumber.text(duration, 1))\" data-clock=\"\(clock(start))\" data-axis=\"\(SVG.n(axisY))\" role=\"img\" aria-label=\"Timeline of \(SVG.escape(t.name))\">"
+        out +=
+            "</figcaption><svg class=\"figure timeline-svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-left=\"\(SVG.n(labelWidth))\" data-plot=\"\(SVG.n(plotWidth))\""
+        out +=
+            " data-duration=\"\(ReportNumber.text(duration, 1))\" data-clock=\"\(clock(start))\" data-axis=\"\(SVG.n(axisY))\" role=\"img\" aria-label=\"Timeline of \(SVG.escape(t.name))\">"
         // The time axis is drawn by the page script, for the window shown.
         out += "<g class=\"axis\"></g>"
-        out += "<text class=\"key\" x=\"\(SVG.n(labelWidth))\" y=\"14\">truth ▬ grey · detected ▬ blue · false ▬ purple · missed ▭ orange</text>"
+        out +=
+            "<text class=\"key\" x=\"\(SVG.n(labelWidth))\" y=\"14\">truth ▬ grey · detected ▬ blue · false ▬ purple · missed ▭ orange</text>"
         for (k, fence) in shown.enumerated() {
             let y = 28 + Double(k) * laneHeight
             out += "<text class=\"lane\" x=\"\(SVG.n(labelWidth - 8))\" y=\"\(SVG.n(y + 14))\">\(SVG.escape(fence))</text>"
             for v in score.visits where v.truth.fenceID == fence {
                 let cls = v.detected ? "tl-truth" : "tl-missed"
-                out += "<rect class=\"\(cls)\" data-fence=\"\(SVG.escape(fence))\" \(bar(v.truth.enter, v.truth.exit)) y=\"\(SVG.n(y + 3))\" height=\"8\"><title>truth \(SVG.escape(fence)) \(v.truth.enter)\(v.truth.exit.map { " – \($0)" } ?? " – end")\(v.detected ? "" : " (missed: \(ReportHTML.words(v.missReason ?? .undetected)))")</title></rect>"
+                out +=
+                    "<rect class=\"\(cls)\" data-fence=\"\(SVG.escape(fence))\" \(bar(v.truth.enter, v.truth.exit)) y=\"\(SVG.n(y + 3))\" height=\"8\"><title>truth \(SVG.escape(fence)) \(v.truth.enter)\(v.truth.exit.map { " – \($0)" } ?? " – end")\(v.detected ? "" : " (missed: \(ReportHTML.words(v.missReason ?? .undetected)))")</title></rect>"
             }
             let falseSet = Set(score.falseDetections.map { "\($0.visit.fenceID)|\($0.visit.enter)" })
             for d in score.detections where d.fenceID == fence {
                 let isFalse = falseSet.contains("\(d.fenceID)|\(d.enter)")
-                out += "<rect class=\"\(isFalse ? "tl-false" : "tl-detected")\" data-fence=\"\(SVG.escape(fence))\" \(bar(d.enter, d.exit)) y=\"\(SVG.n(y + 13))\" height=\"8\"><title>\(isFalse ? "false detection" : "detected") \(SVG.escape(fence)) \(d.enter)\(d.exit.map { " – \($0)" } ?? " – open at end")</title></rect>"
+                out +=
+                    "<rect class=\"\(isFalse ? "tl-false" : "tl-detected")\" data-fence=\"\(SVG.escape(fence))\" \(bar(d.enter, d.exit)) y=\"\(SVG.n(y + 13))\" height=\"8\"><title>\(isFalse ? "false detection" : "detected") \(SVG.escape(fence)) \(d.enter)\(d.exit.map { " – \($0)" } ?? " – open at end")</title></rect>"
             }
         }
         if shown.isEmpty {
@@ -89,14 +99,19 @@ enum TimelineFigure {
         for t in report.traces.prefix(traceLimit) where !t.places.isEmpty {
             guard let score = t.score else { continue }
             let duration = max(score.durationSeconds, 1)
-            let lanes: [(String, KeyPath<CheckInSummary.PlacesStep, String?>)] = [("Current POI", \.current), ("Last Entered", \.lastEntered), ("Last Exited", \.lastExited)]
+            let lanes: [(String, KeyPath<CheckInSummary.PlacesStep, String?>)] = [
+                ("Current POI", \.current), ("Last Entered", \.lastEntered), ("Last Exited", \.lastExited),
+            ]
             let height = 34 + Double(lanes.count) * laneHeight + 24
             let plotWidth = width - labelWidth - 16
             var pois: [String] = []
             for step in t.places { for (_, k) in lanes { if let p = step[keyPath: k], !pois.contains(p) { pois.append(p) } } }
-            out += "<figure class=\"timeline\"><figcaption>\(SVG.escape(t.name)) <span class=\"tlctl\"><button type=\"button\" data-tl=\"out\">−</button><button type=\"button\" data-tl=\"in\">+</button><button type=\"button\" data-tl=\"reset\">all</button></span></figcaption>"
-            out += "<svg class=\"figure timeline-svg places-svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-left=\"\(SVG.n(labelWidth))\" data-plot=\"\(SVG.n(plotWidth))\""
-            out += " data-duration=\"\(ReportNumber.text(duration, 1))\" data-clock=\"\(t.start.map(clock) ?? "0")\" data-axis=\"\(SVG.n(height - 20))\" role=\"img\" aria-label=\"Places state of \(SVG.escape(t.name))\"><g class=\"axis\"></g>"
+            out +=
+                "<figure class=\"timeline\"><figcaption>\(SVG.escape(t.name)) <span class=\"tlctl\"><button type=\"button\" data-tl=\"out\">−</button><button type=\"button\" data-tl=\"in\">+</button><button type=\"button\" data-tl=\"reset\">all</button></span></figcaption>"
+            out +=
+                "<svg class=\"figure timeline-svg places-svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" data-left=\"\(SVG.n(labelWidth))\" data-plot=\"\(SVG.n(plotWidth))\""
+            out +=
+                " data-duration=\"\(ReportNumber.text(duration, 1))\" data-clock=\"\(t.start.map(clock) ?? "0")\" data-axis=\"\(SVG.n(height - 20))\" role=\"img\" aria-label=\"Places state of \(SVG.escape(t.name))\"><g class=\"axis\"></g>"
             for (row, (name, key)) in lanes.enumerated() {
                 let y = 28 + Double(row) * laneHeight
                 out += "<text class=\"lane\" x=\"\(SVG.n(labelWidth - 8))\" y=\"\(SVG.n(y + 14))\">\(name)</text>"
@@ -110,7 +125,8 @@ enum TimelineFigure {
                     let end = j < t.places.count ? min(max(t.places[j].seconds, 0), duration) : duration
                     let colour = (pois.firstIndex(of: poi) ?? 0) % 6
                     let x0 = labelWidth + t0 / duration * plotWidth, x1 = max(labelWidth + end / duration * plotWidth, x0 + 2)
-                    out += "<rect class=\"poi poi-\(colour)\" data-fence=\"\(SVG.escape(poi))\" data-t0=\"\(ReportNumber.text(t0, 1))\" data-t1=\"\(ReportNumber.text(end, 1))\" x=\"\(SVG.n(x0))\" width=\"\(SVG.n(x1 - x0))\" y=\"\(SVG.n(y + 4))\" height=\"14\"><title>\(name): \(SVG.escape(poi))</title></rect>"
+                    out +=
+                        "<rect class=\"poi poi-\(colour)\" data-fence=\"\(SVG.escape(poi))\" data-t0=\"\(ReportNumber.text(t0, 1))\" data-t1=\"\(ReportNumber.text(end, 1))\" x=\"\(SVG.n(x0))\" width=\"\(SVG.n(x1 - x0))\" y=\"\(SVG.n(y + 4))\" height=\"14\"><title>\(name): \(SVG.escape(poi))</title></rect>"
                 }
             }
             out += "</svg></figure>"

@@ -33,21 +33,24 @@ public struct ClientSideProfile: Sendable {
         guard consequence.type == "csp" else { return nil }
         let detail = consequence.detail
         guard let key = detail.member("key")?.stringValue, !key.isEmpty else {
-            return Diagnostic(.warning, "csp consequence \"\(consequence.id)\" has no key; the profile is unchanged",
-                              at: consequence.location, kind: "rules-csp")
+            return Diagnostic(
+                .warning, "csp consequence \"\(consequence.id)\" has no key; the profile is unchanged",
+                at: consequence.location, kind: "rules-csp")
         }
         switch detail.member("operation")?.stringValue {
         case "write":
             guard let value = detail.member("value"), !value.isNull else {
-                return Diagnostic(.warning, "csp write \"\(consequence.id)\" has no value; the profile is unchanged",
-                                  at: consequence.location, kind: "rules-csp")
+                return Diagnostic(
+                    .warning, "csp write \"\(consequence.id)\" has no value; the profile is unchanged",
+                    at: consequence.location, kind: "rules-csp")
             }
             attributes[key] = value
         case "delete":
             attributes[key] = nil
         default:
-            return Diagnostic(.warning, "csp consequence \"\(consequence.id)\" has an operation other than write or delete; the profile is unchanged",
-                              at: consequence.location, kind: "rules-csp")
+            return Diagnostic(
+                .warning, "csp consequence \"\(consequence.id)\" has an operation other than write or delete; the profile is unchanged",
+                at: consequence.location, kind: "rules-csp")
         }
         return nil
     }

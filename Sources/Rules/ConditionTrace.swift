@@ -26,8 +26,10 @@ public struct ConditionTrace: Sendable {
     public var skipped: Int
 
     /// A trace node; `children` and `skipped` are for groups.
-    public init(node: Node, location: SourceLocation?, result: Bool, resolved: String? = nil, reason: String,
-                children: [ConditionTrace] = [], skipped: Int = 0) {
+    public init(
+        node: Node, location: SourceLocation?, result: Bool, resolved: String? = nil, reason: String,
+        children: [ConditionTrace] = [], skipped: Int = 0
+    ) {
         self.node = node
         self.location = location
         self.result = result

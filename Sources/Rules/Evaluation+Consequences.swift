@@ -7,12 +7,15 @@ extension Evaluation {
     /// `evaluateRules`, `LaunchRulesConsequence.kt` `process`).
     mutating func process(_ consequence: Consequence, of rule: Rule, into outcome: inout RulesOutcome, rng: inout SplitMix64) {
         let detail = TokenTemplate.render(consequence.detail, finder: &finder, rng: &rng)
-        var fired = FiredConsequence(ruleIndex: rule.index, id: consequence.id, type: consequence.type, detail: detail,
-                                     effect: .ruleEvent, location: consequence.location)
+        var fired = FiredConsequence(
+            ruleIndex: rule.index, id: consequence.id, type: consequence.type, detail: detail,
+            effect: .ruleEvent, location: consequence.location)
         func ignore(_ reason: String) {
             fired.effect = .ignored(reason)
-            outcome.warnings.append(Diagnostic(.warning, "consequence \"\(consequence.id)\" (\(consequence.type)) of rule \(rule.index + 1) did nothing: \(reason)",
-                                               at: consequence.location, kind: "rules-consequence-ignored"))
+            outcome.warnings.append(
+                Diagnostic(
+                    .warning, "consequence \"\(consequence.id)\" (\(consequence.type)) of rule \(rule.index + 1) did nothing: \(reason)",
+                    at: consequence.location, kind: "rules-consequence-ignored"))
         }
         switch consequence.type {
         case "add", "mod":
@@ -65,8 +68,10 @@ extension Evaluation {
         default:
             return "eventdataaction \"\(action)\" is neither copy nor new"
         }
-        outcome.dispatchedEvents.append(RuleEvent(name: RuleEvent.dispatchedEventName, type: type, source: source, data: data,
-                                                  time: event.time, chainDepth: event.chainDepth + 1))
+        outcome.dispatchedEvents.append(
+            RuleEvent(
+                name: RuleEvent.dispatchedEventName, type: type, source: source, data: data,
+                time: event.time, chainDepth: event.chainDepth + 1))
         return nil
     }
 
@@ -97,15 +102,17 @@ extension Evaluation {
         record(entry)
         outcome.historyRecords.append(entry)
         fired.effect = .recordedHistory
-        fired.consequenceEvent = RuleEvent(name: RuleEvent.dispatchedEventName, type: RuleEvent.rulesEngineType,
-                                           source: RuleEvent.responseContentSource, data: content, time: event.time)
+        fired.consequenceEvent = RuleEvent(
+            name: RuleEvent.dispatchedEventName, type: RuleEvent.rulesEngineType,
+            source: RuleEvent.responseContentSource, data: content, time: event.time)
         return nil
     }
 
     /// The `Rules Consequence Event` the SDKs dispatch for a consequence.
     private func consequenceEvent(_ fired: FiredConsequence) -> RuleEvent {
         let triggered = JSONValue.orderedObject([("id", .string(fired.id)), ("type", .string(fired.type)), ("detail", fired.detail)])
-        return RuleEvent(name: RuleEvent.consequenceEventName, type: RuleEvent.rulesEngineType, source: RuleEvent.responseContentSource,
-                         data: .orderedObject([("triggeredconsequence", triggered)]), time: event.time)
+        return RuleEvent(
+            name: RuleEvent.consequenceEventName, type: RuleEvent.rulesEngineType, source: RuleEvent.responseContentSource,
+            data: .orderedObject([("triggeredconsequence", triggered)]), time: event.time)
     }
 }

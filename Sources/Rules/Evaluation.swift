@@ -63,15 +63,23 @@ struct Evaluation {
             } else if conditions.isEmpty {
                 reason = logic == .and ? "no conditions: an empty and is true" : "no conditions: an empty or is false"
             }
-            return (result, ConditionTrace(node: .group(logic), location: location, result: result, reason: reason,
-                                           children: children, skipped: conditions.count - evaluated))
+            return (
+                result,
+                ConditionTrace(
+                    node: .group(logic), location: location, result: result, reason: reason,
+                    children: children, skipped: conditions.count - evaluated)
+            )
         case .matcher(let key, let matcher, let values, let location):
             let lhs = finder.resolve(key, rng: &rng)
             let evaluation = MatcherEvaluator.evaluate(lhs, matcher: matcher, values: values, platform: platform)
             guard explain else { return (evaluation.matched, nil) }
-            return (evaluation.matched, ConditionTrace(node: .matcher(key: key, matcher: matcher, values: values), location: location,
-                                                       result: evaluation.matched, resolved: lhs.traceDescription(for: platform),
-                                                       reason: evaluation.reason))
+            return (
+                evaluation.matched,
+                ConditionTrace(
+                    node: .matcher(key: key, matcher: matcher, values: values), location: location,
+                    result: evaluation.matched, resolved: lhs.traceDescription(for: platform),
+                    reason: evaluation.reason)
+            )
         case .historical(let historical, let location):
             let lhs = history().value(of: historical, eventTime: event.time)
             let result: Bool
@@ -86,9 +94,13 @@ struct Evaluation {
             case .nx, .co, .nc, .sw, .ew: result = false
             }
             guard explain else { return (result, nil) }
-            return (result, ConditionTrace(node: .historical(historical), location: location, result: result,
-                                           resolved: "\(historical.searchType.rawValue) = \(lhs)",
-                                           reason: "\(lhs) \(historical.matcher) \(historical.value) is \(result)"))
+            return (
+                result,
+                ConditionTrace(
+                    node: .historical(historical), location: location, result: result,
+                    resolved: "\(historical.searchType.rawValue) = \(lhs)",
+                    reason: "\(lhs) \(historical.matcher) \(historical.value) is \(result)")
+            )
         }
     }
 }

@@ -19,8 +19,10 @@ enum EventDataMerger {
         return .orderedObject(expanded.filter { !$0.value.isNull })
     }
 
-    private static func pureMerging(to old: [(key: String, value: JSONValue)], from new: [(key: String, value: JSONValue)],
-                                    overwrite: Bool) -> [(key: String, value: JSONValue)] {
+    private static func pureMerging(
+        to old: [(key: String, value: JSONValue)], from new: [(key: String, value: JSONValue)],
+        overwrite: Bool
+    ) -> [(key: String, value: JSONValue)] {
         var result = old
         var position: [String: Int] = [:]
         for (k, member) in result.enumerated() { position[member.key] = k }
@@ -43,7 +45,9 @@ enum EventDataMerger {
         return result
     }
 
-    private static func handleArrayWildcards(_ members: [(key: String, value: JSONValue)], overwrite: Bool) -> [(key: String, value: JSONValue)] {
+    private static func handleArrayWildcards(_ members: [(key: String, value: JSONValue)], overwrite: Bool) -> [(
+        key: String, value: JSONValue
+    )] {
         var result = members
         for (key, value) in members {
             guard let marker = key.firstRange(of: "[*]") else {
@@ -56,12 +60,13 @@ enum EventDataMerger {
             result.removeAll { $0.key == key }
             let target = String(key[..<marker.lowerBound])
             guard let k = result.firstIndex(where: { $0.key == target }), case .array(let elements) = result[k].value,
-                  value.isObject
+                value.isObject
             else { continue }
-            result[k].value = .array(elements.map { element in
-                guard element.value.isObject else { return element }
-                return JSONNode(merging(to: element.value, from: value, overwrite: overwrite))
-            })
+            result[k].value = .array(
+                elements.map { element in
+                    guard element.value.isObject else { return element }
+                    return JSONNode(merging(to: element.value, from: value, overwrite: overwrite))
+                })
         }
         return result
     }

@@ -43,8 +43,10 @@ public struct FiredConsequence: Sendable {
     public var isShownMessage: Bool?
 
     /// A fired consequence (built by ``RulesEngine``; public for callers' tests).
-    public init(ruleIndex: Int, id: String, type: String, detail: JSONValue, effect: Effect,
-                location: SourceLocation? = nil, consequenceEvent: RuleEvent? = nil) {
+    public init(
+        ruleIndex: Int, id: String, type: String, detail: JSONValue, effect: Effect,
+        location: SourceLocation? = nil, consequenceEvent: RuleEvent? = nil
+    ) {
         self.ruleIndex = ruleIndex
         self.id = id
         self.type = type

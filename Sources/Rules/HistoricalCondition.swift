@@ -31,8 +31,10 @@ public struct HistoricalCondition: Sendable {
     public var toMilliseconds: Int64?
 
     /// A historical condition over `events` (JSON objects).
-    public init(events: [JSONValue], searchType: SearchType, matcher: Matcher, value: Int64,
-                fromMilliseconds: Int64? = nil, toMilliseconds: Int64? = nil) {
+    public init(
+        events: [JSONValue], searchType: SearchType, matcher: Matcher, value: Int64,
+        fromMilliseconds: Int64? = nil, toMilliseconds: Int64? = nil
+    ) {
         self.events = events
         self.searchType = searchType
         self.matcher = matcher

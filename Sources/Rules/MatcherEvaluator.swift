@@ -82,14 +82,18 @@ enum MatcherEvaluator {
             return (result, prefix + "; \(quoted(l)) \(matcher) \(quoted(s)) is \(result)")
         case .int(let i):
             let coerced = Coercion.int.apply(lhs, platform: platform)
-            guard case .int(let l) = coerced else { return (false, "int() gives \(coerced.traceDescription(for: platform)), not an integer") }
+            guard case .int(let l) = coerced else {
+                return (false, "int() gives \(coerced.traceDescription(for: platform)), not an integer")
+            }
             guard let result = numericOperation(matcher, Double(l), Double(i), exactInts: (l, i)) else {
                 return (false, "int() = \(l); \(matcher) is not defined for numbers on iOS")
             }
             return (result, "int() = \(l); \(l) \(matcher) \(i) is \(result)")
         case .double(let d):
             let coerced = Coercion.double.apply(lhs, platform: platform)
-            guard case .double(let l) = coerced else { return (false, "double() gives \(coerced.traceDescription(for: platform)), not a double") }
+            guard case .double(let l) = coerced else {
+                return (false, "double() gives \(coerced.traceDescription(for: platform)), not a double")
+            }
             guard let result = numericOperation(matcher, l, d, exactInts: nil) else {
                 return (false, "double() = \(NumberText.swift(l)); \(matcher) is not defined for numbers on iOS")
             }
@@ -127,7 +131,7 @@ enum MatcherEvaluator {
             let prefix = "string() = \(quoted(l))"
             if matcher.isNumericOnly {
                 guard let ld = NumberText.javaParseDouble(l), let rd = NumberText.javaParseDouble(s),
-                      let result = numericOperation(matcher, ld, rd, exactInts: nil)
+                    let result = numericOperation(matcher, ld, rd, exactInts: nil)
                 else { return (false, prefix + "; Double.valueOf fails, so \(matcher) is false") }
                 return (result, prefix + "; compared as numbers: \(NumberText.java(ld)) \(matcher) \(NumberText.java(rd)) is \(result)")
             }
@@ -136,12 +140,16 @@ enum MatcherEvaluator {
         case .int(let i) where Int64(Int32(truncatingIfNeeded: i)) == i:
             let coerced = Coercion.int.apply(lhs, platform: platform)
             guard case .int(let l) = coerced else { return (false, "int() gives \(coerced.traceDescription(for: platform)), not a number") }
-            return nonStringOperation(matcher, Double(l), Double(i), exactInts: (l, i), lhsText: String(l), rhsText: String(i), prefix: "int() = \(l)")
+            return nonStringOperation(
+                matcher, Double(l), Double(i), exactInts: (l, i), lhsText: String(l), rhsText: String(i), prefix: "int() = \(l)")
         case .double(let d):
             let coerced = Coercion.double.apply(lhs, platform: platform)
-            guard case .double(let l) = coerced else { return (false, "double() gives \(coerced.traceDescription(for: platform)), not a number") }
-            return nonStringOperation(matcher, l, d, exactInts: nil, lhsText: NumberText.java(l), rhsText: NumberText.java(d),
-                                      prefix: "double() = \(NumberText.java(l))")
+            guard case .double(let l) = coerced else {
+                return (false, "double() gives \(coerced.traceDescription(for: platform)), not a number")
+            }
+            return nonStringOperation(
+                matcher, l, d, exactInts: nil, lhsText: NumberText.java(l), rhsText: NumberText.java(d),
+                prefix: "double() = \(NumberText.java(l))")
         case .bool(let b):
             guard case .bool(let l) = Coercion.bool.apply(lhs, platform: platform) else { return (false, "bool() failed") }
             let prefix = "bool() = \(l)"
@@ -184,8 +192,10 @@ enum MatcherEvaluator {
         }
     }
 
-    private static func nonStringOperation(_ matcher: Matcher, _ l: Double, _ r: Double, exactInts: (Int64, Int64)?,
-                                           lhsText: String, rhsText: String, prefix: String) -> (Bool, String) {
+    private static func nonStringOperation(
+        _ matcher: Matcher, _ l: Double, _ r: Double, exactInts: (Int64, Int64)?,
+        lhsText: String, rhsText: String, prefix: String
+    ) -> (Bool, String) {
         if let result = numericOperation(matcher, l, r, exactInts: exactInts) {
             return (result, prefix + "; \(lhsText) \(matcher) \(rhsText) is \(result)")
         }

@@ -24,8 +24,9 @@ public enum RuleEventReader {
         let root = try JSONParser.parse(source)
         var problems = Problems(source: source)
         guard root.members != nil else {
-            throw FencesimError(.badData, "an event must be a JSON object with type, source and data, found \(root.value.typeDescription)",
-                                at: source.location(ofOffset: root.offset))
+            throw FencesimError(
+                .badData, "an event must be a JSON object with type, source and data, found \(root.value.typeDescription)",
+                at: source.location(ofOffset: root.offset))
         }
         for member in root.members ?? [] where !["name", "type", "source", "data", "eventdata", "time"].contains(member.key) {
             problems.add("unknown member \"\(member.key)\" in the event (expected name, type, source, data, time)", member.keyOffset)
@@ -38,7 +39,11 @@ public enum RuleEventReader {
             problems.add("the event has both \"data\" and \"eventdata\"; give one", root.member("eventdata")?.offset ?? root.offset)
         }
         if let node = root.member("data") ?? root.member("eventdata") {
-            if node.members != nil { data = node.value } else { problems.add("event data must be an object, found \(node.value.typeDescription)", node.offset) }
+            if node.members != nil {
+                data = node.value
+            } else {
+                problems.add("event data must be an object, found \(node.value.typeDescription)", node.offset)
+            }
         }
         var time = defaultTime
         if let node = root.member("time") {
@@ -52,8 +57,9 @@ public enum RuleEventReader {
     public static func sharedState(_ source: SourceText) throws(FencesimError) -> JSONValue {
         let root = try JSONParser.parse(source)
         guard root.members != nil else {
-            throw FencesimError(.badData, "a shared state must be a JSON object, found \(root.value.typeDescription)",
-                                at: source.location(ofOffset: root.offset))
+            throw FencesimError(
+                .badData, "a shared state must be a JSON object, found \(root.value.typeDescription)",
+                at: source.location(ofOffset: root.offset))
         }
         return root.value
     }
@@ -62,8 +68,9 @@ public enum RuleEventReader {
     public static func history(_ source: SourceText) throws(FencesimError) -> [RuleHistoryEvent] {
         let root = try JSONParser.parse(source)
         guard let elements = root.elements else {
-            throw FencesimError(.badData, "an event history must be a JSON array of {time, data, mask}, found \(root.value.typeDescription)",
-                                at: source.location(ofOffset: root.offset))
+            throw FencesimError(
+                .badData, "an event history must be a JSON array of {time, data, mask}, found \(root.value.typeDescription)",
+                at: source.location(ofOffset: root.offset))
         }
         var problems = Problems(source: source)
         var events: [RuleHistoryEvent] = []

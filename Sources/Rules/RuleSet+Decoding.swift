@@ -19,8 +19,9 @@ extension RuleSet {
     /// - Complexity: O(n) in the size of the file.
     public static func decode(_ source: SourceText, platform: RulesPlatform) throws(FencesimError) -> RuleSet {
         guard source.bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
-            throw FencesimError(.badData, "empty file: expected a rules.json object with \"version\" and \"rules\"",
-                                at: SourceLocation(file: source.file, line: 1, column: 1))
+            throw FencesimError(
+                .badData, "empty file: expected a rules.json object with \"version\" and \"rules\"",
+                at: SourceLocation(file: source.file, line: 1, column: 1))
         }
         let root = try JSONParser.parse(source)
         var decoder = RuleSetDecoder(source: source, platform: platform)

@@ -81,13 +81,17 @@ struct RuleSetDecoder {
                     warning("\"version\" is \(node.value.typeDescription), not an integer: Android reads version 0", node.offset)
                 }
             } else {
-                problem("\"version\" must be an integer, found \(node.value.typeDescription)", node.offset, ios: .refuse, android: .drop, what: "version")
+                problem(
+                    "\"version\" must be an integer, found \(node.value.typeDescription)", node.offset, ios: .refuse, android: .drop,
+                    what: "version")
             }
         case .none:
             if platform == .android {
                 warning("no \"version\": Android reads version 0", root.offset)
             } else {
-                problem("missing \"version\" (an integer, 1 for the current format)", root.offset, ios: .refuse, android: .drop, what: "version")
+                problem(
+                    "missing \"version\" (an integer, 1 for the current format)", root.offset, ios: .refuse, android: .drop, what: "version"
+                )
             }
         }
         guard let rulesNode = root.member("rules") else {
@@ -95,7 +99,9 @@ struct RuleSetDecoder {
             return ruleSet
         }
         guard let elements = rulesNode.elements else {
-            problem("\"rules\" must be an array, found \(rulesNode.value.typeDescription)", rulesNode.offset, ios: .refuse, android: .refuse, what: "file")
+            problem(
+                "\"rules\" must be an array, found \(rulesNode.value.typeDescription)", rulesNode.offset, ios: .refuse, android: .refuse,
+                what: "file")
             return ruleSet
         }
         for (index, element) in elements.enumerated() {
@@ -108,7 +114,8 @@ struct RuleSetDecoder {
     mutating func decodeRule(_ node: JSONNode, index: Int) -> Rule? {
         let name = "rule \(index + 1)"
         guard node.members != nil else {
-            problem("\(name) must be an object, found \(node.value.typeDescription)", node.offset, ios: .refuse, android: .refuse, what: "rule")
+            problem(
+                "\(name) must be an object, found \(node.value.typeDescription)", node.offset, ios: .refuse, android: .refuse, what: "rule")
             return nil
         }
         checkMembers(node, known: ["condition", "consequences", "meta"], in: name)
@@ -127,8 +134,9 @@ struct RuleSetDecoder {
                 if let consequence = decodeConsequence(element) { consequences.append(consequence) }
             }
         } else {
-            problem("\"consequences\" of \(name) must be an array, found \(consequencesNode.value.typeDescription)", consequencesNode.offset,
-                    ios: .refuse, android: .refuse, what: "rule")
+            problem(
+                "\"consequences\" of \(name) must be an array, found \(consequencesNode.value.typeDescription)", consequencesNode.offset,
+                ios: .refuse, android: .refuse, what: "rule")
         }
         guard let condition else {
             switch platform {
@@ -148,26 +156,35 @@ struct RuleSetDecoder {
 
     mutating func decodeConsequence(_ node: JSONNode) -> Consequence? {
         guard node.members != nil else {
-            problem("a consequence must be an object, found \(node.value.typeDescription)", node.offset, ios: .refuse, android: .refuse, what: "consequence")
+            problem(
+                "a consequence must be an object, found \(node.value.typeDescription)", node.offset, ios: .refuse, android: .refuse,
+                what: "consequence")
             return nil
         }
         checkMembers(node, known: ["id", "type", "detail"], in: "a consequence")
         // iOS drops a consequence without id, type or object detail; Android refuses the file
         // (research §2.1).
         guard let id = node.member("id")?.string else {
-            problem("consequence has no \"id\" string", node.member("id")?.offset ?? node.offset, ios: .drop, android: .refuse, what: "consequence")
+            problem(
+                "consequence has no \"id\" string", node.member("id")?.offset ?? node.offset, ios: .drop, android: .refuse,
+                what: "consequence")
             return nil
         }
         guard let typeNode = node.member("type"), let type = typeNode.string else {
-            problem("consequence \"\(id)\" has no \"type\" string", node.member("type")?.offset ?? node.offset, ios: .drop, android: .refuse, what: "consequence")
+            problem(
+                "consequence \"\(id)\" has no \"type\" string", node.member("type")?.offset ?? node.offset, ios: .drop, android: .refuse,
+                what: "consequence")
             return nil
         }
         guard let detail = node.member("detail"), detail.members != nil else {
-            problem("consequence \"\(id)\" has no \"detail\" object", node.member("detail")?.offset ?? node.offset, ios: .drop, android: .refuse, what: "consequence")
+            problem(
+                "consequence \"\(id)\" has no \"detail\" object", node.member("detail")?.offset ?? node.offset, ios: .drop,
+                android: .refuse, what: "consequence")
             return nil
         }
         if platform == .docs && !Consequence.knownTypes.contains(type) {
-            warning("consequence \"\(id)\" has the undocumented type \"\(type)\": it is recorded as a rule consequence event", typeNode.offset)
+            warning(
+                "consequence \"\(id)\" has the undocumented type \"\(type)\": it is recorded as a rule consequence event", typeNode.offset)
         }
         return Consequence(id: id, type: type, detail: detail.value, location: at(node.offset))
     }
@@ -176,25 +193,30 @@ struct RuleSetDecoder {
 
     mutating func decodeCondition(_ node: JSONNode) -> Condition? {
         guard node.members != nil else {
-            problem("a condition must be an object, found \(node.value.typeDescription)", node.offset, ios: .refuse, android: .refuse, what: "condition")
+            problem(
+                "a condition must be an object, found \(node.value.typeDescription)", node.offset, ios: .refuse, android: .refuse,
+                what: "condition")
             return nil
         }
         checkMembers(node, known: ["type", "definition"], in: "a condition")
         // An unknown or missing type fails the whole file on both platforms: iOS through the
         // `ConditionType` enum decode, Android because any failing rule fails the file (§2.1).
         guard let typeNode = node.member("type") else {
-            problem("condition has no \"type\" (group, matcher or historical)", node.offset, ios: .refuse, android: .refuse, what: "condition")
+            problem(
+                "condition has no \"type\" (group, matcher or historical)", node.offset, ios: .refuse, android: .refuse, what: "condition")
             return nil
         }
         guard let type = typeNode.string, ["group", "matcher", "historical"].contains(type) else {
             let found = typeNode.string.map { "\"\($0)\"" } ?? typeNode.value.typeDescription
-            problem("unknown condition type \(found) (expected group, matcher or historical)", typeNode.offset,
-                    ios: .refuse, android: .refuse, what: "condition")
+            problem(
+                "unknown condition type \(found) (expected group, matcher or historical)", typeNode.offset,
+                ios: .refuse, android: .refuse, what: "condition")
             return nil
         }
         guard let definition = node.member("definition"), definition.members != nil else {
-            problem("\(type) condition has no \"definition\" object", node.member("definition")?.offset ?? node.offset,
-                    ios: .refuse, android: .refuse, what: "condition")
+            problem(
+                "\(type) condition has no \"definition\" object", node.member("definition")?.offset ?? node.offset,
+                ios: .refuse, android: .refuse, what: "condition")
             return nil
         }
         let location = at(node.offset)
@@ -212,8 +234,9 @@ struct RuleSetDecoder {
             return nil
         }
         guard let logicText = logicNode.string else {
-            problem("group \"logic\" must be a string, found \(logicNode.value.typeDescription)", logicNode.offset,
-                    ios: .refuse, android: .drop, what: "group")
+            problem(
+                "group \"logic\" must be a string, found \(logicNode.value.typeDescription)", logicNode.offset,
+                ios: .refuse, android: .drop, what: "group")
             return nil
         }
         let logic: GroupLogic
@@ -226,9 +249,11 @@ struct RuleSetDecoder {
         case (.ios, _):
             // iOS keeps the group; its LogicalExpression evaluates an unknown operator to false.
             logic = .unrecognized(logicText)
-            warning("group logic \"\(logicText)\" is neither \"and\" nor \"or\": the iOS SDK evaluates this group to false", logicNode.offset)
+            warning(
+                "group logic \"\(logicText)\" is neither \"and\" nor \"or\": the iOS SDK evaluates this group to false", logicNode.offset)
         default:
-            problem("group logic \"\(logicText)\" is neither \"and\" nor \"or\"", logicNode.offset, ios: .drop, android: .drop, what: "group")
+            problem(
+                "group logic \"\(logicText)\" is neither \"and\" nor \"or\"", logicNode.offset, ios: .drop, android: .drop, what: "group")
             return nil
         }
         guard let conditionsNode = definition.member("conditions") else {
@@ -236,8 +261,9 @@ struct RuleSetDecoder {
             return nil
         }
         guard let elements = conditionsNode.elements else {
-            problem("group \"conditions\" must be an array, found \(conditionsNode.value.typeDescription)", conditionsNode.offset,
-                    ios: .refuse, android: .drop, what: "group")
+            problem(
+                "group \"conditions\" must be an array, found \(conditionsNode.value.typeDescription)", conditionsNode.offset,
+                ios: .refuse, android: .drop, what: "group")
             return nil
         }
         guard !elements.isEmpty else {
@@ -254,8 +280,9 @@ struct RuleSetDecoder {
                 return nil
             case .android:
                 // LogicalExpression skips null operands: an `and` of none is true, an `or` false.
-                warning("every condition of this group was dropped: the Android SDK evaluates the empty \(logic) to \(logic == .and)",
-                        conditionsNode.offset)
+                warning(
+                    "every condition of this group was dropped: the Android SDK evaluates the empty \(logic) to \(logic == .and)",
+                    conditionsNode.offset)
             }
         }
         return .group(logic: logic, conditions: conditions, location: location)
@@ -268,7 +295,9 @@ struct RuleSetDecoder {
             return nil
         }
         guard let key = keyNode.string else {
-            problem("matcher \"key\" must be a string, found \(keyNode.value.typeDescription)", keyNode.offset, ios: .refuse, android: .drop, what: "matcher")
+            problem(
+                "matcher \"key\" must be a string, found \(keyNode.value.typeDescription)", keyNode.offset, ios: .refuse, android: .drop,
+                what: "matcher")
             return nil
         }
         guard let matcherNode = definition.member("matcher") else {
@@ -276,7 +305,9 @@ struct RuleSetDecoder {
             return nil
         }
         guard let matcherName = matcherNode.string else {
-            problem("\"matcher\" must be a string, found \(matcherNode.value.typeDescription)", matcherNode.offset, ios: .refuse, android: .drop, what: "matcher")
+            problem(
+                "\"matcher\" must be a string, found \(matcherNode.value.typeDescription)", matcherNode.offset, ios: .refuse,
+                android: .drop, what: "matcher")
             return nil
         }
         var valueNodes: [JSONNode] = []
@@ -284,9 +315,12 @@ struct RuleSetDecoder {
             if let elements = valuesNode.elements {
                 valueNodes = elements
             } else if platform == .android {
-                warning("\"values\" must be an array, found \(valuesNode.value.typeDescription): Android reads no values", valuesNode.offset)
+                warning(
+                    "\"values\" must be an array, found \(valuesNode.value.typeDescription): Android reads no values", valuesNode.offset)
             } else {
-                problem("\"values\" must be an array, found \(valuesNode.value.typeDescription)", valuesNode.offset, ios: .refuse, android: .drop, what: "matcher")
+                problem(
+                    "\"values\" must be an array, found \(valuesNode.value.typeDescription)", valuesNode.offset, ios: .refuse,
+                    android: .drop, what: "matcher")
                 return nil
             }
         }
@@ -315,8 +349,9 @@ struct RuleSetDecoder {
                     values.append(node.value)
                 } else {
                     // iOS `convert(key:matcher:anyCodable:)` returns nil for these.
-                    problem("\(matcher) value \(JSONWriter.string(node.value)) is not a string, number or boolean", node.offset,
-                            ios: .drop, android: .drop, what: "value")
+                    problem(
+                        "\(matcher) value \(JSONWriter.string(node.value)) is not a string, number or boolean", node.offset,
+                        ios: .drop, android: .drop, what: "value")
                 }
             }
         }
@@ -331,24 +366,34 @@ struct RuleSetDecoder {
     /// Docs mode: what the documentation leaves undefined is an error (seed 004 "Matcher types":
     /// `gt ge lt le` apply to numbers, `co nc sw ew` to strings, every matcher but `ex`/`nx`
     /// compares with values).
-    private mutating func checkDocumented(_ matcher: Matcher, key: String, values: [JSONValue], definition: JSONNode, valueNodes: [JSONNode]) {
+    private mutating func checkDocumented(
+        _ matcher: Matcher, key: String, values: [JSONValue], definition: JSONNode, valueNodes: [JSONNode]
+    ) {
         if values.isEmpty && !matcher.testsPresence {
-            error("\(matcher) on \"\(key)\" has no values (iOS compares with \"\", Android never matches; --rules-platform reproduces either)",
-                  definition.member("values")?.offset ?? definition.offset)
+            error(
+                "\(matcher) on \"\(key)\" has no values (iOS compares with \"\", Android never matches; --rules-platform reproduces either)",
+                definition.member("values")?.offset ?? definition.offset)
         }
         if (matcher == .ne || matcher == .nc) && values.count > 1 {
-            warning("\(matcher) on \"\(key)\" with \(values.count) values: OR-ed as the documentation says, so it holds when the key differs from any one of them; the iOS and Android SDKs AND them (--rules-platform ios or android)",
-                    definition.member("matcher")?.offset ?? definition.offset)
+            warning(
+                "\(matcher) on \"\(key)\" with \(values.count) values: OR-ed as the documentation says, so it holds when the key differs from any one of them; the iOS and Android SDKs AND them (--rules-platform ios or android)",
+                definition.member("matcher")?.offset ?? definition.offset)
         }
         for node in valueNodes where TokenValue(leaf: node.value) != nil {
             let isString = node.string != nil
             let isNumber = node.number != nil
             if matcher.isNumericOnly && isString {
-                error("\(matcher) compares numbers, but its value \(JSONWriter.string(node.value)) is a string (iOS never matches it, Android compares it as a number; --rules-platform reproduces either)", node.offset)
+                error(
+                    "\(matcher) compares numbers, but its value \(JSONWriter.string(node.value)) is a string (iOS never matches it, Android compares it as a number; --rules-platform reproduces either)",
+                    node.offset)
             } else if matcher.isNumericOnly && !isNumber {
-                error("\(matcher) compares numbers, but its value \(JSONWriter.string(node.value)) is \(node.value.typeDescription)", node.offset)
+                error(
+                    "\(matcher) compares numbers, but its value \(JSONWriter.string(node.value)) is \(node.value.typeDescription)",
+                    node.offset)
             } else if matcher.isStringOnly && !isString {
-                error("\(matcher) compares strings, but its value \(JSONWriter.string(node.value)) is not a string (iOS never matches it, Android's nc always matches it; --rules-platform reproduces either)", node.offset)
+                error(
+                    "\(matcher) compares strings, but its value \(JSONWriter.string(node.value)) is not a string (iOS never matches it, Android's nc always matches it; --rules-platform reproduces either)",
+                    node.offset)
             }
         }
     }
@@ -360,7 +405,9 @@ struct RuleSetDecoder {
             return nil
         }
         guard let eventNodes = eventsNode.elements, eventNodes.allSatisfy({ $0.members != nil }) else {
-            problem("historical \"events\" must be an array of objects", eventsNode.offset, ios: .refuse, android: .drop, what: "historical condition")
+            problem(
+                "historical \"events\" must be an array of objects", eventsNode.offset, ios: .refuse, android: .drop,
+                what: "historical condition")
             return nil
         }
         guard let matcherNode = definition.member("matcher") else {
@@ -368,20 +415,23 @@ struct RuleSetDecoder {
             return nil
         }
         guard let matcherName = matcherNode.string else {
-            problem("historical \"matcher\" must be a string", matcherNode.offset, ios: .refuse, android: .drop, what: "historical condition")
+            problem(
+                "historical \"matcher\" must be a string", matcherNode.offset, ios: .refuse, android: .drop, what: "historical condition")
             return nil
         }
         guard let matcher = Matcher(rawValue: matcherName) else {
-            problem("unknown matcher \"\(matcherName)\" (expected one of \(Matcher.namesForMessages))", matcherNode.offset,
-                    ios: .drop, android: .drop, what: "historical condition")
+            problem(
+                "unknown matcher \"\(matcherName)\" (expected one of \(Matcher.namesForMessages))", matcherNode.offset,
+                ios: .drop, android: .drop, what: "historical condition")
             return nil
         }
         guard let valueNode = definition.member("value"), let value = valueNode.intValue,
-              platform != .android || Int64(Int32(truncatingIfNeeded: value)) == value
+            platform != .android || Int64(Int32(truncatingIfNeeded: value)) == value
         else {
             // iOS needs `value.intValue`, Android an `Int` (32-bit).
-            problem("historical condition needs an integer \"value\"", definition.member("value")?.offset ?? definition.offset,
-                    ios: .drop, android: .drop, what: "historical condition")
+            problem(
+                "historical condition needs an integer \"value\"", definition.member("value")?.offset ?? definition.offset,
+                ios: .drop, android: .drop, what: "historical condition")
             return nil
         }
         var searchType = HistoricalCondition.SearchType.any
@@ -391,7 +441,8 @@ struct RuleSetDecoder {
             } else if platform == .docs {
                 error("unknown searchType \(JSONWriter.string(node.value)) (expected any, ordered or mostRecent)", node.offset)
             } else if node.string == nil && platform == .ios {
-                problem("historical \"searchType\" must be a string", node.offset, ios: .refuse, android: .drop, what: "historical condition")
+                problem(
+                    "historical \"searchType\" must be a string", node.offset, ios: .refuse, android: .drop, what: "historical condition")
                 return nil
             } else {
                 warning("unknown searchType \(JSONWriter.string(node.value)): the \(platform.sdkName) searches with any", node.offset)
@@ -409,7 +460,9 @@ struct RuleSetDecoder {
                     bounds.append(nil)
                     continue
                 }
-                problem("historical \"\(name)\" must be an integer of milliseconds", node.offset, ios: .refuse, android: .drop, what: "historical condition")
+                problem(
+                    "historical \"\(name)\" must be an integer of milliseconds", node.offset, ios: .refuse, android: .drop,
+                    what: "historical condition")
                 return nil
             }
             if platform == .android && Int64(Int32(truncatingIfNeeded: milliseconds)) == milliseconds {
@@ -421,8 +474,9 @@ struct RuleSetDecoder {
             }
             bounds.append(milliseconds)
         }
-        let historical = HistoricalCondition(events: eventNodes.map(\.value), searchType: searchType, matcher: matcher, value: value,
-                                             fromMilliseconds: bounds[0], toMilliseconds: bounds[1])
+        let historical = HistoricalCondition(
+            events: eventNodes.map(\.value), searchType: searchType, matcher: matcher, value: value,
+            fromMilliseconds: bounds[0], toMilliseconds: bounds[1])
         return .historical(historical, location: location)
     }
 }

@@ -1,9 +1,10 @@
+import Support
+
 #if canImport(CZlib)
 import CZlib  // ZIPFoundation's zlib module on Linux
 #elseif canImport(zlib)
 import zlib
 #endif
-import Support
 
 extension RulesArchive {
     /// Where an entry's data lies, from the central directory.
@@ -113,8 +114,9 @@ extension RulesArchive {
         let name = String(decoding: entry.name, as: UTF8.self)
         guard entry.method == 8 else {
             guard entry.method == 0 else {
-                throw FencesimError(.badData, "archive entry \"\(name)\" uses compression method \(entry.method); only stored and deflate are read",
-                                    at: location)
+                throw FencesimError(
+                    .badData, "archive entry \"\(name)\" uses compression method \(entry.method); only stored and deflate are read",
+                    at: location)
             }
             return
         }
@@ -142,10 +144,13 @@ extension RulesArchive {
             } while status == Z_OK && produced <= maximumBytes
         }
         if produced > maximumBytes {
-            throw FencesimError(.badData, "archive entry \"\(name)\" inflates to more than the \(maximumBytes)-byte limit (zip bomb?)", at: location)
+            throw FencesimError(
+                .badData, "archive entry \"\(name)\" inflates to more than the \(maximumBytes)-byte limit (zip bomb?)", at: location)
         }
         guard status == Z_STREAM_END else {
-            let reason = status == Z_BUF_ERROR ? "its compressed data ends before the deflate stream does" : "its deflate data is damaged (zlib \(status))"
+            let reason =
+                status == Z_BUF_ERROR
+                ? "its compressed data ends before the deflate stream does" : "its deflate data is damaged (zlib \(status))"
             throw FencesimError(.badData, "cannot read archive entry \"\(name)\": \(reason)", at: location)
         }
     }

@@ -46,8 +46,10 @@ enum RulesArchive {
         } else if candidates.isEmpty {
             throw FencesimError(.badData, "the archive holds no \(rulesFileName)", at: location)
         } else {
-            throw FencesimError(.badData, "the archive holds several \(rulesFileName) and none at its root: \(candidates.map(\.path).sorted().joined(separator: ", "))",
-                                at: location)
+            throw FencesimError(
+                .badData,
+                "the archive holds several \(rulesFileName) and none at its root: \(candidates.map(\.path).sorted().joined(separator: ", "))",
+                at: location)
         }
         guard chosen.type == .file else {
             throw FencesimError(.badData, "archive entry \"\(chosen.path)\" is not a regular file", at: location)
@@ -55,8 +57,10 @@ enum RulesArchive {
         // The declared size can lie; it is checked first to refuse honest giants early, and the
         // inflated bytes are counted as they come, which is what bounds the work.
         if chosen.uncompressedSize > UInt64(maximumBytes) {
-            throw FencesimError(.badData, "archive entry \"\(chosen.path)\" inflates to \(chosen.uncompressedSize) bytes, more than the \(maximumBytes)-byte limit (zip bomb?)",
-                                at: location)
+            throw FencesimError(
+                .badData,
+                "archive entry \"\(chosen.path)\" inflates to \(chosen.uncompressedSize) bytes, more than the \(maximumBytes)-byte limit (zip bomb?)",
+                at: location)
         }
         if let data = entryData.first(where: { String(decoding: $0.name, as: UTF8.self) == chosen.path }) {
             try checkInflates(data, in: bytes, maximumBytes: maximumBytes, at: location)
@@ -73,8 +77,9 @@ enum RulesArchive {
             }
         } catch {
             if exceeded {
-                throw FencesimError(.badData, "archive entry \"\(chosen.path)\" inflates to more than the \(maximumBytes)-byte limit (zip bomb?)",
-                                    at: location)
+                throw FencesimError(
+                    .badData, "archive entry \"\(chosen.path)\" inflates to more than the \(maximumBytes)-byte limit (zip bomb?)",
+                    at: location)
             }
             throw FencesimError(.badData, "cannot read archive entry \"\(chosen.path)\": \(error)", at: location)
         }

@@ -20,8 +20,10 @@ public struct RulesContext: Sendable {
     public var utcOffsetSeconds: Int
 
     /// A context; by default no shared states, no history, UTC, and the documented SDK version.
-    public init(sharedStates: [String: JSONValue] = [:], history: [RuleHistoryEvent] = [],
-                sdkVersion: String = RulesPlatform.docs.defaultSDKVersion, utcOffsetSeconds: Int = 0) {
+    public init(
+        sharedStates: [String: JSONValue] = [:], history: [RuleHistoryEvent] = [],
+        sdkVersion: String = RulesPlatform.docs.defaultSDKVersion, utcOffsetSeconds: Int = 0
+    ) {
         self.sharedStates = sharedStates
         self.history = history
         self.sdkVersion = sdkVersion

@@ -68,8 +68,10 @@ public struct RulesEngine: Sendable {
     /// not changed (a `csp` write is for the caller to apply, see ``ClientSideProfile``).
     ///
     /// - Returns: the trigger's outcome first, then one per dispatched event, in order.
-    public func evaluateWithDispatchedEvents(_ event: RuleEvent, context: RulesContext, rng: inout SplitMix64,
-                                             explain: Bool = false) -> [RulesOutcome] {
+    public func evaluateWithDispatchedEvents(
+        _ event: RuleEvent, context: RulesContext, rng: inout SplitMix64,
+        explain: Bool = false
+    ) -> [RulesOutcome] {
         var context = context
         let first = evaluate(event, context: context, rng: &rng, explain: explain)
         var outcomes = [first]

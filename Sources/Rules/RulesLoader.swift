@@ -46,7 +46,8 @@ public enum RulesLoader {
             bytes.append(contentsOf: chunk[0..<n])
         }
         if bytes.count > cap {
-            throw FencesimError(.badData, "file is larger than the \(cap)-byte limit for rules and rules archives", at: SourceLocation(file: path))
+            throw FencesimError(
+                .badData, "file is larger than the \(cap)-byte limit for rules and rules archives", at: SourceLocation(file: path))
         }
         return try parse(bytes, file: path, platform: platform, limits: limits)
     }
@@ -54,18 +55,22 @@ public enum RulesLoader {
     /// Decodes rules held in memory: rules.json text or a ZIP archive's bytes.
     ///
     /// - Parameter file: the name used in locations.
-    public static func parse(_ bytes: [UInt8], file: String, platform: RulesPlatform = .docs, limits: Limits = Limits()) throws(FencesimError) -> RuleSet {
+    public static func parse(_ bytes: [UInt8], file: String, platform: RulesPlatform = .docs, limits: Limits = Limits())
+        throws(FencesimError) -> RuleSet
+    {
         if RulesArchive.isArchive(bytes) {
             guard bytes.count <= limits.maximumArchiveBytes else {
-                throw FencesimError(.badData, "archive of \(bytes.count) bytes is larger than the \(limits.maximumArchiveBytes)-byte limit",
-                                    at: SourceLocation(file: file))
+                throw FencesimError(
+                    .badData, "archive of \(bytes.count) bytes is larger than the \(limits.maximumArchiveBytes)-byte limit",
+                    at: SourceLocation(file: file))
             }
             let entry = try RulesArchive.readRules(bytes, file: file, maximumBytes: limits.maximumRulesBytes)
             return try RuleSet.decode(SourceText(file: "\(file)!\(entry.path)", bytes: entry.bytes), platform: platform)
         }
         guard bytes.count <= limits.maximumRulesBytes else {
-            throw FencesimError(.badData, "rules file of \(bytes.count) bytes is larger than the \(limits.maximumRulesBytes)-byte limit",
-                                at: SourceLocation(file: file))
+            throw FencesimError(
+                .badData, "rules file of \(bytes.count) bytes is larger than the \(limits.maximumRulesBytes)-byte limit",
+                at: SourceLocation(file: file))
         }
         return try RuleSet.decode(SourceText(file: file, bytes: bytes), platform: platform)
     }

@@ -47,8 +47,10 @@ public struct RulesOutcome: Sendable {
     }
 
     /// An outcome (built by ``RulesEngine``).
-    public init(matchedRules: [Int] = [], consequences: [FiredConsequence] = [], event: RuleEvent, dispatchedEvents: [RuleEvent] = [],
-                historyRecords: [RuleHistoryEvent] = [], warnings: [Diagnostic] = [], explanation: [RuleTrace] = []) {
+    public init(
+        matchedRules: [Int] = [], consequences: [FiredConsequence] = [], event: RuleEvent, dispatchedEvents: [RuleEvent] = [],
+        historyRecords: [RuleHistoryEvent] = [], warnings: [Diagnostic] = [], explanation: [RuleTrace] = []
+    ) {
         self.matchedRules = matchedRules
         self.consequences = consequences
         self.event = event

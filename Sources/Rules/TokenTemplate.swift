@@ -19,9 +19,12 @@ enum TokenTemplate {
         case .array(let elements):
             return .array(elements.map { JSONNode(render($0.value, finder: &finder, rng: &rng), offset: $0.offset) })
         case .object(let members):
-            return .object(members.map {
-                JSONMember(key: $0.key, keyOffset: $0.keyOffset, node: JSONNode(render($0.node.value, finder: &finder, rng: &rng), offset: $0.node.offset))
-            })
+            return .object(
+                members.map {
+                    JSONMember(
+                        key: $0.key, keyOffset: $0.keyOffset,
+                        node: JSONNode(render($0.node.value, finder: &finder, rng: &rng), offset: $0.node.offset))
+                })
         default:
             return value
         }
@@ -70,7 +73,9 @@ enum TokenTemplate {
     static func functionCall(_ token: String) -> (String, String)? {
         guard token.hasSuffix(")"), let open = token.firstIndex(of: "(") else { return nil }
         let name = token[..<open]
-        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+        guard !name.isEmpty,
+            name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            )
         else { return nil }
         let key = token[token.index(after: open)..<token.index(before: token.endIndex)]
         return (String(name), String(key))

@@ -127,9 +127,11 @@ extension ConfigNode {
         case .string(let s): self.init(.string(s), at: location, textColumn: (location.column ?? 0) + 1)
         case .array(let items): self.init(.list(items.map { ConfigNode(json: $0, source: source) }), at: location)
         case .object(let members):
-            self.init(.map(members.map { m in
-                (m.key, source.location(ofOffset: m.keyOffset), ConfigNode(json: m.node, source: source))
-            }), at: location)
+            self.init(
+                .map(
+                    members.map { m in
+                        (m.key, source.location(ofOffset: m.keyOffset), ConfigNode(json: m.node, source: source))
+                    }), at: location)
         }
     }
 
@@ -161,14 +163,16 @@ extension ConfigNode {
     static func locate(_ error: YamlError, file: String) -> FencesimError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .composer(let context, let problem, let mark, _):
             let text = context.map { "\(problem) (\($0.text))" } ?? problem
             return FencesimError(.badData, "YAML: \(text)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return FencesimError(.badData, "duplicate key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) in a mapping",
-                                 at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+            return FencesimError(
+                .badData, "duplicate key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) in a mapping",
+                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
         case .reader(let problem, let offset, _, _):
-            return FencesimError(.badData, "YAML: \(problem)\(offset.map { " at byte \($0)" } ?? "")", at: SourceLocation(file: file, line: 1, column: 1))
+            return FencesimError(
+                .badData, "YAML: \(problem)\(offset.map { " at byte \($0)" } ?? "")", at: SourceLocation(file: file, line: 1, column: 1))
         default:
             return FencesimError(.badData, "YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
@@ -178,8 +182,9 @@ extension ConfigNode {
         let location = SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
         budget -= 1
         guard budget >= 0 else {
-            throw FencesimError(.badData, "the document expands to more than \(ConfigNode.maximumYAMLValues) values (aliases repeating aliases?)",
-                                at: location)
+            throw FencesimError(
+                .badData, "the document expands to more than \(ConfigNode.maximumYAMLValues) values (aliases repeating aliases?)",
+                at: location)
         }
         switch node {
         case .scalar(let scalar):
@@ -228,7 +233,12 @@ extension ConfigNode {
         var sawDigit = false
         for (k, c) in text.enumerated() {
             if c.isASCII, c.isNumber { sawDigit = true; continue }
-            if (c == "-" || c == "+") && (k == 0 || text[text.index(text.startIndex, offsetBy: k - 1)] == "e" || text[text.index(text.startIndex, offsetBy: k - 1)] == "E") { continue }
+            if (c == "-" || c == "+")
+                && (k == 0 || text[text.index(text.startIndex, offsetBy: k - 1)] == "e"
+                    || text[text.index(text.startIndex, offsetBy: k - 1)] == "E")
+            {
+                continue
+            }
             if c == "." || c == "e" || c == "E" || c == "_" { continue }
             return nil
         }

@@ -41,7 +41,8 @@ public enum FenceReach {
             }
         }
         guard let fenceBox else { return nil }
-        var message = "no fence lies within \(Int(reachMeters)) m of any trace (the traces span longitude \(degrees(box.west))…\(degrees(box.east)), latitude \(degrees(box.south))…\(degrees(box.north)); the fences longitude \(degrees(fenceBox.minX))…\(degrees(fenceBox.maxX)), latitude \(degrees(fenceBox.minY))…\(degrees(fenceBox.maxY))), so no event can happen"
+        var message =
+            "no fence lies within \(Int(reachMeters)) m of any trace (the traces span longitude \(degrees(box.west))…\(degrees(box.east)), latitude \(degrees(box.south))…\(degrees(box.north)); the fences longitude \(degrees(fenceBox.minX))…\(degrees(fenceBox.maxX)), latitude \(degrees(fenceBox.minY))…\(degrees(fenceBox.maxY))), so no event can happen"
         let swapped = BoundingBox(minX: fenceBox.minY, minY: fenceBox.minX, maxX: fenceBox.maxY, maxY: fenceBox.maxX)
         if overlaps(box, swapped, meters: reachMeters) {
             message += "; the fences would be near the traces with latitude and longitude swapped: GeoJSON writes [longitude, latitude]"

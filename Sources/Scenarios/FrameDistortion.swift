@@ -17,12 +17,15 @@ public enum FrameDistortion {
     ///   - boxes: the extents of the fences and traces, WGS84 degrees (x = longitude).
     ///   - source: how the user gave it, for the message (`--crs`, `crs`).
     ///   - location: where (the scenario's `crs:` line, or `--crs`).
-    public static func warning(_ definition: FrameDefinition, over boxes: [BoundingBox], source: String,
-                               at location: SourceLocation) -> Diagnostic? {
+    public static func warning(
+        _ definition: FrameDefinition, over boxes: [BoundingBox], source: String,
+        at location: SourceLocation
+    ) -> Diagnostic? {
         guard var union = boxes.first else { return nil }
         for b in boxes.dropFirst() {
-            union = BoundingBox(minX: min(union.minX, b.minX), minY: min(union.minY, b.minY),
-                                maxX: max(union.maxX, b.maxX), maxY: max(union.maxY, b.maxY))
+            union = BoundingBox(
+                minX: min(union.minX, b.minX), minY: min(union.minY, b.minY),
+                maxX: max(union.maxX, b.maxX), maxY: max(union.maxY, b.maxY))
         }
         guard let frame = try? MetricFrame(definition) else { return nil }
         let limit = MetricFrame.maximumAutomaticScaleError
@@ -30,12 +33,16 @@ public enum FrameDistortion {
         let advice = "pick a projection centred on the data, or leave \(source) out for the automatic frame"
         guard let error else {
             let p = failedAt.map { " at (\(JSONWriter.number($0.longitude)), \(JSONWriter.number($0.latitude)))" } ?? ""
-            return Diagnostic(.warning, "\(source) \"\(definition)\" does not cover the fences and traces: PROJ cannot take its scale\(p), so its distances there cannot be trusted; \(advice)",
-                              at: location, kind: "crs-distortion")
+            return Diagnostic(
+                .warning,
+                "\(source) \"\(definition)\" does not cover the fences and traces: PROJ cannot take its scale\(p), so its distances there cannot be trusted; \(advice)",
+                at: location, kind: "crs-distortion")
         }
         guard error > limit else { return nil }
-        return Diagnostic(.warning, "\(source) \"\(definition)\" changes distances by up to \(percent(error)) over the fences and traces (scale error \(String(format: "%.2g", error)), \(times(error / limit)) the \(JSONWriter.number(limit)) the automatic frame allows); fences are evaluated that much larger or smaller than drawn: \(advice)",
-                          at: location, kind: "crs-distortion")
+        return Diagnostic(
+            .warning,
+            "\(source) \"\(definition)\" changes distances by up to \(percent(error)) over the fences and traces (scale error \(String(format: "%.2g", error)), \(times(error / limit)) the \(JSONWriter.number(limit)) the automatic frame allows); fences are evaluated that much larger or smaller than drawn: \(advice)",
+            at: location, kind: "crs-distortion")
     }
 
     /// The check of a frame the user chose, worked out over the fences when they are read;
@@ -60,7 +67,9 @@ public enum FrameDistortion {
         /// The warning over the fences and the traces read (``FrameDistortion/warning(_:over:source:at:)``).
         public func warning(traces: [TraceStatistics?]) -> Diagnostic? {
             let traceBoxes = FrameDistortion.extents(traces: traces)
-            if let box = fenceBox, traceBoxes.allSatisfy({ box.minX <= $0.minX && box.minY <= $0.minY && box.maxX >= $0.maxX && box.maxY >= $0.maxY }) {
+            if let box = fenceBox,
+                traceBoxes.allSatisfy({ box.minX <= $0.minX && box.minY <= $0.minY && box.maxX >= $0.maxX && box.maxY >= $0.maxY })
+            {
                 return fenceWarning
             }
             return FrameDistortion.warning(definition, over: fenceBox.map { [$0] + traceBoxes } ?? traceBoxes, source: source, at: location)

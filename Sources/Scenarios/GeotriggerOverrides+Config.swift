@@ -3,8 +3,10 @@ import Support
 
 extension GeotriggerOverrides {
     /// The keys of a `geotrigger` mapping (SPEC §1.3 and §2).
-    public static let keys = ["feed", "relationship", "buffer", "notify", "initialTrigger", "filter", "dwell", "debounce",
-                              "maxGap", "gapPolicy", "message", "level", "where"]
+    public static let keys = [
+        "feed", "relationship", "buffer", "notify", "initialTrigger", "filter", "dwell", "debounce",
+        "maxGap", "gapPolicy", "message", "level", "where",
+    ]
 
     /// Reads a `geotrigger` mapping: from a scenario, a zone, or a fence's `geotrigger` property.
     ///
@@ -24,7 +26,9 @@ extension GeotriggerOverrides {
             case "buffer":
                 let v = try Self.number(value, key)
                 guard abs(v) <= GeotriggerSettings.bufferLimitMeters else {
-                    throw value.error("buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)")
+                    throw value.error(
+                        "buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)"
+                    )
                 }
                 bufferMeters = v
             case "notify": notify = try Self.choice(value, key)
@@ -46,7 +50,9 @@ extension GeotriggerOverrides {
                     dwellSeconds = .some(v)
                 }
             case "filter":
-                guard let text = value.string else { throw value.error("filter must be a string expression, found \(value.typeDescription)") }
+                guard let text = value.string else {
+                    throw value.error("filter must be a string expression, found \(value.typeDescription)")
+                }
                 do {
                     filter = try FilterExpression(text)
                 } catch {
@@ -54,17 +60,23 @@ extension GeotriggerOverrides {
                 }
             case "where":
                 guard selectsFences else {
-                    throw FencesimError(.badData, "where selects the fences a geotrigger watches: it belongs under the scenario's geotrigger, not a zone's or a fence's",
-                                        at: keyLocation)
+                    throw FencesimError(
+                        .badData,
+                        "where selects the fences a geotrigger watches: it belongs under the scenario's geotrigger, not a zone's or a fence's",
+                        at: keyLocation)
                 }
-                guard let text = value.string else { throw value.error("where must be a string expression over fence properties, found \(value.typeDescription)") }
+                guard let text = value.string else {
+                    throw value.error("where must be a string expression over fence properties, found \(value.typeDescription)")
+                }
                 do {
                     fencesWhere = try FilterExpression(text, over: .fences)
                 } catch {
                     throw FencesimError(.badData, "where: \(error.message)", at: value.location(ofTextColumn: error.column))
                 }
             case "message":
-                guard let text = value.string else { throw value.error("message must be a string template, found \(value.typeDescription)") }
+                guard let text = value.string else {
+                    throw value.error("message must be a string template, found \(value.typeDescription)")
+                }
                 do {
                     message = try MessageTemplate(text)
                 } catch {
@@ -82,7 +94,9 @@ extension GeotriggerOverrides {
                     }
                 }
             default:
-                throw FencesimError(.badData, "unknown geotrigger setting \"\(key)\" (expected one of \(Self.keys.joined(separator: ", ")))", at: keyLocation)
+                throw FencesimError(
+                    .badData, "unknown geotrigger setting \"\(key)\" (expected one of \(Self.keys.joined(separator: ", ")))",
+                    at: keyLocation)
             }
         }
     }
@@ -94,7 +108,8 @@ extension GeotriggerOverrides {
         return v
     }
 
-    package static func choice<T: RawRepresentable & CaseIterable>(_ node: ConfigNode, _ key: String) throws(FencesimError) -> T where T.RawValue == String {
+    package static func choice<T: RawRepresentable & CaseIterable>(_ node: ConfigNode, _ key: String) throws(FencesimError) -> T
+    where T.RawValue == String {
         let options = T.allCases.map(\.rawValue)
         guard let text = node.string, let v = T(rawValue: text) else {
             let found = node.string.map { "\"\($0)\"" } ?? node.typeDescription

@@ -4,10 +4,13 @@ import Support
 extension OSProfile {
     /// The keys of a profile mapping (a scenario's `profile:`, a profile file), besides `fit`,
     /// which `calibrate` writes and nothing reads.
-    public static let keys = ["platform", "rule", "regionLimit", "beyondLimit", "refreshDistance", "minimumRadius", "maximumRadius", "entryDistance", "entryDistanceCap", "exitDistance",
-                              "sameSide", "enterOverlapLarger", "enterOverlapSmaller", "exitOverlapLarger", "exitOverlapSmaller",
-                              "initialTrigger", "loiteringDelay", "responsiveness", "delayMinimum", "delayMean", "entryLoss", "exitLoss",
-                              "duplicate", "seed"]
+    public static let keys = [
+        "platform", "rule", "regionLimit", "beyondLimit", "refreshDistance", "minimumRadius", "maximumRadius", "entryDistance",
+        "entryDistanceCap", "exitDistance",
+        "sameSide", "enterOverlapLarger", "enterOverlapSmaller", "exitOverlapLarger", "exitOverlapSmaller",
+        "initialTrigger", "loiteringDelay", "responsiveness", "delayMinimum", "delayMean", "entryLoss", "exitLoss",
+        "duplicate", "seed",
+    ]
 
     /// A profile named on the command line (`--profile`): a built-in name, or a profile file.
     ///
@@ -16,8 +19,10 @@ extension OSProfile {
     public static func named(_ text: String, source: String = "--profile") throws(FencesimError) -> OSProfile {
         if let platform = Platform(rawValue: text) { return builtIn(platform) }
         guard FileIO.exists(text) else {
-            throw FencesimError(.usage, "\"\(text)\" is neither a built-in profile (\(Platform.allCases.map(\.rawValue).joined(separator: ", "))) nor a profile file",
-                                at: SourceLocation(file: source))
+            throw FencesimError(
+                .usage,
+                "\"\(text)\" is neither a built-in profile (\(Platform.allCases.map(\.rawValue).joined(separator: ", "))) nor a profile file",
+                at: SourceLocation(file: source))
         }
         return try read(path: text)
     }
@@ -45,16 +50,21 @@ extension OSProfile {
             }
             let path = ScenarioReader.resolve(text, directory)
             guard FileIO.exists(path) else {
-                throw node.error("profile \"\(text)\" is neither a built-in profile (\(Platform.allCases.map(\.rawValue).joined(separator: ", "))) nor a profile file (looked for \(path))")
+                throw node.error(
+                    "profile \"\(text)\" is neither a built-in profile (\(Platform.allCases.map(\.rawValue).joined(separator: ", "))) nor a profile file (looked for \(path))"
+                )
             }
             self = try OSProfile.read(path: path)
             return
         }
         guard node.entries != nil else {
-            throw node.error("a profile is a built-in name, a profile file, or a mapping with platform: and parameters; found \(node.typeDescription)")
+            throw node.error(
+                "a profile is a built-in name, a profile file, or a mapping with platform: and parameters; found \(node.typeDescription)")
         }
         try ScenarioReader.checkKeys(node, OSProfile.keys + ["fit"], "profile")
-        guard let p = node["platform"] else { throw node.error("a profile needs platform: (\(Platform.allCases.map(\.rawValue).joined(separator: ", ")))") }
+        guard let p = node["platform"] else {
+            throw node.error("a profile needs platform: (\(Platform.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
         guard let name = p.string, let platform = Platform(rawValue: name) else {
             throw p.error("platform must be one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -75,17 +85,23 @@ extension OSProfile {
         if let v = try choice("initialTrigger", InitialTrigger.self) { profile.initialTrigger = v }
         if let v = try choice("beyondLimit", BeyondLimit.self) { profile.beyondLimit = v }
         if let v = try number("regionLimit") {
-            guard v >= 0, v == v.rounded(), v <= 1_000_000 else { throw (node["regionLimit"] ?? node).error("regionLimit must be a whole number of fences, 0 to 1000000") }
+            guard v >= 0, v == v.rounded(), v <= 1_000_000 else {
+                throw (node["regionLimit"] ?? node).error("regionLimit must be a whole number of fences, 0 to 1000000")
+            }
             profile.regionLimit = Int(v)
         }
         if let v = try number("seed") {
-            guard v >= 0, v == v.rounded(), v < 9_007_199_254_740_992 else { throw (node["seed"] ?? node).error("seed must be a non-negative whole number") }
+            guard v >= 0, v == v.rounded(), v < 9_007_199_254_740_992 else {
+                throw (node["seed"] ?? node).error("seed must be a non-negative whole number")
+            }
             profile.seed = UInt64(v)
         }
         let doubles: [(String, WritableKeyPath<OSProfile, Double>)] = [
-            ("minimumRadius", \.minimumRadiusMeters), ("refreshDistance", \.refreshDistanceMeters), ("entryDistance", \.entryDistanceMeters), ("entryDistanceCap", \.entryDistanceCapShare),
+            ("minimumRadius", \.minimumRadiusMeters), ("refreshDistance", \.refreshDistanceMeters),
+            ("entryDistance", \.entryDistanceMeters), ("entryDistanceCap", \.entryDistanceCapShare),
             ("exitDistance", \.exitDistanceMeters), ("sameSide", \.sameSideSeconds), ("enterOverlapLarger", \.enterOverlapLarger),
-            ("enterOverlapSmaller", \.enterOverlapSmaller), ("exitOverlapLarger", \.exitOverlapLarger), ("exitOverlapSmaller", \.exitOverlapSmaller),
+            ("enterOverlapSmaller", \.enterOverlapSmaller), ("exitOverlapLarger", \.exitOverlapLarger),
+            ("exitOverlapSmaller", \.exitOverlapSmaller),
             ("responsiveness", \.responsivenessSeconds), ("delayMinimum", \.delayMinimumSeconds), ("delayMean", \.delayMeanSeconds),
             ("entryLoss", \.entryLoss), ("exitLoss", \.exitLoss), ("duplicate", \.duplicateShare),
         ]
@@ -132,7 +148,9 @@ extension OSProfile {
     public func yaml(header: [String] = [], fits: [String: FitNote] = [:]) -> String {
         var lines = header.map { "# \($0)" }
         for p in parameters {
-            let value = p.key == "platform" || p.key == "rule" || p.key == "initialTrigger" || p.key == "beyondLimit" || p.value == "none" ? "\"\(p.value)\"" : p.value
+            let value =
+                p.key == "platform" || p.key == "rule" || p.key == "initialTrigger" || p.key == "beyondLimit" || p.value == "none"
+                ? "\"\(p.value)\"" : p.value
             if let fit = fits[p.key] {
                 lines.append("\(p.key): \(value)  # fitted from \(fit.samples) samples; residual \(fit.residual)")
             } else {

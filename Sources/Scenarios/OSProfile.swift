@@ -127,23 +127,31 @@ extension OSProfile {
     public func validate() throws(FencesimError) {
         func fail(_ message: String) -> FencesimError { FencesimError(.badData, message) }
         guard regionLimit >= 0 else { throw fail("regionLimit must be a non-negative number of fences") }
-        for (name, v) in [("minimumRadius", minimumRadiusMeters), ("entryDistance", entryDistanceMeters), ("exitDistance", exitDistanceMeters),
-                          ("refreshDistance", refreshDistanceMeters)] {
+        for (name, v) in [
+            ("minimumRadius", minimumRadiusMeters), ("entryDistance", entryDistanceMeters), ("exitDistance", exitDistanceMeters),
+            ("refreshDistance", refreshDistanceMeters),
+        ] {
             guard v.isFinite, v >= 0, v <= OSProfile.metersLimit else { throw fail("\(name) must be 0 to \(Int(OSProfile.metersLimit)) m") }
         }
-        var times = [("sameSide", sameSideSeconds), ("responsiveness", responsivenessSeconds), ("delayMinimum", delayMinimumSeconds),
-                     ("delayMean", delayMeanSeconds)]
+        var times = [
+            ("sameSide", sameSideSeconds), ("responsiveness", responsivenessSeconds), ("delayMinimum", delayMinimumSeconds),
+            ("delayMean", delayMeanSeconds),
+        ]
         if let l = loiteringDelaySeconds { times.append(("loiteringDelay", l)) }
         if let m = maximumRadiusMeters, !(m.isFinite && m > 0 && m <= OSProfile.metersLimit) {
             throw fail("maximumRadius must be above 0 and at most \(Int(OSProfile.metersLimit)) m, or none")
         }
         for (name, v) in times {
-            guard v.isFinite, v >= 0, v <= OSProfile.secondsLimit else { throw fail("\(name) must be 0 to \(Int(OSProfile.secondsLimit)) s") }
+            guard v.isFinite, v >= 0, v <= OSProfile.secondsLimit else {
+                throw fail("\(name) must be 0 to \(Int(OSProfile.secondsLimit)) s")
+            }
         }
-        for (name, v) in [("entryDistanceCap", entryDistanceCapShare), ("enterOverlapLarger", enterOverlapLarger),
-                          ("enterOverlapSmaller", enterOverlapSmaller), ("exitOverlapLarger", exitOverlapLarger),
-                          ("exitOverlapSmaller", exitOverlapSmaller), ("entryLoss", entryLoss), ("exitLoss", exitLoss),
-                          ("duplicate", duplicateShare)] {
+        for (name, v) in [
+            ("entryDistanceCap", entryDistanceCapShare), ("enterOverlapLarger", enterOverlapLarger),
+            ("enterOverlapSmaller", enterOverlapSmaller), ("exitOverlapLarger", exitOverlapLarger),
+            ("exitOverlapSmaller", exitOverlapSmaller), ("entryLoss", entryLoss), ("exitLoss", exitLoss),
+            ("duplicate", duplicateShare),
+        ] {
             guard v.isFinite, v >= 0, v <= 1 else { throw fail("\(name) must be a share from 0 to 1") }
         }
         guard exitOverlapLarger < enterOverlapLarger, exitOverlapSmaller < enterOverlapSmaller else {

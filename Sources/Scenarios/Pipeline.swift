@@ -40,7 +40,9 @@ public struct Pipeline: Sendable {
     ///   `related` (``CheckIns/CheckInMachine/init(fences:zones:)``); bad `rules` or
     ///   `rulesPlatform` values (at the key) and rules the platform refuses (in the rules file);
     ///   `.missingInput` located at `rules` when the rules file does not exist.
-    public init(scenario: Scenario, fences: FenceSet, places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil) throws(FencesimError) {
+    public init(scenario: Scenario, fences: FenceSet, places: PlacesSettings? = nil, rulesPlatform: RulesPlatform? = nil)
+        throws(FencesimError)
+    {
         // A fence that several geotriggers watch is one fence to check-ins, Places and rules.
         let fences = fences.watchedOnce
         var findings: [Diagnostic] = []
@@ -50,10 +52,11 @@ public struct Pipeline: Sendable {
             for fence in fences.fences {
                 guard let id = fence.zone, id != Zone.defaultZoneID, seen.insert(id).inserted else { continue }
                 zones.append(Zone(id: id, location: fence.location))
-                findings.append(Diagnostic(
-                    .note,
-                    "fence \"\(fence.id)\" names zone \"\(id)\" and the scenario declares no zones: its fences check in as one zone with the default rules (check-out on, no re-trigger time); declare it under zones: to set them",
-                    at: fence.location, kind: "implicit-zone"))
+                findings.append(
+                    Diagnostic(
+                        .note,
+                        "fence \"\(fence.id)\" names zone \"\(id)\" and the scenario declares no zones: its fences check in as one zone with the default rules (check-out on, no re-trigger time); declare it under zones: to set them",
+                        at: fence.location, kind: "implicit-zone"))
             }
         }
         checkIns = try CheckInMachine(fences: fences, zones: zones)
@@ -61,15 +64,17 @@ public struct Pipeline: Sendable {
             let setup = PlacesSetup(settings: settings, sessions: scenario.sessions, fences: fences)
             findings += setup.catalog.findings
             if setup.catalog.pois.isEmpty {
-                findings.append(Diagnostic(
-                    .warning, "Places is simulated but the fence file has no circle fences, so there are no POIs",
-                    at: settings.location, kind: "places-no-pois"))
+                findings.append(
+                    Diagnostic(
+                        .warning, "Places is simulated but the fence file has no circle fences, so there are no POIs",
+                        at: settings.location, kind: "places-no-pois"))
             }
             if let budget = settings.configuration.regionBudget, !scenario.sessions.contains(where: \.nearbyLookup) {
-                findings.append(Diagnostic(
-                    .warning,
-                    "regionBudget \(budget) emulates monitoring the nearest POIs of the last nearby lookup, and no session runs one (sessions: [{launch: ..., nearbyLookup: true}]), so every entry and exit is ignored as notMonitored",
-                    at: settings.location, kind: "places-nothing-monitored"))
+                findings.append(
+                    Diagnostic(
+                        .warning,
+                        "regionBudget \(budget) emulates monitoring the nearest POIs of the last nearby lookup, and no session runs one (sessions: [{launch: ..., nearbyLookup: true}]), so every entry and exit is ignored as notMonitored",
+                        at: settings.location, kind: "places-nothing-monitored"))
             }
             self.places = setup
         } else {

@@ -24,8 +24,10 @@ public struct PlacesSettings: Sendable {
 
     /// The defaults of SPEC §1.3: check-in signals, one-hour TTL, lazy expiry, documented
     /// behaviour, no region budget.
-    public init(signals: Signals = .checkins, configuration: PlacesConfiguration = PlacesConfiguration(),
-                location: SourceLocation = SourceLocation(file: "")) {
+    public init(
+        signals: Signals = .checkins, configuration: PlacesConfiguration = PlacesConfiguration(),
+        location: SourceLocation = SourceLocation(file: "")
+    ) {
         self.signals = signals
         self.configuration = configuration
         self.location = location
@@ -66,8 +68,10 @@ public struct AppSession: Sendable {
     /// Where the session is declared.
     public var location: SourceLocation
 
-    public init(launch: Timestamp, terminate: Timestamp? = nil, nearbyLookup: Bool = false,
-                location: SourceLocation = SourceLocation(file: "")) {
+    public init(
+        launch: Timestamp, terminate: Timestamp? = nil, nearbyLookup: Bool = false,
+        location: SourceLocation = SourceLocation(file: "")
+    ) {
         self.launch = launch
         self.terminate = terminate
         self.nearbyLookup = nearbyLookup

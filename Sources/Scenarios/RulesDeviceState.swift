@@ -31,13 +31,17 @@ public struct RulesDeviceState: Sendable {
             ("format", .string(Self.persistenceFormat)),
             ("version", .int(Self.persistenceVersion)),
             ("userProfile", profile.sharedState),
-            ("history", .list(history.map { event in
-                .orderedObject([
-                    ("time", .string(event.time.iso8601(fractionDigits: 9))),
-                    ("data", event.data),
-                    ("mask", event.mask.map { .list($0.map { .string($0) }) } ?? .null),
-                ])
-            })),
+            (
+                "history",
+                .list(
+                    history.map { event in
+                        .orderedObject([
+                            ("time", .string(event.time.iso8601(fractionDigits: 9))),
+                            ("data", event.data),
+                            ("mask", event.mask.map { .list($0.map { .string($0) }) } ?? .null),
+                        ])
+                    })
+            ),
         ])
     }
 

@@ -32,11 +32,13 @@ extension Scenario {
             let keyLocation = SourceLocation(file: source, line: 1, column: column(skippingSpaces(pair)))
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, let value = ConfigNode.number(String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
-                throw FencesimError(.usage, "\"\(pair)\" is not key=number (keys: \(ScenarioReader.degradeKeys.joined(separator: ", ")))",
-                                    at: keyLocation)
+                throw FencesimError(
+                    .usage, "\"\(pair)\" is not key=number (keys: \(ScenarioReader.degradeKeys.joined(separator: ", ")))",
+                    at: keyLocation)
             }
             let valueLocation = SourceLocation(file: source, line: 1, column: column(skippingSpaces(parts[1])))
-            entries.append((String(parts[0]).trimmingCharacters(in: .whitespaces), keyLocation, ConfigNode(.number(value), at: valueLocation)))
+            entries.append(
+                (String(parts[0]).trimmingCharacters(in: .whitespaces), keyLocation, ConfigNode(.number(value), at: valueLocation)))
         }
         do throws(FencesimError) {
             return try degradation(ConfigNode(.map(entries), at: SourceLocation(file: source, line: 1, column: 1)))
@@ -53,7 +55,8 @@ extension Scenario {
             let v = try number(n, "resample", "a number of seconds between fixes")
             guard v > 0 else { throw n.error("resample must be a positive number of seconds") }
             guard v >= Degradation.shortestResampleSeconds else {
-                throw n.error("resample must be at least \(Degradation.shortestResampleSeconds) s (fix times are written to the millisecond)")
+                throw n.error(
+                    "resample must be at least \(Degradation.shortestResampleSeconds) s (fix times are written to the millisecond)")
             }
             guard v <= Degradation.secondsLimit else { throw n.error(tooLarge("resample", v, Degradation.secondsLimit, "s")) }
             d.resampleSeconds = v
@@ -86,7 +89,9 @@ extension Scenario {
                 if let m = n["meters"] {
                     let v = try number(m, "meters", "a distance in metres")
                     guard v > 0 else { throw m.error("spike meters must be positive") }
-                    guard v <= Degradation.spikeMetersLimit else { throw m.error(tooLarge("spike meters", v, Degradation.spikeMetersLimit, "m")) }
+                    guard v <= Degradation.spikeMetersLimit else {
+                        throw m.error(tooLarge("spike meters", v, Degradation.spikeMetersLimit, "m"))
+                    }
                     d.spikeMeters = v
                 }
             } else {

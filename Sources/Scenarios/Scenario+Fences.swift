@@ -37,8 +37,10 @@ extension Scenario {
             for var fence in set.fences {
                 if let name = file.set { fence.id = "\(name)/\(fence.id)" }
                 if let other = seen[fence.id] {
-                    throw FencesimError(.badData, "fence id \"\(fence.id)\" is also in \(other); ids must be unique across a scenario's fence files (give them as a map of named sets to prefix each set's ids)",
-                                        at: fence.location)
+                    throw FencesimError(
+                        .badData,
+                        "fence id \"\(fence.id)\" is also in \(other); ids must be unique across a scenario's fence files (give them as a map of named sets to prefix each set's ids)",
+                        at: fence.location)
                 }
                 seen[fence.id] = fence.location
                 fences.append(fence)

@@ -45,12 +45,17 @@ extension Scenario {
                 }
             }
             if all.fences.count - firstWatcher.count(where: { $0 < 0 }) + further.count > Scenario.pairLimit {
-                throw FencesimError(.badData, "the geotriggers watch more than \(Scenario.pairLimit) (geotrigger, fence) pairs; each pair is a fence the engine tracks: select fewer fences with fences: or where:",
-                                    at: declaration.location)
+                throw FencesimError(
+                    .badData,
+                    "the geotriggers watch more than \(Scenario.pairLimit) (geotrigger, fence) pairs; each pair is a fence the engine tracks: select fewer fences with fences: or where:",
+                    at: declaration.location)
             }
             if count == 0 {
-                warnings.append(Diagnostic(.warning, "geotrigger \"\(declaration.name)\" watches none of the \(all.fences.count) fences (check its fences: and where:)",
-                                           at: declaration.location, kind: "geotrigger-watches-none"))
+                warnings.append(
+                    Diagnostic(
+                        .warning,
+                        "geotrigger \"\(declaration.name)\" watches none of the \(all.fences.count) fences (check its fences: and where:)",
+                        at: declaration.location, kind: "geotrigger-watches-none"))
             }
         }
         var fences: [Fence] = []
@@ -90,8 +95,10 @@ extension Scenario {
             guard !members.isEmpty else { continue }
             // A geotrigger watching every fence of the set is resolved on the set itself: a copy
             // of a fence retains a dozen references.
-            let subset = members.count == fences.fences.count ? fences : FenceSet(file: fences.file, fences: members.map { fences.fences[$0] })
-            let resolved = try SettingsResolver.resolve(subset, global: declaration.overrides, zones: zones, requireDeclaredZones: requireDeclared)
+            let subset =
+                members.count == fences.fences.count ? fences : FenceSet(file: fences.file, fences: members.map { fences.fences[$0] })
+            let resolved = try SettingsResolver.resolve(
+                subset, global: declaration.overrides, zones: zones, requireDeclaredZones: requireDeclared)
             for (k, j) in members.enumerated() { settings[j] = resolved[k] }
         }
         return settings
@@ -102,7 +109,9 @@ extension Scenario {
     /// not simulated yet.
     public func checkProfile(_ profile: OSProfile?) throws(FencesimError) {
         guard profile != nil, let first = geotriggers.first else { return }
-        throw FencesimError(.badData, "an operating-system profile (profile: or --profile) is not simulated with geotriggers: yet; use one geotrigger: or leave the profile out",
-                            at: root["profile"]?.location ?? first.location)
+        throw FencesimError(
+            .badData,
+            "an operating-system profile (profile: or --profile) is not simulated with geotriggers: yet; use one geotrigger: or leave the profile out",
+            at: root["profile"]?.location ?? first.location)
     }
 }

@@ -18,8 +18,10 @@ public struct RulesSettings: Sendable {
     /// The seed of the generators `~cachebust` draws from (see ``traceSeed(for:)``).
     public var seed: UInt64
 
-    public init(path: String, label: String? = nil, location: SourceLocation, platform: RulesPlatform = .docs,
-                seed: UInt64 = RulesSettings.defaultSeed) {
+    public init(
+        path: String, label: String? = nil, location: SourceLocation, platform: RulesPlatform = .docs,
+        seed: UInt64 = RulesSettings.defaultSeed
+    ) {
         self.path = path
         self.label = label ?? path
         self.location = location
@@ -82,7 +84,8 @@ extension Scenario {
             pathNode = p
             if let s = node["seed"] {
                 guard let v = s.number, v == v.rounded(), v >= 0, v < 9_007_199_254_740_992 else {
-                    throw s.error("rules seed must be a whole number from 0 to 2^53, found \(s.number.map(JSONWriter.number) ?? s.typeDescription)")
+                    throw s.error(
+                        "rules seed must be a whole number from 0 to 2^53, found \(s.number.map(JSONWriter.number) ?? s.typeDescription)")
                 }
                 seed = UInt64(v)
             }
@@ -90,7 +93,8 @@ extension Scenario {
             pathNode = node
         }
         guard let text = pathNode.string, !text.isEmpty else {
-            throw pathNode.error("rules must be a path to a rules.json or a ZIP holding it (or {path: ..., seed: N}), found \(pathNode.typeDescription)")
+            throw pathNode.error(
+                "rules must be a path to a rules.json or a ZIP holding it (or {path: ..., seed: N}), found \(pathNode.typeDescription)")
         }
         let path = resolve(text)
         guard FileIO.exists(path) else {
@@ -103,7 +107,9 @@ extension Scenario {
         if let platformNode {
             let names = RulesPlatform.allCases.map(\.rawValue)
             guard let name = platformNode.string, let value = RulesPlatform(rawValue: name) else {
-                throw platformNode.error("rulesPlatform must be one of \(names.joined(separator: ", ")), found \(platformNode.string.map { "\"\($0)\"" } ?? platformNode.typeDescription)")
+                throw platformNode.error(
+                    "rulesPlatform must be one of \(names.joined(separator: ", ")), found \(platformNode.string.map { "\"\($0)\"" } ?? platformNode.typeDescription)"
+                )
             }
             platform = value
         }

@@ -33,7 +33,9 @@ extension ScenarioReader {
             for entry in entries {
                 switch entry.key {
                 case "name":
-                    guard let s = entry.value.string, !s.isEmpty else { throw entry.value.error("a geotrigger's name must be a non-empty string") }
+                    guard let s = entry.value.string, !s.isEmpty else {
+                        throw entry.value.error("a geotrigger's name must be a non-empty string")
+                    }
                     if s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
                         throw entry.value.error("a geotrigger's name cannot contain control characters")
                     }
@@ -44,8 +46,10 @@ extension ScenarioReader {
                     sets = try readSetNames(entry.value, known: setNames)
                 default:
                     guard GeotriggerOverrides.keys.contains(entry.key) else {
-                        throw FencesimError(.badData, "unknown geotrigger key \"\(entry.key)\" (expected one of \(geotriggerEntryKeys.joined(separator: ", ")))",
-                                            at: entry.keyLocation)
+                        throw FencesimError(
+                            .badData,
+                            "unknown geotrigger key \"\(entry.key)\" (expected one of \(geotriggerEntryKeys.joined(separator: ", ")))",
+                            at: entry.keyLocation)
                     }
                     settings.append(entry)
                 }
@@ -61,13 +65,17 @@ extension ScenarioReader {
     /// `fences:` map, none twice.
     static func readSetNames(_ node: ConfigNode, known: [String]) throws(FencesimError) -> [String] {
         guard !known.isEmpty else {
-            throw node.error("a geotrigger's fences names sets of the scenario's fences: map, and fences: is not a map of named sets (use where: to select fences)")
+            throw node.error(
+                "a geotrigger's fences names sets of the scenario's fences: map, and fences: is not a map of named sets (use where: to select fences)"
+            )
         }
         let items = node.items ?? [node]
         guard !items.isEmpty else { throw node.error("a geotrigger's fences is empty (leave it out to watch every set)") }
         var sets: [String] = []
         for item in items {
-            guard let s = item.string else { throw item.error("a geotrigger's fences must be a set name or a list of set names, found \(item.typeDescription)") }
+            guard let s = item.string else {
+                throw item.error("a geotrigger's fences must be a set name or a list of set names, found \(item.typeDescription)")
+            }
             guard known.contains(s) else {
                 throw item.error("unknown fence set \"\(s)\" (the scenario's sets are \(known.joined(separator: ", ")))")
             }
@@ -84,8 +92,10 @@ extension ScenarioReader {
     static func readGeotriggers(scenario root: ConfigNode, fenceFiles: [FenceFile]) throws(FencesimError) -> [GeotriggerDeclaration] {
         guard let entries = root.entries, let list = entries.last(where: { $0.key == "geotriggers" }) else { return [] }
         if let single = entries.first(where: { $0.key == "geotrigger" }) {
-            throw FencesimError(.badData, "a scenario has geotrigger: (one unnamed geotrigger) or geotriggers: (a list of named ones), not both; geotrigger: is at \(single.keyLocation)",
-                                at: list.keyLocation)
+            throw FencesimError(
+                .badData,
+                "a scenario has geotrigger: (one unnamed geotrigger) or geotriggers: (a list of named ones), not both; geotrigger: is at \(single.keyLocation)",
+                at: list.keyLocation)
         }
         return try readGeotriggers(list.value, fenceFiles: fenceFiles)
     }

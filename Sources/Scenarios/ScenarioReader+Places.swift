@@ -31,7 +31,8 @@ extension ScenarioReader {
         }
         if let b = node["regionBudget"] {
             guard let v = b.number, v == v.rounded(), v >= 1, v <= 1_000_000 else {
-                throw b.error("regionBudget must be a whole number of POIs, 1 or more, found \(b.number.map(JSONWriter.number) ?? b.typeDescription)")
+                throw b.error(
+                    "regionBudget must be a whole number of POIs, 1 or more, found \(b.number.map(JSONWriter.number) ?? b.typeDescription)")
             }
             settings.configuration.regionBudget = Int(v)
         }
@@ -63,7 +64,8 @@ extension ScenarioReader {
             }
             if let previous = sessions.last {
                 guard launch > previous.launch else {
-                    throw launchNode.error("sessions must be in time order: launch \(launch) is not after the previous launch \(previous.launch)")
+                    throw launchNode.error(
+                        "sessions must be in time order: launch \(launch) is not after the previous launch \(previous.launch)")
                 }
                 if let end = previous.terminate, launch < end {
                     throw launchNode.error("launch \(launch) is before the previous session's terminate \(end); sessions must not overlap")
@@ -76,7 +78,9 @@ extension ScenarioReader {
 
     /// An ISO-8601 time.
     static func time(_ node: ConfigNode, _ key: String) throws(FencesimError) -> Timestamp {
-        guard let text = node.string else { throw node.error("\(key) must be an ISO-8601 time such as \"2026-01-01T09:00:00Z\", found \(node.typeDescription)") }
+        guard let text = node.string else {
+            throw node.error("\(key) must be an ISO-8601 time such as \"2026-01-01T09:00:00Z\", found \(node.typeDescription)")
+        }
         switch Timestamp.parseISO8601(text) {
         case .success(let t): return t
         case .failure(let f): throw node.error("\(key): \"\(text)\" is not an ISO-8601 time (\(f.message))")
@@ -84,7 +88,8 @@ extension ScenarioReader {
     }
 
     /// One of an enumeration's raw values.
-    static func choice<T: RawRepresentable & CaseIterable>(_ node: ConfigNode, _ key: String) throws(FencesimError) -> T where T.RawValue == String {
+    static func choice<T: RawRepresentable & CaseIterable>(_ node: ConfigNode, _ key: String) throws(FencesimError) -> T
+    where T.RawValue == String {
         let names = T.allCases.map(\.rawValue)
         guard let text = node.string else {
             throw node.error("\(key) must be one of \(names.joined(separator: ", ")), found \(node.typeDescription)")

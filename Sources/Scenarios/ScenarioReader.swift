@@ -8,8 +8,10 @@ import Traces
 /// Reads scenario files (YAML or JSON) with exactly the keys of SPEC §1.3; anything else is a
 /// located error.
 public enum ScenarioReader {
-    public static let topLevelKeys = ["name", "traces", "fences", "fenceChanges", "crs", "geotrigger", "geotriggers", "zones", "places", "sessions", "rules",
-                                      "rulesPlatform", "degrade", "profile", "truth", "expected"]
+    public static let topLevelKeys = [
+        "name", "traces", "fences", "fenceChanges", "crs", "geotrigger", "geotriggers", "zones", "places", "sessions", "rules",
+        "rulesPlatform", "degrade", "profile", "truth", "expected",
+    ]
     static let zoneKeys = ["id", "name", "checkOut", "minimumRetriggerTime", "customData", "schedule", "conditions", "geotrigger"]
     static let conditionKeys = ["timeWindows", "speed", "bearing", "travelDirection", "percentageCrossed", "travelPath"]
     static let placesKeys = ["signals", "membershipTTL", "expiry", "lastPOIExpiry", "platform", "regionBudget"]
@@ -77,7 +79,8 @@ public enum ScenarioReader {
         }
         let directory = (path as NSString).deletingLastPathComponent
         for (key, location, _) in entries where !topLevelKeys.contains(key) {
-            throw FencesimError(.badData, "unknown scenario key \"\(key)\" (expected one of \(topLevelKeys.joined(separator: ", ")))", at: location)
+            throw FencesimError(
+                .badData, "unknown scenario key \"\(key)\" (expected one of \(topLevelKeys.joined(separator: ", ")))", at: location)
         }
         var name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         if let n = root["name"] {
@@ -97,7 +100,9 @@ public enum ScenarioReader {
         let fenceFiles = try readFenceFiles(fencesNode, directory: directory)
         var fenceChanges: (path: String, location: SourceLocation)?
         if let c = root["fenceChanges"] {
-            guard let text = c.string, !text.isEmpty else { throw c.error("fenceChanges must be a path to a JSON Lines file of fence changes") }
+            guard let text = c.string, !text.isEmpty else {
+                throw c.error("fenceChanges must be a path to a JSON Lines file of fence changes")
+            }
             let changesPath = resolve(text, directory)
             guard FileIO.exists(changesPath) else {
                 throw FencesimError(.missingInput, "fence changes file \(text) does not exist (looked for \(changesPath))", at: c.location)
@@ -140,13 +145,16 @@ public enum ScenarioReader {
         if let e = root["expected"] {
             guard let s = e.string else { throw e.error("expected must be a path to a golden event log") }
             if let problem = goldenPathProblem(s) {
-                throw e.error("expected \"\(s)\" cannot be the golden log: \(problem); check --update writes it, so it must be a file inside the scenario's folder")
+                throw e.error(
+                    "expected \"\(s)\" cannot be the golden log: \(problem); check --update writes it, so it must be a file inside the scenario's folder"
+                )
             }
             expected = resolve(s, directory)
         }
-        var scenario = Scenario(file: path, name: name, traces: traces, fenceFiles: fenceFiles, crs: crs,
-                                geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
-                                expectedPath: expected, root: root, directory: directory)
+        var scenario = Scenario(
+            file: path, name: name, traces: traces, fenceFiles: fenceFiles, crs: crs,
+            geotrigger: geotrigger, zones: zones, places: places, sessions: sessions, notYetSimulated: pending,
+            expectedPath: expected, root: root, directory: directory)
         scenario.fenceChangesPath = fenceChanges?.path
         scenario.geotriggers = geotriggers
         return scenario
@@ -160,7 +168,8 @@ public enum ScenarioReader {
     static func checkKeys(_ node: ConfigNode, _ keys: [String], _ section: String) throws(FencesimError) {
         guard let entries = node.entries else { throw node.error("\(section) must be a mapping") }
         for (key, location, _) in entries where !keys.contains(key) {
-            throw FencesimError(.badData, "unknown \(section) key \"\(key)\" (expected one of \(keys.joined(separator: ", ")))", at: location)
+            throw FencesimError(
+                .badData, "unknown \(section) key \"\(key)\" (expected one of \(keys.joined(separator: ", ")))", at: location)
         }
     }
 
@@ -180,7 +189,8 @@ public enum ScenarioReader {
         } else if let entries = node.entries {
             for (key, keyLocation, value) in entries {
                 guard !key.isEmpty, !key.contains("/") else {
-                    throw FencesimError(.badData, "a fence set's name must be non-empty, without '/' (it prefixes its fences' ids)", at: keyLocation)
+                    throw FencesimError(
+                        .badData, "a fence set's name must be non-empty, without '/' (it prefixes its fences' ids)", at: keyLocation)
                 }
                 named.append((key, value))
             }
@@ -204,7 +214,11 @@ public enum ScenarioReader {
     /// matches nothing is a missing input.
     static func readTraces(_ node: ConfigNode, directory: String) throws(FencesimError) -> [TraceInput] {
         let items: [ConfigNode]
-        if let list = node.items { items = list } else if node.string != nil { items = [node] } else {
+        if let list = node.items {
+            items = list
+        } else if node.string != nil {
+            items = [node]
+        } else {
             throw node.error("traces must be a list of paths or globs")
         }
         guard !items.isEmpty else { throw node.error("traces is empty") }
@@ -248,7 +262,8 @@ public enum ScenarioReader {
             }
             if let m = item["minimumRetriggerTime"] {
                 guard let v = try m.finiteNumber("minimumRetriggerTime") else {
-                    throw m.error("minimumRetriggerTime must be a number of seconds, found \(m.string.map { "\"\($0)\"" } ?? m.typeDescription)")
+                    throw m.error(
+                        "minimumRetriggerTime must be a number of seconds, found \(m.string.map { "\"\($0)\"" } ?? m.typeDescription)")
                 }
                 guard v >= 0 else { throw m.error("minimumRetriggerTime must not be negative (found \(JSONWriter.number(v)))") }
                 guard v <= Timestamp.spanSeconds else { throw m.error(ScenarioReader.longerThanTime("minimumRetriggerTime", v)) }
@@ -281,9 +296,13 @@ public enum ScenarioReader {
         var out: [Zone.ScheduleEntry] = []
         for item in items {
             try checkKeys(item, ["at", "enabled"], "schedule entry")
-            guard let atNode = item["at"], let text = atNode.string else { throw item.error("a schedule entry needs \"at\" (an ISO-8601 time)") }
+            guard let atNode = item["at"], let text = atNode.string else {
+                throw item.error("a schedule entry needs \"at\" (an ISO-8601 time)")
+            }
             guard case .success(let at) = Timestamp.parseISO8601(text) else { throw atNode.error("\"\(text)\" is not an ISO-8601 time") }
-            guard let e = item["enabled"], let enabled = e.bool else { throw item.error("a schedule entry needs \"enabled\": true or false") }
+            guard let e = item["enabled"], let enabled = e.bool else {
+                throw item.error("a schedule entry needs \"enabled\": true or false")
+            }
             if let last = out.last, at <= last.at {
                 throw atNode.error("schedule entries must be in time order: \(text) is not after \(last.at)")
             }
@@ -291,7 +310,6 @@ public enum ScenarioReader {
         }
         return out
     }
-
 
     /// Zone conditions (SPEC §3), typed and checked.
     static func readConditions(_ node: ConfigNode) throws(FencesimError) -> ZoneConditions {
@@ -320,9 +338,11 @@ public enum ScenarioReader {
                 }
                 let zoneName = item["timezone"]?.string ?? "UTC"
                 guard ZoneConditions.TimeWindow.utcOffsetSeconds(zoneName, at: Timestamp(seconds: 0)) != nil else {
-                    throw (item["timezone"] ?? item).error("unknown time zone \"\(zoneName)\" (use UTC, an offset such as +02:00, or an IANA name)")
+                    throw (item["timezone"] ?? item).error(
+                        "unknown time zone \"\(zoneName)\" (use UTC, an offset such as +02:00, or an IANA name)")
                 }
-                c.timeWindows.append(ZoneConditions.TimeWindow(days: days, fromMinute: try minute("from"), toMinute: try minute("to"), timeZone: zoneName))
+                c.timeWindows.append(
+                    ZoneConditions.TimeWindow(days: days, fromMinute: try minute("from"), toMinute: try minute("to"), timeZone: zoneName))
             }
         }
         if let s = node["speed"] {

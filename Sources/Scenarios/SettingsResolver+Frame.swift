@@ -11,8 +11,10 @@ extension SettingsResolver {
     ///   the scenario's `crs:` key, or both), said when no automatic frame fits.
     /// - Throws: ``Support/FencesimError`` `.badData` at `location` (or the fence file) when no
     ///   automatic frame fits the fences.
-    public static func frame(given: FrameDefinition?, fences: FenceSet, location: SourceLocation?,
-                             remedy: FrameRemedy = .option) throws(FencesimError) -> FrameDefinition {
+    public static func frame(
+        given: FrameDefinition?, fences: FenceSet, location: SourceLocation?,
+        remedy: FrameRemedy = .option
+    ) throws(FencesimError) -> FrameDefinition {
         if let given { return given }
         guard let box = fences.boundingBox else {
             return .transverseMercator(latitudeOfOrigin: 0, centralMeridian: 0)
@@ -20,10 +22,12 @@ extension SettingsResolver {
         do {
             return try MetricFrame.automaticDefinition(covering: box).definition
         } catch let refusal as MetricFrame.AutomaticFrameRefusal {
-            let message = "no automatic metric frame fits the fences: the data spans \(Int(refusal.eastWestKilometers.rounded())) km east–west; the best transverse Mercator frame would have a scale error of \(String(format: "%.2g", refusal.scaleError)) (limit \(MetricFrame.maximumAutomaticScaleError)); split the fences or \(remedy.text)"
+            let message =
+                "no automatic metric frame fits the fences: the data spans \(Int(refusal.eastWestKilometers.rounded())) km east–west; the best transverse Mercator frame would have a scale error of \(String(format: "%.2g", refusal.scaleError)) (limit \(MetricFrame.maximumAutomaticScaleError)); split the fences or \(remedy.text)"
             throw FencesimError(.badData, message, at: location ?? SourceLocation(file: fences.file))
         } catch {
-            throw FencesimError(.badData, "cannot choose a metric frame for the fences: \(error)", at: location ?? SourceLocation(file: fences.file))
+            throw FencesimError(
+                .badData, "cannot choose a metric frame for the fences: \(error)", at: location ?? SourceLocation(file: fences.file))
         }
     }
 }

@@ -12,8 +12,10 @@ public enum SettingsResolver {
     /// - Throws: ``Support/FencesimError`` `.badData` located in the fence file for a bad
     ///   `geotrigger` property, or at the fence for a zone the scenario does not declare (when the
     ///   scenario declares zones).
-    public static func resolve(_ fences: FenceSet, global: GeotriggerOverrides, zones: [ZoneDeclaration] = [],
-                               requireDeclaredZones: Bool = false) throws(FencesimError) -> [GeotriggerSettings] {
+    public static func resolve(
+        _ fences: FenceSet, global: GeotriggerOverrides, zones: [ZoneDeclaration] = [],
+        requireDeclaredZones: Bool = false
+    ) throws(FencesimError) -> [GeotriggerSettings] {
         let base = global.applied(to: GeotriggerSettings())
         var zoneSettings: [String: GeotriggerSettings] = [:]
         for zone in zones { zoneSettings[zone.id] = zone.geotrigger.applied(to: base) }
@@ -37,9 +39,10 @@ public enum SettingsResolver {
                 _ = try OrderedBlocks.map(count: count, parts: parts) { (_, range) throws(FencesimError) in
                     var source: SourceText?
                     for k in range {
-                        p.out[k] = try settingsOf(zone: p.all[k].zone, geotrigger: Self.geotrigger(p.all[k].properties), buffer: p.all[k].bufferMeters,
-                                                  fence: { (p.all[k].id, p.all[k].location) }, file: fences.file, base: base,
-                                                  zones: zoneTable, requireDeclaredZones: requireDeclaredZones, source: &source)
+                        p.out[k] = try settingsOf(
+                            zone: p.all[k].zone, geotrigger: Self.geotrigger(p.all[k].properties), buffer: p.all[k].bufferMeters,
+                            fence: { (p.all[k].id, p.all[k].location) }, file: fences.file, base: base,
+                            zones: zoneTable, requireDeclaredZones: requireDeclaredZones, source: &source)
                     }
                 }
             }
@@ -49,10 +52,13 @@ public enum SettingsResolver {
 
     /// One fence's settings; `source` is the fence file, read on first need (for a `geotrigger`
     /// property's locations).
-    static func settingsOf(_ fence: Fence, file: String, base: GeotriggerSettings, zones: [String: GeotriggerSettings],
-                           requireDeclaredZones: Bool, source: inout SourceText?) throws(FencesimError) -> GeotriggerSettings {
-        try settingsOf(zone: fence.zone, geotrigger: fence.property("geotrigger"), buffer: fence.bufferMeters, fence: { (fence.id, fence.location) },
-                       file: file, base: base, zones: zones, requireDeclaredZones: requireDeclaredZones, source: &source)
+    static func settingsOf(
+        _ fence: Fence, file: String, base: GeotriggerSettings, zones: [String: GeotriggerSettings],
+        requireDeclaredZones: Bool, source: inout SourceText?
+    ) throws(FencesimError) -> GeotriggerSettings {
+        try settingsOf(
+            zone: fence.zone, geotrigger: fence.property("geotrigger"), buffer: fence.bufferMeters, fence: { (fence.id, fence.location) },
+            file: file, base: base, zones: zones, requireDeclaredZones: requireDeclaredZones, source: &source)
     }
 
     /// The `geotrigger` property among a fence's properties (as ``Fences/Fence/property(_:)``
@@ -64,16 +70,19 @@ public enum SettingsResolver {
     /// One fence's settings from the fields they depend on (`fence` gives its id and location for
     /// a message): the caller reads those fields in place, where a copy of the whole fence
     /// retains a dozen references (most of this loop's time in perf).
-    static func settingsOf(zone: String?, geotrigger: JSONNode?, buffer: Double?, fence: () -> (id: String, location: SourceLocation),
-                           file: String, base: GeotriggerSettings, zones: [String: GeotriggerSettings],
-                           requireDeclaredZones: Bool, source: inout SourceText?) throws(FencesimError) -> GeotriggerSettings {
+    static func settingsOf(
+        zone: String?, geotrigger: JSONNode?, buffer: Double?, fence: () -> (id: String, location: SourceLocation),
+        file: String, base: GeotriggerSettings, zones: [String: GeotriggerSettings],
+        requireDeclaredZones: Bool, source: inout SourceText?
+    ) throws(FencesimError) -> GeotriggerSettings {
         var settings = base
         if let zone {
             if let s = zones[zone] {
                 settings = s
             } else if requireDeclaredZones {
                 let (id, location) = fence()
-                throw FencesimError(.badData, "fence \"\(id)\" names zone \"\(zone)\", which the scenario does not declare under zones:", at: location)
+                throw FencesimError(
+                    .badData, "fence \"\(id)\" names zone \"\(zone)\", which the scenario does not declare under zones:", at: location)
             }
         }
         if let node = geotrigger {

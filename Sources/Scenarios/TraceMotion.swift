@@ -35,8 +35,10 @@ public enum TraceMotion {
     /// - Throws: ``Support/FencesimError``: the reader's errors (66 missing, 65 bad data), and
     ///   `.badData` when the trace has no step to measure (fewer than two timed fixes in a segment).
     /// - Complexity: O(n log n) for n fixes; memory O(n).
-    public static func measure(_ input: TraceInput, options: TraceReadOptions = TraceReadOptions(),
-                               maxGapSeconds: Double = 120) throws(FencesimError) -> LintMotion {
+    public static func measure(
+        _ input: TraceInput, options: TraceReadOptions = TraceReadOptions(),
+        maxGapSeconds: Double = 120
+    ) throws(FencesimError) -> LintMotion {
         var steps: [Step] = []
         var previous: Fix?
         _ = try TraceReader.read(path: input.path, options: input.readOptions(options)) { (fix: Fix) throws(FencesimError) in
@@ -45,13 +47,16 @@ public enum TraceMotion {
             guard let last = previous, let lastTime = last.time, last.segment == fix.segment else { return }
             let seconds = time.seconds(since: lastTime)
             guard seconds > 0, seconds <= maxGapSeconds else { return }
-            let meters = Geodesic.wgs84.distance(latitude1: last.latitude, longitude1: last.longitude,
-                                                 latitude2: fix.latitude, longitude2: fix.longitude)
+            let meters = Geodesic.wgs84.distance(
+                latitude1: last.latitude, longitude1: last.longitude,
+                latitude2: fix.latitude, longitude2: fix.longitude)
             steps.append(Step(seconds: seconds, meters: meters))
         }
         guard let motion = motion(of: steps, source: "p90 of trace \(input.label)") else {
-            throw FencesimError(.badData, "trace \(input.label) has no two consecutive timed fixes within \(JSONWriter.number(maxGapSeconds)) s of each other, so its speed and interval cannot be measured",
-                                at: SourceLocation(file: input.path))
+            throw FencesimError(
+                .badData,
+                "trace \(input.label) has no two consecutive timed fixes within \(JSONWriter.number(maxGapSeconds)) s of each other, so its speed and interval cannot be measured",
+                at: SourceLocation(file: input.path))
         }
         return motion
     }

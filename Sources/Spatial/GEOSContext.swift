@@ -37,18 +37,22 @@ public final class GEOSContext {
         // The handlers get `self` back through userdata, unretained: the handle never outlives
         // `self` because `deinit` finishes it, and every geometry keeps its context alive.
         let me = Unmanaged.passUnretained(self).toOpaque()
-        GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
-            guard let userdata, let message else { return }
-            let context = Unmanaged<GEOSContext>.fromOpaque(userdata).takeUnretainedValue()
-            context.lastError = GEOSContext.clean(message)
-        }, me)
-        GEOSContext_setNoticeMessageHandler_r(handle, { message, userdata in
-            guard let userdata, let message else { return }
-            let context = Unmanaged<GEOSContext>.fromOpaque(userdata).takeUnretainedValue()
-            if context.notices.count < GEOSContext.maximumNotices {
-                context.notices.append(GEOSContext.clean(message))
-            }
-        }, me)
+        GEOSContext_setErrorMessageHandler_r(
+            handle,
+            { message, userdata in
+                guard let userdata, let message else { return }
+                let context = Unmanaged<GEOSContext>.fromOpaque(userdata).takeUnretainedValue()
+                context.lastError = GEOSContext.clean(message)
+            }, me)
+        GEOSContext_setNoticeMessageHandler_r(
+            handle,
+            { message, userdata in
+                guard let userdata, let message else { return }
+                let context = Unmanaged<GEOSContext>.fromOpaque(userdata).takeUnretainedValue()
+                if context.notices.count < GEOSContext.maximumNotices {
+                    context.notices.append(GEOSContext.clean(message))
+                }
+            }, me)
     }
 
     deinit {

@@ -40,7 +40,9 @@ public indirect enum GeoJSONCoordinates: Sendable {
         c = start
         guard c.peek() == UInt8(ascii: "[") else {
             let found = try c.parseValue()
-            if problem == nil { problem = Problem(message: "coordinates must be an array, found \(found.value.typeDescription)", offset: offset) }
+            if problem == nil {
+                problem = Problem(message: "coordinates must be an array, found \(found.value.typeDescription)", offset: offset)
+            }
             return .empty(offset: offset)
         }
         try c.beginArray()
@@ -61,12 +63,15 @@ public indirect enum GeoJSONCoordinates: Sendable {
                     count += 1
                 } else {
                     let found = try c.parseValue()
-                    if problem == nil { problem = Problem(message: "a coordinate must be a number, found \(found.value.typeDescription)", offset: at) }
+                    if problem == nil {
+                        problem = Problem(message: "a coordinate must be a number, found \(found.value.typeDescription)", offset: at)
+                    }
                 }
             } while try c.nextElement(&first)
             if problem == nil {
                 if count < 2 {
-                    problem = Problem(message: "a position needs at least two numbers (longitude, latitude), found \(count)", offset: offset)
+                    problem = Problem(
+                        message: "a position needs at least two numbers (longitude, latitude), found \(count)", offset: offset)
                 } else if count > 4 {
                     problem = Problem(message: "a position has at most four numbers, found \(count)", offset: offset)
                 }
@@ -80,7 +85,9 @@ public indirect enum GeoJSONCoordinates: Sendable {
                 children.append(try read(&c, problem: &problem))
             } else {
                 let found = try c.parseValue()
-                if problem == nil { problem = Problem(message: "a position must be an array of numbers, found \(found.value.typeDescription)", offset: at) }
+                if problem == nil {
+                    problem = Problem(message: "a position must be an array of numbers, found \(found.value.typeDescription)", offset: at)
+                }
             }
         } while try c.nextElement(&first)
         var points: [XY] = []
@@ -104,7 +111,9 @@ public indirect enum GeoJSONCoordinates: Sendable {
     /// Converts coordinates already parsed into a ``Support/JSONNode``.
     public init(node: JSONNode, problem: inout Problem?) {
         guard let items = node.elements else {
-            if problem == nil { problem = Problem(message: "coordinates must be an array, found \(node.value.typeDescription)", offset: node.offset) }
+            if problem == nil {
+                problem = Problem(message: "coordinates must be an array, found \(node.value.typeDescription)", offset: node.offset)
+            }
             self = .empty(offset: node.offset)
             return
         }
@@ -115,13 +124,16 @@ public indirect enum GeoJSONCoordinates: Sendable {
         if firstItem.number != nil {
             var values: [Double] = []
             for item in items {
-                if let v = item.number { values.append(v) } else if problem == nil {
+                if let v = item.number {
+                    values.append(v)
+                } else if problem == nil {
                     problem = Problem(message: "a coordinate must be a number, found \(item.value.typeDescription)", offset: item.offset)
                 }
             }
             if problem == nil {
                 if values.count < 2 {
-                    problem = Problem(message: "a position needs at least two numbers (longitude, latitude), found \(values.count)", offset: node.offset)
+                    problem = Problem(
+                        message: "a position needs at least two numbers (longitude, latitude), found \(values.count)", offset: node.offset)
                 } else if values.count > 4 {
                     problem = Problem(message: "a position has at most four numbers, found \(values.count)", offset: node.offset)
                 }
@@ -134,7 +146,8 @@ public indirect enum GeoJSONCoordinates: Sendable {
             if item.elements != nil {
                 children.append(GeoJSONCoordinates(node: item, problem: &problem))
             } else if problem == nil {
-                problem = Problem(message: "a position must be an array of numbers, found \(item.value.typeDescription)", offset: item.offset)
+                problem = Problem(
+                    message: "a position must be an array of numbers, found \(item.value.typeDescription)", offset: item.offset)
             }
         }
         var points: [XY] = []
@@ -187,10 +200,14 @@ public indirect enum GeoJSONCoordinates: Sendable {
             let ring = try ringCoordinates.positionList("a polygon ring")
             let name = k == 0 ? "exterior ring" : "hole \(k)"
             guard ring.count >= 4 else {
-                throw Problem(message: "polygon \(name) has \(ring.count) positions; a closed ring needs at least 4 (RFC 7946 §3.1.6)", offset: ringCoordinates.offset)
+                throw Problem(
+                    message: "polygon \(name) has \(ring.count) positions; a closed ring needs at least 4 (RFC 7946 §3.1.6)",
+                    offset: ringCoordinates.offset)
             }
             guard ring.first == ring.last else {
-                throw Problem(message: "polygon \(name) is not closed: its last position differs from its first (RFC 7946 §3.1.6)", offset: ringCoordinates.offset)
+                throw Problem(
+                    message: "polygon \(name) is not closed: its last position differs from its first (RFC 7946 §3.1.6)",
+                    offset: ringCoordinates.offset)
             }
             out.append(ring)
         }
@@ -219,7 +236,10 @@ public indirect enum GeoJSONCoordinates: Sendable {
             for c in try children("MultiPolygon coordinates") { polygons.append(try c.polygon()) }
             return .multiPolygon(polygons)
         default:
-            throw Problem(message: "unknown geometry type \"\(type)\" (expected Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon or GeometryCollection)", offset: typeOffset)
+            throw Problem(
+                message:
+                    "unknown geometry type \"\(type)\" (expected Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon or GeometryCollection)",
+                offset: typeOffset)
         }
     }
 }
@@ -233,7 +253,8 @@ extension Shape {
         let offset = c.position
         guard c.peek() == UInt8(ascii: "{") else {
             let found = try c.parseValue()
-            return .failure(GeoJSONCoordinates.Problem(message: "a geometry must be an object, found \(found.value.typeDescription)", offset: offset))
+            return .failure(
+                GeoJSONCoordinates.Problem(message: "a geometry must be an object, found \(found.value.typeDescription)", offset: offset))
         }
         try c.beginObject()
         var first = true
@@ -250,7 +271,9 @@ extension Shape {
             case "type":
                 let at = c.position
                 let value = try c.parseValue()
-                if let s = value.string { type = (s, at) } else {
+                if let s = value.string {
+                    type = (s, at)
+                } else {
                     typeProblem = GeoJSONCoordinates.Problem(message: "geometry \"type\" must be a string", offset: at)
                 }
             case "coordinates":
@@ -272,20 +295,24 @@ extension Shape {
                 try c.skipValue()
             }
         }
-        return Shape.assemble(type: type, typeProblem: typeProblem, coordinates: coordinates, geometries: geometries,
-                              geometriesOffset: geometriesOffset, problem: problem, offset: offset)
+        return Shape.assemble(
+            type: type, typeProblem: typeProblem, coordinates: coordinates, geometries: geometries,
+            geometriesOffset: geometriesOffset, problem: problem, offset: offset)
     }
 
-    static func assemble(type: (String, Int)?, typeProblem: GeoJSONCoordinates.Problem?, coordinates: GeoJSONCoordinates?,
-                         geometries: [Result<Shape, GeoJSONCoordinates.Problem>]?, geometriesOffset: Int,
-                         problem: GeoJSONCoordinates.Problem?, offset: Int) -> Result<Shape, GeoJSONCoordinates.Problem> {
+    static func assemble(
+        type: (String, Int)?, typeProblem: GeoJSONCoordinates.Problem?, coordinates: GeoJSONCoordinates?,
+        geometries: [Result<Shape, GeoJSONCoordinates.Problem>]?, geometriesOffset: Int,
+        problem: GeoJSONCoordinates.Problem?, offset: Int
+    ) -> Result<Shape, GeoJSONCoordinates.Problem> {
         if let typeProblem { return .failure(typeProblem) }
         guard let (typeName, typeOffset) = type else {
             return .failure(GeoJSONCoordinates.Problem(message: "geometry has no \"type\"", offset: offset))
         }
         if typeName == "GeometryCollection" {
             guard let geometries else {
-                return .failure(problem ?? GeoJSONCoordinates.Problem(message: "GeometryCollection needs a \"geometries\" array", offset: offset))
+                return .failure(
+                    problem ?? GeoJSONCoordinates.Problem(message: "GeometryCollection needs a \"geometries\" array", offset: offset))
             }
             var shapes: [Shape] = []
             for g in geometries {

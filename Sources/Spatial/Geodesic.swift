@@ -47,7 +47,9 @@ public struct Geodesic: Sendable {
 
     /// The point reached from (`latitude`, `longitude`) after `distanceMeters` along `azimuth`
     /// (degrees clockwise from north). See `geod_direct`.
-    public func direct(latitude: Double, longitude: Double, azimuth: Double, distanceMeters: Double) -> (latitude: Double, longitude: Double, azimuth: Double) {
+    public func direct(latitude: Double, longitude: Double, azimuth: Double, distanceMeters: Double) -> (
+        latitude: Double, longitude: Double, azimuth: Double
+    ) {
         var lat2 = 0.0
         var lon2 = 0.0
         var azi2 = 0.0

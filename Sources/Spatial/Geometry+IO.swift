@@ -36,9 +36,10 @@ extension Geometry {
         // notation and overflows it (aborting the process with "stack smashing detected") for
         // |value| ≥ about 1e129. The untrimmed writer streams its digits and is safe, so it is
         // used for such geometries; their huge values are integers and still round-trip.
-        let huge = boundingBox.map { box in
-            [box.minX, box.minY, box.maxX, box.maxY].contains { $0.isFinite && abs($0) >= 1e100 }
-        } ?? false
+        let huge =
+            boundingBox.map { box in
+                [box.minX, box.minY, box.maxX, box.maxY].contains { $0.isFinite && abs($0) >= 1e100 }
+            } ?? false
         GEOSWKTWriter_setTrim_r(context.handle, writer, huge ? 0 : 1)
         GEOSWKTWriter_setRoundingPrecision_r(context.handle, writer, 17)
         // A new string we free with GEOSFree_r; NULL on exception.
@@ -54,7 +55,9 @@ extension Geometry {
         GEOSWKBWriter_setByteOrder_r(context.handle, writer, Int32(GEOS_WKB_NDR.rawValue))
         var size = 0
         // A new buffer of `size` bytes we free with GEOSFree_r; NULL on exception.
-        guard let bytes = GEOSWKBWriter_write_r(context.handle, writer, pointer, &size) else { throw context.error("GEOSWKBWriter_write_r") }
+        guard let bytes = GEOSWKBWriter_write_r(context.handle, writer, pointer, &size) else {
+            throw context.error("GEOSWKBWriter_write_r")
+        }
         defer { GEOSFree_r(context.handle, bytes) }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }

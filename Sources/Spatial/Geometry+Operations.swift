@@ -138,14 +138,14 @@ extension Geometry {
         case 1:
             return Validity(isValid: true, reason: nil, location: nil)
         case 0:
-            var where_: XY?
+            var point: XY?
             if let location {
                 var x = 0.0, y = 0.0
                 if GEOSGeomGetX_r(context.handle, location, &x) == 1, GEOSGeomGetY_r(context.handle, location, &y) == 1 {
-                    where_ = XY(x, y)
+                    point = XY(x, y)
                 }
             }
-            return Validity(isValid: false, reason: reason.map { String(cString: $0) }, location: where_)
+            return Validity(isValid: false, reason: reason.map { String(cString: $0) }, location: point)
         default:
             throw context.error("GEOSisValidDetail_r")
         }

@@ -173,7 +173,7 @@ extension Geometry {
         case Int32(GEOS_POLYGON.rawValue):
             return .polygon(try rings(of: g, context))
         case Int32(GEOS_MULTIPOINT.rawValue), Int32(GEOS_MULTILINESTRING.rawValue),
-             Int32(GEOS_MULTIPOLYGON.rawValue), Int32(GEOS_GEOMETRYCOLLECTION.rawValue):
+            Int32(GEOS_MULTIPOLYGON.rawValue), Int32(GEOS_GEOMETRYCOLLECTION.rawValue):
             let n = GEOSGetNumGeometries_r(h, g)
             guard n >= 0 else { throw context.error("GEOSGetNumGeometries_r") }
             var parts: [Shape] = []

@@ -51,9 +51,9 @@ public final class Geometry {
         var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
         // Each getter returns 0 on exception, 1 on success.
         guard GEOSGeom_getXMin_r(context.handle, pointer, &minX) == 1,
-              GEOSGeom_getYMin_r(context.handle, pointer, &minY) == 1,
-              GEOSGeom_getXMax_r(context.handle, pointer, &maxX) == 1,
-              GEOSGeom_getYMax_r(context.handle, pointer, &maxY) == 1
+            GEOSGeom_getYMin_r(context.handle, pointer, &minY) == 1,
+            GEOSGeom_getXMax_r(context.handle, pointer, &maxX) == 1,
+            GEOSGeom_getYMax_r(context.handle, pointer, &maxY) == 1
         else { return nil }
         return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }

@@ -91,4 +91,3 @@ extension MetricFrame {
         return (value * scale).rounded() / scale
     }
 }
-

@@ -45,10 +45,12 @@ public final class MetricFrame {
         // Libraries print nothing: PROJ's messages go to `log` instead of stderr, and the last
         // error message is put in the thrown error.
         let log = ProjLog()
-        proj_log_func(ctx, Unmanaged.passUnretained(log).toOpaque(), { userdata, level, message in
-            guard let userdata, let message, level <= PJ_LOG_ERROR.rawValue else { return }
-            Unmanaged<ProjLog>.fromOpaque(userdata).takeUnretainedValue().last = String(cString: message)
-        })
+        proj_log_func(
+            ctx, Unmanaged.passUnretained(log).toOpaque(),
+            { userdata, level, message in
+                guard let userdata, let message, level <= PJ_LOG_ERROR.rawValue else { return }
+                Unmanaged<ProjLog>.fromOpaque(userdata).takeUnretainedValue().last = String(cString: message)
+            })
         proj_log_level(ctx, PJ_LOG_ERROR)
         let built: (OpaquePointer, OpaquePointer?)
         do throws(SpatialError) {
@@ -69,7 +71,8 @@ public final class MetricFrame {
         }
         // From here on `deinit` runs if this throws, freeing everything.
         guard canProject else {
-            throw SpatialError(function: "proj_trans", message: "\"\(definition)\" does not project longitude/latitude to finite coordinates")
+            throw SpatialError(
+                function: "proj_trans", message: "\"\(definition)\" does not project longitude/latitude to finite coordinates")
         }
     }
 
@@ -85,7 +88,9 @@ public final class MetricFrame {
         return p.x.isFinite && p.y.isFinite
     }
 
-    private static func build(_ definition: FrameDefinition, _ ctx: OpaquePointer, _ log: ProjLog) throws(SpatialError) -> (OpaquePointer, OpaquePointer?) {
+    private static func build(_ definition: FrameDefinition, _ ctx: OpaquePointer, _ log: ProjLog) throws(SpatialError) -> (
+        OpaquePointer, OpaquePointer?
+    ) {
         switch definition {
         case .projString(let text):
             let body = text.replacingOccurrences(of: "+type=crs", with: "").trimmingWhitespace()
@@ -96,7 +101,9 @@ public final class MetricFrame {
             }
             defer { proj_destroy(crs) }
             guard proj_get_type(crs) == PJ_TYPE_PROJECTED_CRS else {
-                throw SpatialError(function: "proj_create", message: "\"\(text)\" is not a map projection (\(kind(of: crs))); a metric frame needs one, e.g. +proj=tmerc")
+                throw SpatialError(
+                    function: "proj_create",
+                    message: "\"\(text)\" is not a map projection (\(kind(of: crs))); a metric frame needs one, e.g. +proj=tmerc")
             }
             try requireMetres(crs, text, ctx)
             log.last = nil
@@ -119,7 +126,11 @@ public final class MetricFrame {
             guard proj_get_type(target) == PJ_TYPE_PROJECTED_CRS else {
                 let what = kind(of: target)
                 proj_destroy(target)
-                throw SpatialError(function: "proj_create", message: "\"\(text)\" is not a projected (metric) CRS (\(what)); fences are evaluated in metres, so --crs needs a projected CRS such as a UTM zone")
+                throw SpatialError(
+                    function: "proj_create",
+                    message:
+                        "\"\(text)\" is not a projected (metric) CRS (\(what)); fences are evaluated in metres, so --crs needs a projected CRS such as a UTM zone"
+                )
             }
             do throws(SpatialError) {
                 try requireMetres(target, text, ctx)
@@ -130,7 +141,8 @@ public final class MetricFrame {
             log.last = nil
             guard let raw = proj_create_crs_to_crs(ctx, "EPSG:4326", text, nil) else {
                 proj_destroy(target)
-                throw SpatialError(function: "proj_create_crs_to_crs", message: "no transformation from WGS84 to \"\(text)\": \(problem(ctx, log))")
+                throw SpatialError(
+                    function: "proj_create_crs_to_crs", message: "no transformation from WGS84 to \"\(text)\": \(problem(ctx, log))")
             }
             defer { proj_destroy(raw) }
             // A new object (longitude first in, easting first out) we own; NULL on failure.
@@ -174,7 +186,10 @@ public final class MetricFrame {
             }
             guard factor == 1 else {
                 let name = unit.map { String(cString: $0) } ?? "unit \(factor) m"
-                throw SpatialError(function: "proj_cs_get_axis_info", message: "\"\(text)\" is in \(name), not metres; fences are evaluated in metres, so pick a CRS in metres (or drop +units)")
+                throw SpatialError(
+                    function: "proj_cs_get_axis_info",
+                    message:
+                        "\"\(text)\" is in \(name), not metres; fences are evaluated in metres, so pick a CRS in metres (or drop +units)")
             }
         }
     }
@@ -297,7 +312,6 @@ public final class MetricFrame {
         return abs(f.meridional_scale - 1) > abs(f.parallel_scale - 1) ? f.meridional_scale : f.parallel_scale
     }
 }
-
 
 /// The last error PROJ logged on one context (set from PROJ's log callback).
 final class ProjLog {

@@ -54,7 +54,8 @@ public enum NarrowestWall {
                     let length = a.distance(to: b)
                     guard length > 0 else { continue }
                     let left = XY(-(b.y - a.y) / length, (b.x - a.x) / length)
-                    edges.append(Edge(a: a, b: b, normal: insideOnLeft ? left : XY(-left.x, -left.y), ring: ringIndex, index: k, ringCount: n))
+                    edges.append(
+                        Edge(a: a, b: b, normal: insideOnLeft ? left : XY(-left.x, -left.y), ring: ringIndex, index: k, ringCount: n))
                 }
             }
         }
@@ -70,7 +71,8 @@ public enum NarrowestWall {
             guard d > 0, d < (best?.width ?? limit) else { return }
             let u = XY((q.x - p.x) / d, (q.y - p.y) / d)
             guard u.x * e.normal.x + u.y * e.normal.y >= facingCosine,
-                  -(u.x * f.normal.x + u.y * f.normal.y) >= facingCosine else { return }
+                -(u.x * f.normal.x + u.y * f.normal.y) >= facingCosine
+            else { return }
             guard inside(XY((p.x + q.x) / 2, (p.y + q.y) / 2), rings) else { return }
             best = Wall(width: d, from: p, to: q)
         }

@@ -37,7 +37,8 @@ public struct PlanarPolygon: Sendable {
         var xs: [Double] = []
         var ys: [Double] = []
         guard let ends = PlanarPolygon.appendRings(of: shape, to: &xs, &ys),
-              let box = BoundingBox(points: zip(xs, ys).lazy.map { XY($0, $1) }) else { return nil }
+            let box = BoundingBox(points: zip(xs, ys).lazy.map { XY($0, $1) })
+        else { return nil }
         self.xs = xs
         self.ys = ys
         ringEnds = ends
@@ -51,8 +52,10 @@ public struct PlanarPolygon: Sendable {
     ///
     /// - Returns: the end (exclusive, absolute in `xs`) of each ring; `nil`, with nothing
     ///   appended, for other shapes, for an empty one, and for more than `limit` vertices.
-    public static func appendRings(of shape: Shape, to xs: inout [Double], _ ys: inout [Double],
-                                   limit: Int = .max) -> [Int]? {
+    public static func appendRings(
+        of shape: Shape, to xs: inout [Double], _ ys: inout [Double],
+        limit: Int = .max
+    ) -> [Int]? {
         var rings: [[XY]] = []
         switch shape {
         case .polygon(let r): rings = r
@@ -117,8 +120,10 @@ public struct PlanarPolygon: Sendable {
     /// ``classify(_:radius:)`` over vertex storage shared by many polygons (the engine keeps every
     /// polygon's vertices in two flat arrays): rings from `start` to each of `ringEnds` in turn.
     @inline(__always)
-    public static func classify(_ p: XY, radius: Double, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
-                                ringEnds: UnsafeBufferPointer<Int>) -> (inside: Bool, withinRadius: Bool)? {
+    public static func classify(
+        _ p: XY, radius: Double, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+        ringEnds: UnsafeBufferPointer<Int>
+    ) -> (inside: Bool, withinRadius: Bool)? {
         var inside = false
         var within = false
         var tooClose = false
@@ -152,8 +157,10 @@ public struct PlanarPolygon: Sendable {
     /// an edge is never nearer than its envelope and the nearest vertex bounds the nearest edge.
     /// The result is the same minimum, to the bit, as computing every edge's distance.
     @inline(__always)
-    public static func locate(_ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
-                              ringEnds: UnsafeBufferPointer<Int>) -> (inside: Bool, boundaryDistance: Double)? {
+    public static func locate(
+        _ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+        ringEnds: UnsafeBufferPointer<Int>
+    ) -> (inside: Bool, boundaryDistance: Double)? {
         var odd = false
         var nearestVertex = Double.infinity
         var ringStart = start
@@ -194,8 +201,10 @@ public struct PlanarPolygon: Sendable {
     /// edges of each ring (the last run of a ring may be shorter), ring after ring, four values
     /// a run from `boxes` on (room for ``runCount(start:ringEnds:)`` runs), for
     /// ``roughLocate(_:xs:ys:start:ringEnds:runBoxes:hint:)``.
-    public static func writeRunBoxes(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
-                                     ringEnds: UnsafeBufferPointer<Int>, into boxes: UnsafeMutablePointer<Double>) {
+    public static func writeRunBoxes(
+        xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+        ringEnds: UnsafeBufferPointer<Int>, into boxes: UnsafeMutablePointer<Double>
+    ) {
         var box = boxes
         var ringStart = start
         for end in ringEnds {
@@ -237,9 +246,11 @@ public struct PlanarPolygon: Sendable {
     /// - Returns: the parity, the distance, and the run that holds the nearest edge.
     /// - Complexity: O(runs), plus the edges of the runs read.
     @inline(__always)
-    public static func roughLocate(_ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
-                                   ringEnds: UnsafeBufferPointer<Int>, runBoxes: UnsafePointer<Double>,
-                                   hint: Int = 0) -> (inside: Bool, distance: Double, nearestRun: Int) {
+    public static func roughLocate(
+        _ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+        ringEnds: UnsafeBufferPointer<Int>, runBoxes: UnsafePointer<Double>,
+        hint: Int = 0
+    ) -> (inside: Bool, distance: Double, nearestRun: Int) {
         let px = p.x, py = p.y
         /// The squared distance from `p` to a run's envelope.
         @inline(__always) func gap2(_ box: UnsafePointer<Double>) -> Double {
@@ -332,11 +343,14 @@ public struct PlanarPolygon: Sendable {
     /// The four edges from vertex `k`, as their end points.
     @inline(__always)
     private static func edges(_ xs: UnsafePointer<Double>, _ ys: UnsafePointer<Double>, _ k: Int)
-        -> (ax: SIMD4<Double>, ay: SIMD4<Double>, bx: SIMD4<Double>, by: SIMD4<Double>) {
-        (UnsafeRawPointer(xs + k).loadUnaligned(as: SIMD4<Double>.self),
-         UnsafeRawPointer(ys + k).loadUnaligned(as: SIMD4<Double>.self),
-         UnsafeRawPointer(xs + k + 1).loadUnaligned(as: SIMD4<Double>.self),
-         UnsafeRawPointer(ys + k + 1).loadUnaligned(as: SIMD4<Double>.self))
+        -> (ax: SIMD4<Double>, ay: SIMD4<Double>, bx: SIMD4<Double>, by: SIMD4<Double>)
+    {
+        (
+            UnsafeRawPointer(xs + k).loadUnaligned(as: SIMD4<Double>.self),
+            UnsafeRawPointer(ys + k).loadUnaligned(as: SIMD4<Double>.self),
+            UnsafeRawPointer(xs + k + 1).loadUnaligned(as: SIMD4<Double>.self),
+            UnsafeRawPointer(ys + k + 1).loadUnaligned(as: SIMD4<Double>.self)
+        )
     }
 
     /// Lane-wise maximum and minimum. (The standard library's `pointwiseMax` and `pointwiseMin`
@@ -350,8 +364,10 @@ public struct PlanarPolygon: Sendable {
     /// squared distance to its nearest vertex. Each edge is tested as ``crossesRightOf`` does,
     /// operation for operation.
     @inline(__always)
-    static func parityAndNearestVertex(_ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>,
-                                       from first: Int, to end: Int) -> (odd: Bool, nearest2: Double) {
+    static func parityAndNearestVertex(
+        _ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>,
+        from first: Int, to end: Int
+    ) -> (odd: Bool, nearest2: Double) {
         var odd = false
         var nearest2 = Double.infinity
         var k = first
@@ -400,8 +416,10 @@ public struct PlanarPolygon: Sendable {
     /// The smallest exact distance from `p` to the ring's edges whose envelope lies within
     /// `reach2` (squared); infinity when there is none.
     @inline(__always)
-    static func nearestEdge(_ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>,
-                            from first: Int, to end: Int, within reach2: Double) -> Double {
+    static func nearestEdge(
+        _ p: XY, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>,
+        from first: Int, to end: Int, within reach2: Double
+    ) -> Double {
         var best = Double.infinity
         var k = first
         if end - first >= 5 {

@@ -101,7 +101,8 @@ public enum RingCheck {
     static func segmentsMeet(_ a: XY, _ b: XY, _ c: XY, _ d: XY, adjacent: Bool) -> Bool? {
         // Disjoint envelopes cannot meet.
         if max(a.x, b.x) < min(c.x, d.x) || max(c.x, d.x) < min(a.x, b.x)
-            || max(a.y, b.y) < min(c.y, d.y) || max(c.y, d.y) < min(a.y, b.y) {
+            || max(a.y, b.y) < min(c.y, d.y) || max(c.y, d.y) < min(a.y, b.y)
+        {
             return false
         }
         if adjacent {
@@ -114,7 +115,7 @@ public enum RingCheck {
             return false
         }
         guard let o1 = orientation(a, b, c), let o2 = orientation(a, b, d),
-              let o3 = orientation(c, d, a), let o4 = orientation(c, d, b)
+            let o3 = orientation(c, d, a), let o4 = orientation(c, d, b)
         else { return nil }
         return o1 != o2 && o3 != o4
     }

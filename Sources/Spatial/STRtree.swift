@@ -70,11 +70,13 @@ public final class STRtree {
         context.clearError()
         withUnsafeMutablePointer(to: &results) { out in
             // Returns nothing; the callback gets each item whose envelope intersects the probe's.
-            GEOSSTRtree_query_r(context.handle, pointer, probe.pointer, { item, userdata in
-                guard let userdata, let item else { return }
-                let results = userdata.assumingMemoryBound(to: [Int].self)
-                results.pointee.append(Int(bitPattern: item) - 1)
-            }, out)
+            GEOSSTRtree_query_r(
+                context.handle, pointer, probe.pointer,
+                { item, userdata in
+                    guard let userdata, let item else { return }
+                    let results = userdata.assumingMemoryBound(to: [Int].self)
+                    results.pointee.append(Int(bitPattern: item) - 1)
+                }, out)
         }
         if context.lastError != nil { throw context.error("GEOSSTRtree_query_r") }
         results.sort()

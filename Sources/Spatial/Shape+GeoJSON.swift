@@ -46,12 +46,16 @@ struct GeoJSONGeometryReader {
 
     func shape(_ node: JSONNode) -> Result<Shape, GeoJSONCoordinates.Problem> {
         guard node.members != nil else {
-            return .failure(GeoJSONCoordinates.Problem(message: "a geometry must be an object, found \(node.value.typeDescription)", offset: node.offset))
+            return .failure(
+                GeoJSONCoordinates.Problem(
+                    message: "a geometry must be an object, found \(node.value.typeDescription)", offset: node.offset))
         }
         var type: (String, Int)?
         var typeProblem: GeoJSONCoordinates.Problem?
         if let t = node.member("type") {
-            if let s = t.string { type = (s, t.offset) } else {
+            if let s = t.string {
+                type = (s, t.offset)
+            } else {
                 typeProblem = GeoJSONCoordinates.Problem(message: "geometry \"type\" must be a string", offset: t.offset)
             }
         }
@@ -61,11 +65,14 @@ struct GeoJSONGeometryReader {
         var geometriesOffset = node.offset
         if let g = node.member("geometries") {
             geometriesOffset = g.offset
-            if let items = g.elements { geometries = items.map(shape) } else {
+            if let items = g.elements {
+                geometries = items.map(shape)
+            } else {
                 problem = problem ?? GeoJSONCoordinates.Problem(message: "\"geometries\" must be an array", offset: g.offset)
             }
         }
-        return Shape.assemble(type: type, typeProblem: typeProblem, coordinates: coordinates, geometries: geometries,
-                              geometriesOffset: geometriesOffset, problem: problem, offset: node.offset)
+        return Shape.assemble(
+            type: type, typeProblem: typeProblem, coordinates: coordinates, geometries: geometries,
+            geometriesOffset: geometriesOffset, problem: problem, offset: node.offset)
     }
 }

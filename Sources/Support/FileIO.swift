@@ -1,4 +1,5 @@
 import Dispatch
+
 #if canImport(Glibc)
 import CLinux
 import Glibc
@@ -162,7 +163,8 @@ public enum FileIO {
             // `<pid>-XXXXXX`: six random characters after the last dash.
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.lastIndex(of: "-"), rest.distance(from: dash, to: rest.endIndex) == 7,
-                  let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+                let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid()
+            else { continue }
             if kill(pid, 0) == -1, errno == ESRCH { abandoned.append(name) }
         }
         for name in abandoned { unlink("\(directory)/\(name)") }
@@ -263,7 +265,8 @@ public final class AtomicFileWriter: ByteSink {
         var template = Array("\(folder)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw FencesimError(.io, "cannot create a temporary file next to \(path): \(FileIO.errnoText())", at: SourceLocation(file: path))
+            throw FencesimError(
+                .io, "cannot create a temporary file next to \(path): \(FileIO.errnoText())", at: SourceLocation(file: path))
         }
         self.fd = fd
         temporaryPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
@@ -390,11 +393,13 @@ private final class WriteBehind: @unchecked Sendable {
         // The thread holds the writer until it ends (``finish()`` waits for that).
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            let writer = Unmanaged<WriteBehind>.fromOpaque(context!).takeRetainedValue()
-            writer.run()
-            return nil
-        }, context)
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                let writer = Unmanaged<WriteBehind>.fromOpaque(context!).takeRetainedValue()
+                writer.run()
+                return nil
+            }, context)
         if started == 0 {
             pthread_detach(thread)
         } else {

@@ -554,8 +554,9 @@ public struct JSONCursor {
                 let backslashes = w ^ 0x5C5C_5C5C_5C5C_5C5C
                 let ones: UInt64 = 0x0101_0101_0101_0101
                 let high: UInt64 = 0x8080_8080_8080_8080
-                let flags = (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
-                    | ((w &- 0x2020_2020_2020_2020) & ~w) | w) & high
+                let flags =
+                    (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                        | ((w &- 0x2020_2020_2020_2020) & ~w) | w) & high
                 if flags == 0 {
                     p &+= 8
                     continue
@@ -709,6 +710,8 @@ public struct JSONKeys {
     }
 
     static func duplicate(_ key: String, at offset: Int) -> JSONCursor.Failure {
-        JSONCursor.Failure(message: "duplicate key \"\(key)\": the object already has a member of that name (which one counts would be a guess)", offset: offset)
+        JSONCursor.Failure(
+            message: "duplicate key \"\(key)\": the object already has a member of that name (which one counts would be a guess)",
+            offset: offset)
     }
 }

@@ -36,8 +36,10 @@ public struct JSONParser {
     /// - Throws: ``FencesimError`` `.badData` located at the failure's offset.
     /// `refusingDuplicateKeys` makes every object read whole (``JSONCursor/parseValue()``) refuse a
     /// member name given twice.
-    public static func withCursor<T>(_ source: SourceText, refusingDuplicateKeys: Bool = false,
-                                     _ body: (inout JSONCursor) throws(JSONCursor.Failure) -> T) throws(FencesimError) -> T {
+    public static func withCursor<T>(
+        _ source: SourceText, refusingDuplicateKeys: Bool = false,
+        _ body: (inout JSONCursor) throws(JSONCursor.Failure) -> T
+    ) throws(FencesimError) -> T {
         let bytes = source.bytes
         // Skip a UTF-8 byte order mark, which some editors write.
         var start = 0

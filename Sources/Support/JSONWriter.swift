@@ -62,7 +62,10 @@ public enum JSONWriter {
         // the decimal itself is its shortest round-trip form (no other decimal of as few digits
         // is within a spacing of doubles there), written without Swift's float formatting.
         if appendShortDecimal(value, decimals: 3, scale: 1e3, below: 1e9, to: &out)
-            || appendShortDecimal(value, decimals: 7, scale: 1e7, below: 1e8, to: &out) { return }
+            || appendShortDecimal(value, decimals: 7, scale: 1e7, below: 1e8, to: &out)
+        {
+            return
+        }
         // Swift's shortest round-trip form; up to 15 bytes it is a small string (no allocation).
         var text = value.description
         text.withUTF8 { out.append(contentsOf: $0) }

@@ -1,4 +1,5 @@
 import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,8 +21,10 @@ public enum OrderedBlocks {
     /// `body(block, range)` for each of `parts` blocks (on the calling thread when `parts` is 1,
     /// else spread over Dispatch's threads, each taking the next block when it is free), in
     /// block order; throws the failure of the first block in order that failed.
-    public static func map<T, E: Error>(count: Int, parts requested: Int,
-                                        _ body: @Sendable (Int, Range<Int>) throws(E) -> T) throws(E) -> [T] {
+    public static func map<T, E: Error>(
+        count: Int, parts requested: Int,
+        _ body: @Sendable (Int, Range<Int>) throws(E) -> T
+    ) throws(E) -> [T] {
         let parts = max(1, requested)
         if parts == 1 { return [try body(0, 0..<count)] }
         let slots = Slots<T, E>(parts)
@@ -54,9 +57,11 @@ public enum OrderedBlocks {
     /// where taking results in order is itself work (checking fence ids, moving fences): done
     /// this way, it fills the time in which one thread would otherwise wait for the other to
     /// finish the last block.
-    public static func stream<T, E: Error>(count: Int, parts requested: Int,
-                                           _ body: @Sendable (Int, Range<Int>) throws(E) -> T,
-                                           consume: (Int, consuming T) -> Void) throws(E) {
+    public static func stream<T, E: Error>(
+        count: Int, parts requested: Int,
+        _ body: @Sendable (Int, Range<Int>) throws(E) -> T,
+        consume: (Int, consuming T) -> Void
+    ) throws(E) {
         let parts = max(1, requested)
         if parts == 1 {
             consume(0, try body(0, 0..<count))

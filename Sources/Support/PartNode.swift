@@ -102,7 +102,9 @@ extension PartNode {
         get throws(FencesimError) {
             let name = try member("code").string
             let codes: [FencesimError.Code] = [.usage, .badData, .missingInput, .io, .checkFailed, .internalError]
-            guard let code = codes.first(where: { $0.description == name }) else { throw try member("code").error("unknown error code \"\(name)\"") }
+            guard let code = codes.first(where: { $0.description == name }) else {
+                throw try member("code").error("unknown error code \"\(name)\"")
+            }
             var location: SourceLocation?
             if let file = optional("file") {
                 location = SourceLocation(file: try file.string, line: try optional("line")?.int, column: try optional("column")?.int)

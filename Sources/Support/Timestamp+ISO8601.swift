@@ -44,8 +44,8 @@ extension Timestamp {
     /// Creates a timestamp from UTC calendar fields; `nil` if a field is out of range.
     public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, nanosecond: Int = 0) {
         guard (-9999...9999).contains(year), Timestamp.isValidDate(year: year, month: month, day: day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
-              (0..<1_000_000_000).contains(nanosecond)
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+            (0..<1_000_000_000).contains(nanosecond)
         else { return nil }
         let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
         let secs = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)

@@ -59,10 +59,12 @@ public enum WorkerPool {
         }
         let finished = state.withLock { s in (s.results, s.failure) }
         if let failure = finished.1 { throw failure }
-        return (finished.0.map { result in
-            guard let result else { preconditionFailure("a job was never run") }
-            return result
-        }, built.workers.compactMap { $0 })
+        return (
+            finished.0.map { result in
+                guard let result else { preconditionFailure("a job was never run") }
+                return result
+            }, built.workers.compactMap { $0 }
+        )
     }
 
     /// The workers, each written by its own thread alone and read once every thread is done.

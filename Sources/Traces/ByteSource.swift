@@ -107,14 +107,17 @@ final class ByteSource {
         return filled
     }
 
-    private func inflate(_ strm: UnsafeMutablePointer<z_stream>, into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(FencesimError) -> Int {
+    private func inflate(_ strm: UnsafeMutablePointer<z_stream>, into destination: UnsafeMutablePointer<UInt8>, count: Int)
+        throws(FencesimError) -> Int
+    {
         var produced = 0
         while produced == 0 {
             if rawStart == rawEnd {
                 if !rawEOF { try refillRaw() }
                 if rawEOF {
                     if streamEnded { return 0 }
-                    throw FencesimError(.badData, "the gzip data is truncated (the file ends inside a compressed stream)", at: SourceLocation(file: path))
+                    throw FencesimError(
+                        .badData, "the gzip data is truncated (the file ends inside a compressed stream)", at: SourceLocation(file: path))
                 }
             }
             if streamEnded {

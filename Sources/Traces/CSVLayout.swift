@@ -89,19 +89,42 @@ struct CSVLayout {
 
     private static let preferences: [(CSVColumnMapping.Field, [String])] = [
         (.latitude, ["lat", "latitude", "latitudens", "latdeg", "latitudedeg", "gpslat", "locationlat", "y"]),
-        (.longitude, ["lon", "lng", "long", "longitude", "longitudeew", "londeg", "longitudedeg", "gpslon", "gpslng", "locationlon", "locationlng", "x"]),
-        (.time, ["time", "timestamp", "datetime", "trackedat", "utc", "utctime", "timeutc", "gpstime", "lcltime", "localtime", "recordedat", "fixtime", "ts", "unixtime", "t"]),
+        (
+            .longitude,
+            [
+                "lon", "lng", "long", "longitude", "longitudeew", "londeg", "longitudedeg", "gpslon", "gpslng", "locationlon",
+                "locationlng", "x",
+            ]
+        ),
+        (
+            .time,
+            [
+                "time", "timestamp", "datetime", "trackedat", "utc", "utctime", "timeutc", "gpstime", "lcltime", "localtime", "recordedat",
+                "fixtime", "ts", "unixtime", "t",
+            ]
+        ),
         (.date, ["date", "lcldate", "utcdate", "gpsdate", "localdate"]),
         (.utcOffset, ["utcofst", "utcoffset", "utcoff", "tzoffset"]),
         (.accuracy, ["accuracy", "horizontalaccuracy", "hacc", "haccuracy", "acc", "locationaccuracy", "accuracym"]),
         (.hdop, ["hdop"]),
-        (.speed, ["speed", "spd", "gndspd", "groundspeed", "velocity", "sog", "speedkmh", "speedms", "speedmps", "speedkn", "speedkt", "speedmph", "speedkph"]),
+        (
+            .speed,
+            [
+                "speed", "spd", "gndspd", "groundspeed", "velocity", "sog", "speedkmh", "speedms", "speedmps", "speedkn", "speedkt",
+                "speedmph", "speedkph",
+            ]
+        ),
         (.course, ["course", "cog", "trk", "bearing", "heading", "hdg", "direction"]),
         (.altitude, ["altitude", "alt", "ele", "elevation", "height", "altmsl", "altgps", "altitudem", "altitudeft", "elevationm"]),
         (.satellites, ["sat", "sats", "satellites", "nsat", "numsat", "numsats", "nsats", "satellitesused", "nsatusedview"]),
         (.segment, ["segmentid", "segment"]),
-        (.trace, ["trajectoryid", "trajid", "trackid", "tripid", "deviceid", "device", "vehicleid", "vehicle", "taxiid", "uid",
-                  "userid", "user", "trajectory", "id"]),
+        (
+            .trace,
+            [
+                "trajectoryid", "trajid", "trackid", "tripid", "deviceid", "device", "vehicleid", "vehicle", "taxiid", "uid",
+                "userid", "user", "trajectory", "id",
+            ]
+        ),
         (.latitudeHemisphere, ["n/s", "ns"]),
         (.longitudeHemisphere, ["e/w", "ew"]),
     ]
@@ -138,8 +161,9 @@ struct CSVLayout {
                             at: headerLocation)
                     }
                     let wanted = name.trimmingSpaces().lowercased()
-                    guard let index = names.firstIndex(where: { $0.lowercased() == wanted })
-                        ?? keys.firstIndex(of: Self.key(of: name).key.replacingOccurrences(of: "/", with: "", keepSlashPairs: true))
+                    guard
+                        let index = names.firstIndex(where: { $0.lowercased() == wanted })
+                            ?? keys.firstIndex(of: Self.key(of: name).key.replacingOccurrences(of: "/", with: "", keepSlashPairs: true))
                     else {
                         throw FencesimError(
                             .badData,
@@ -185,7 +209,8 @@ struct CSVLayout {
             throw FencesimError(.badData, Self.missingMessage("latitude", names: names, hint: "lat, latitude"), at: headerLocation)
         }
         guard column[.longitude] != nil else {
-            throw FencesimError(.badData, Self.missingMessage("longitude", names: names, hint: "lon, lng, long, longitude"), at: headerLocation)
+            throw FencesimError(
+                .badData, Self.missingMessage("longitude", names: names, hint: "lon, lng, long, longitude"), at: headerLocation)
         }
         fieldsNeeded = (column.values.max() ?? 0) + 1
         if let trace = column[.trace] {
@@ -259,7 +284,8 @@ struct CSVLayout {
         if names.isEmpty {
             return "no \(what) column: the file has no header, so give a column mapping (e.g. --columns lat=1,lon=2,time=3)"
         }
-        return "no \(what) column in the header (looked for \(hint)); the columns are: \(names.joined(separator: ", ")); give a column mapping (--columns)"
+        return
+            "no \(what) column in the header (looked for \(hint)); the columns are: \(names.joined(separator: ", ")); give a column mapping (--columns)"
     }
 
     static func speedUnit(_ text: String) -> CSVColumnMapping.SpeedUnit? {

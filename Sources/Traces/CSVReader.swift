@@ -56,8 +56,9 @@ enum CSVReader {
             throw sink.fatal(error)
         }
         if sink.holdsNoRecords {
-            throw FencesimError(.badData, "no fixes: the header is followed by no data rows, so there is no trace in it",
-                                at: SourceLocation(file: path, line: headerLine, column: 1))
+            throw FencesimError(
+                .badData, "no fixes: the header is followed by no data rows, so there is no trace in it",
+                at: SourceLocation(file: path, line: headerLine, column: 1))
         }
         return try sink.finish()
     }
@@ -71,7 +72,8 @@ enum CSVReader {
     /// row by row costs neither a whole pass nor memory for every row.
     ///
     /// - Complexity: O(n) time in the file's size; memory O(number of ids).
-    static func traces(path: String, scanner: LineScanner, options: TraceReadOptions, compressed: Bool) throws(FencesimError) -> TraceSplit? {
+    static func traces(path: String, scanner: LineScanner, options: TraceReadOptions, compressed: Bool) throws(FencesimError) -> TraceSplit?
+    {
         var sink = FixSink(file: path, options: options, format: .csv, dialect: "CSV")
         var order: [String] = []
         var found: [String: TraceSelection] = [:]
@@ -127,7 +129,8 @@ enum CSVReader {
             if s == end { return true }
             if bytes[s] == 0x23 {
                 let text = String(decoding: UnsafeBufferPointer(start: bytes + s + 1, count: end - s - 1), as: UTF8.self).trimmingSpaces()
-                lastComment = text.isEmpty ? nil : text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+                lastComment =
+                    text.isEmpty ? nil : text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
                 return true
             }
             let delimiter = options.csv.delimiter ?? CSVLayout.detectDelimiter(bytes, s, end)
@@ -135,7 +138,8 @@ enum CSVReader {
             let mapping = options.csv.mapping
             var hasHeader = mapping?.hasHeader ?? true
             if mapping?.hasHeader == nil, let mapping, case .index(let index)? = mapping.columns[.latitude],
-               index - 1 < fields.count, DecimalParser.parse(fields[index - 1]) != nil || Self.hasHemisphereNumber(fields[index - 1]) {
+                index - 1 < fields.count, DecimalParser.parse(fields[index - 1]) != nil || Self.hasHemisphereNumber(fields[index - 1])
+            {
                 hasHeader = false
             }
             let units = lastComment.flatMap { $0.count >= fields.count - 1 ? $0 : nil }
@@ -153,7 +157,8 @@ enum CSVReader {
             if !layout.dialect.isEmpty { dialect += " " + layout.dialect }
             if compressed { dialect += " (gzip)" }
             if options.requiresTime, layout.column[.time] == nil {
-                throw FencesimError(.badData, Self.noTimeMessage(layout: layout), at: SourceLocation(file: path, line: line, column: s - start + 1))
+                throw FencesimError(
+                    .badData, Self.noTimeMessage(layout: layout), at: SourceLocation(file: path, line: line, column: s - start + 1))
             }
             var parser = CSVRowParser(layout: layout, selection: options.selection, timeZone: options.timeZone)
             if !hasHeader { try firstRow(&parser, &sink, bytes, start, end, line) }
@@ -170,10 +175,12 @@ enum CSVReader {
     /// Why a trace with no time column cannot be replayed, naming the columns it has.
     private static func noTimeMessage(layout: CSVLayout) -> String {
         guard layout.hasHeader else {
-            return "no time column: the file has no header and the column mapping maps none; a replay needs a time for every fix (--columns time=N)"
+            return
+                "no time column: the file has no header and the column mapping maps none; a replay needs a time for every fix (--columns time=N)"
         }
         let names = layout.names.map { "'\($0.trimmingSpaces())'" }.joined(separator: ", ")
-        return "no time column in the header (looked for time, timestamp, datetime, tracked_at, utc, gps_time, ts, t, or date with time); the columns are: \(names); a replay needs a time for every fix: name the column with --columns time=NAME"
+        return
+            "no time column in the header (looked for time, timestamp, datetime, tracked_at, utc, gps_time, ts, t, or date with time); the columns are: \(names); a replay needs a time for every fix: name the column with --columns time=NAME"
     }
 
     static func delimiterName(_ delimiter: UInt8) -> String {

@@ -88,9 +88,10 @@ struct CSVRowParser {
             // Each such line is refused too, so that under --lenient none vanishes unsaid (a
             // stray quote would otherwise take the rest of the file with it).
             if Self.closesQuote(b, start, end) { openQuotedField = nil }
-            sink.rejectRecord(kind: "quoted-newline",
-                              "the line continues the quoted field opened at line \(open.line), column \(open.column): quoted newlines are not supported",
-                              line: line, column: 1)
+            sink.rejectRecord(
+                kind: "quoted-newline",
+                "the line continues the quoted field opened at line \(open.line), column \(open.column): quoted newlines are not supported",
+                line: line, column: 1)
             return false
         }
         var s = start
@@ -100,8 +101,9 @@ struct CSVRowParser {
         let count = FieldSplitter.split(b, start, end, delimiter: delimiter, into: spans, limit: fieldsNeeded, openQuote: &openQuote)
         if openQuote >= 0 {
             // Refused at the opening quote, not as a short row at the continuation line.
-            sink.rejectRecord(kind: "quoted-newline", "a quoted field is not closed on its line: quoted newlines are not supported",
-                              line: line, column: openQuote - start + 1)
+            sink.rejectRecord(
+                kind: "quoted-newline", "a quoted field is not closed on its line: quoted newlines are not supported",
+                line: line, column: openQuote - start + 1)
             openQuotedField = (line, openQuote - start + 1)
             return false
         }
@@ -134,7 +136,8 @@ struct CSVRowParser {
         if altitude >= 0 {
             let meters = number(altitude, "altitude", .altitude, b, start, count, line, &sink)
             // A value implies the field exists, so its span may be read.
-            candidate.fix.altitudeMeters = meters == nil ? nil : sink.checkedAltitude(meters, line: line, column: spans[2 * altitude] - start + 1)
+            candidate.fix.altitudeMeters =
+                meters == nil ? nil : sink.checkedAltitude(meters, line: line, column: spans[2 * altitude] - start + 1)
         }
         if satellites >= 0, satellites < count {
             candidate.satellites = satelliteCount(b, spans[2 * satellites], spans[2 * satellites + 1], start, line, &sink)
@@ -204,8 +207,9 @@ struct CSVRowParser {
         let name = isLatitude ? "latitude" : "longitude"
         guard index < count else {
             c.coordinatesReported = true
-            sink.reject(&c, kind: "invalid-coordinate", "the row has \(count) field\(count == 1 ? "" : "s"), so no \(name) (column \(index + 1))",
-                        column: end - start + 1)
+            sink.reject(
+                &c, kind: "invalid-coordinate", "the row has \(count) field\(count == 1 ? "" : "s"), so no \(name) (column \(index + 1))",
+                column: end - start + 1)
             return .nan
         }
         let fs = spans[2 * index]
@@ -221,7 +225,8 @@ struct CSVRowParser {
         var sign: Double? = nil
         // A leading hemisphere letter (`N49.07`), not the `N` of `NaN`.
         if p + 1 < fe, ByteClass.isDigit(b[p + 1]) || b[p + 1] == 0x20 || b[p + 1] == 0x2E,
-           let letterSign = Self.hemisphereSign(b[p], isLatitude: isLatitude) {
+            let letterSign = Self.hemisphereSign(b[p], isLatitude: isLatitude)
+        {
             sign = letterSign
             p += 1
             while p < fe, ByteClass.isSpace(b[p]) { p += 1 }
@@ -251,9 +256,10 @@ struct CSVRowParser {
             if hs < spans[2 * hemisphere + 1] {
                 guard let letterSign = Self.hemisphereSign(b[hs], isLatitude: isLatitude), hs + 1 == spans[2 * hemisphere + 1] else {
                     c.coordinatesReported = true
-                    sink.reject(&c, kind: "invalid-coordinate",
-                                "\(isLatitude ? "N/S" : "E/W") field '\(field(b, hemisphere))' is not a hemisphere letter",
-                                column: hs - start + 1)
+                    sink.reject(
+                        &c, kind: "invalid-coordinate",
+                        "\(isLatitude ? "N/S" : "E/W") field '\(field(b, hemisphere))' is not a hemisphere letter",
+                        column: hs - start + 1)
                     return .nan
                 }
                 sign = letterSign
@@ -289,8 +295,9 @@ struct CSVRowParser {
             parsed = dateAndTime(b, fs, fe, count, zoned: &zoned)
             if parsed == nil {
                 let dateText = date < count ? field(b, date) : ""
-                sink.reject(&c, kind: "bad-time", "date '\(dateText)' and time '\(field(b, time))' do not make a valid date-time",
-                            column: date < count ? spans[2 * date] - start + 1 : c.timeColumn)
+                sink.reject(
+                    &c, kind: "bad-time", "date '\(dateText)' and time '\(field(b, time))' do not make a valid date-time",
+                    column: date < count ? spans[2 * date] - start + 1 : c.timeColumn)
                 return
             }
         } else {
@@ -332,7 +339,7 @@ struct CSVRowParser {
         let ds = spans[2 * date]
         let de = spans[2 * date + 1]
         guard let days = TimeParser.date(b, ds, de), let (second, nanos, stop) = TimeParser.timeOfDay(b, fs, fe, requireColons: false),
-              stop == fe
+            stop == fe
         else { return nil }
         return Timestamp(seconds: Int64(days) * 86_400 + Int64(second), nanoseconds: Int64(nanos))
     }

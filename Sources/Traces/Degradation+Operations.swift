@@ -87,8 +87,10 @@ extension Degradation {
         /// The error of a feed past the limit, of `fixes` fixes (`nil`: more; not counted further).
         func tooMany(_ fixes: Int?) -> FencesimError {
             let counted = fixes.map { "\(Degradation.grouped($0)) fixes" } ?? "more fixes"
-            return FencesimError(.usage, "resampling every \(interval) s makes \(counted) of this trace, more than the \(Degradation.grouped(limit)) a degraded feed may hold; resample less often",
-                                at: file.map { SourceLocation(file: $0) })
+            return FencesimError(
+                .usage,
+                "resampling every \(interval) s makes \(counted) of this trace, more than the \(Degradation.grouped(limit)) a degraded feed may hold; resample less often",
+                at: file.map { SourceLocation(file: $0) })
         }
 
         /// The first instant at or after `t` (nanoseconds from the first fix counted in 128 bits:
@@ -118,8 +120,10 @@ extension Degradation {
     ///
     /// - Throws: ``Support/FencesimError`` `.usage` when the feed would hold more than `limit`
     ///   fixes.
-    func resample(_ fixes: [Fix], interval: Double, maxGapSeconds: Double = .infinity,
-                  limit: Int = Degradation.resampledFixesLimit) throws(FencesimError) -> [Fix] {
+    func resample(
+        _ fixes: [Fix], interval: Double, maxGapSeconds: Double = .infinity,
+        limit: Int = Degradation.resampledFixesLimit
+    ) throws(FencesimError) -> [Fix] {
         var resampler = Resampler(self, interval: interval, maxGapSeconds: maxGapSeconds, limit: limit)
         var out: [Fix] = []
         for fix in fixes { try resampler.push(fix) { out.append($0) } }

@@ -67,8 +67,10 @@ public struct Degradation: Sendable, Hashable {
     /// The largest spike, in metres: 1,000 km (``Fence``'s buffer and radius limit).
     public static let spikeMetersLimit = 1_000_000.0
 
-    public init(resampleSeconds: Double? = nil, noise: Double = 0, dropout: Double = 0, dropoutBurst: Double = 1, spikes: Double = 0,
-                spikeMeters: Double = 200, jitterSeconds: Double = 0, exitLoss: Double = 0, entryLoss: Double = 0, seed: UInt64 = 0) {
+    public init(
+        resampleSeconds: Double? = nil, noise: Double = 0, dropout: Double = 0, dropoutBurst: Double = 1, spikes: Double = 0,
+        spikeMeters: Double = 200, jitterSeconds: Double = 0, exitLoss: Double = 0, entryLoss: Double = 0, seed: UInt64 = 0
+    ) {
         self.resampleSeconds = resampleSeconds
         self.noise = noise
         self.dropout = dropout

@@ -20,8 +20,10 @@ public struct DegradedFeed {
     ///     no path between them: resampling makes no fix there.
     ///   - limit: the most fixes resampling may make (``Degradation/resampledFixesLimit``).
     ///   - file: the trace's file, where a feed past the limit is said to be.
-    public init(_ degradation: Degradation, maxGapSeconds: Double = .infinity, limit: Int = Degradation.resampledFixesLimit,
-                file: String? = nil) {
+    public init(
+        _ degradation: Degradation, maxGapSeconds: Double = .infinity, limit: Int = Degradation.resampledFixesLimit,
+        file: String? = nil
+    ) {
         if let interval = degradation.resampleSeconds, interval > 0 {
             resampler = Degradation.Resampler(degradation, interval: interval, maxGapSeconds: maxGapSeconds, limit: limit, file: file)
         }

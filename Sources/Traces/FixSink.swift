@@ -87,7 +87,9 @@ struct FixSink {
         report(kind: kind, message(), line: line, column: column, consequence: "value ignored")
     }
 
-    private mutating func report(kind: String, _ message: @autoclosure () -> String, line: Int, column: Int?, consequence: String = "fix dropped") {
+    private mutating func report(
+        kind: String, _ message: @autoclosure () -> String, line: Int, column: Int?, consequence: String = "fix dropped"
+    ) {
         if lenient {
             warn(kind: kind, message() + "; " + consequence, line: line, column: column)
             return
@@ -118,8 +120,9 @@ struct FixSink {
         guard let meters else { return nil }
         if Self.altitudeRange.contains(meters) { return meters }
         let range = "[\(Self.format(Self.altitudeRange.lowerBound, 0)), \(Self.format(Self.altitudeRange.upperBound, 0))] m"
-        rejectValue(kind: "bad-value", meters.isNaN ? "altitude is NaN, not a number" : "altitude \(meters) m is out of range \(range)",
-                    line: line, column: column)
+        rejectValue(
+            kind: "bad-value", meters.isNaN ? "altitude is NaN, not a number" : "altitude \(meters) m is out of range \(range)",
+            line: line, column: column)
         return nil
     }
 
@@ -165,13 +168,15 @@ struct FixSink {
             if c.rejection == nil, let last = lastTime, time <= last {
                 let previousLine = lastTimedLine
                 if time < last {
-                    reject(&c, kind: "time-backwards",
-                           "time \(Self.text(time)) is earlier than \(Self.text(last)) of the previous fix (line \(previousLine))",
-                           column: c.timeColumn ?? c.column)
+                    reject(
+                        &c, kind: "time-backwards",
+                        "time \(Self.text(time)) is earlier than \(Self.text(last)) of the previous fix (line \(previousLine))",
+                        column: c.timeColumn ?? c.column)
                 } else {
-                    reject(&c, kind: "duplicate-time",
-                           "time \(Self.text(time)) is the same as that of the previous fix (line \(previousLine))",
-                           column: c.timeColumn ?? c.column)
+                    reject(
+                        &c, kind: "duplicate-time",
+                        "time \(Self.text(time)) is the same as that of the previous fix (line \(previousLine))",
+                        column: c.timeColumn ?? c.column)
                 }
             }
         }
@@ -189,7 +194,9 @@ struct FixSink {
         if let time = c.time {
             if let last = lastTime {
                 checkJump(latitude: c.latitude, longitude: c.longitude, line: c.line, column: c.column, time: time, since: last)
-                if let speed = c.fix.speedMetersPerSecond { sampleSpeed(speed, latitude: c.latitude, longitude: c.longitude, time: time, since: last) }
+                if let speed = c.fix.speedMetersPerSecond {
+                    sampleSpeed(speed, latitude: c.latitude, longitude: c.longitude, time: time, since: last)
+                }
             } else {
                 firstAcceptedTime = time
             }
@@ -230,9 +237,10 @@ struct FixSink {
         if let reported {
             if reported > 0, reported.isFinite { return (reported, .reported) }
             let fallback = fallbackAccuracy(hdop: hdop, line: line, column: column)
-            warn(kind: "accuracy-not-positive",
-                 "reported accuracy \(reported) m is not positive; using \(fallback.1 == .hdop ? "hdop × UERE" : "the default") (\(fallback.0) m)",
-                 line: line, column: column)
+            warn(
+                kind: "accuracy-not-positive",
+                "reported accuracy \(reported) m is not positive; using \(fallback.1 == .hdop ? "hdop × UERE" : "the default") (\(fallback.0) m)",
+                line: line, column: column)
             return fallback
         }
         return fallbackAccuracy(hdop: hdop, line: line, column: column)
@@ -243,8 +251,9 @@ struct FixSink {
         if let hdop {
             if hdop > 0, hdop.isFinite { return (hdop * uere, .hdop) }
             let fallback = defaultAccuracy
-            warn(kind: "hdop-not-positive", "hdop \(hdop) is not positive; using the default accuracy (\(fallback) m)",
-                 line: line, column: column)
+            warn(
+                kind: "hdop-not-positive", "hdop \(hdop) is not positive; using the default accuracy (\(fallback) m)",
+                line: line, column: column)
         }
         return (defaultAccuracy, .default)
     }
@@ -265,9 +274,10 @@ struct FixSink {
         guard speed > maximumSpeed else { return }
         let previousLine = lastTimedLine
         let limit = maximumSpeed
-        warn(kind: "implausible-jump",
-             "implausible jump: \(Self.format(distance, 1)) m in \(Self.format(dt, 3)) s since line \(previousLine) implies \(Self.format(speed, 1)) m/s (\(Self.format(speed * 3.6, 0)) km/h), above the maximum \(Self.format(limit, 1)) m/s",
-             line: line, column: column)
+        warn(
+            kind: "implausible-jump",
+            "implausible jump: \(Self.format(distance, 1)) m in \(Self.format(dt, 3)) s since line \(previousLine) implies \(Self.format(speed, 1)) m/s (\(Self.format(speed * 3.6, 0)) km/h), above the maximum \(Self.format(limit, 1)) m/s",
+            line: line, column: column)
     }
 
     /// Adds a reported speed and the speed implied since the last timed fix to the histograms:
@@ -316,10 +326,13 @@ struct FixSink {
         statistics.medianReportedSpeed = reported
         statistics.medianImpliedSpeed = implied
         guard statistics.speedsLookLikeKilometersPerHour else { return }
-        let hint = statistics.format == .csv ? "give the unit with --columns speed=NAME:kmh" : "filters and messages using the speed read it that many times too high"
-        warn(kind: "speed-unit",
-             "reported speeds look like km/h read as m/s: their median is \(Self.format(reported, 1)) m/s where consecutive fixes imply \(Self.format(implied, 1)) m/s (\(Self.format(reported / implied, 1)) times less); \(hint)",
-             line: nil, column: nil)
+        let hint =
+            statistics.format == .csv
+            ? "give the unit with --columns speed=NAME:kmh" : "filters and messages using the speed read it that many times too high"
+        warn(
+            kind: "speed-unit",
+            "reported speeds look like km/h read as m/s: their median is \(Self.format(reported, 1)) m/s where consecutive fixes imply \(Self.format(implied, 1)) m/s (\(Self.format(reported / implied, 1)) times less); \(hint)",
+            line: nil, column: nil)
     }
 
     // MARK: Finishing
@@ -351,7 +364,8 @@ struct FixSink {
         if problemCount > 0 {
             error.related += problems
             if problemCount > problems.count {
-                error.related.append(Diagnostic(.note, "and \(problemCount - problems.count) more problems", at: SourceLocation(file: file)))
+                error.related.append(
+                    Diagnostic(.note, "and \(problemCount - problems.count) more problems", at: SourceLocation(file: file)))
             }
         }
         return error
@@ -363,9 +377,11 @@ struct FixSink {
         if problemCount > problems.count {
             related.append(Diagnostic(.note, "and \(problemCount - problems.count) more problems", at: SourceLocation(file: file)))
         }
-        related.append(Diagnostic(
-            .note, "\(problemCount) problem\(problemCount == 1 ? "" : "s") refused in strict mode; lenient reading (--lenient) turns each into a warning and drops what it concerns",
-            at: SourceLocation(file: file)))
+        related.append(
+            Diagnostic(
+                .note,
+                "\(problemCount) problem\(problemCount == 1 ? "" : "s") refused in strict mode; lenient reading (--lenient) turns each into a warning and drops what it concerns",
+                at: SourceLocation(file: file)))
         return FencesimError(.badData, first.message, at: first.location, related: related)
     }
 

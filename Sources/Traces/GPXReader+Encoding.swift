@@ -19,7 +19,8 @@ extension GPXReader {
     /// - Throws: ``Support/FencesimError`` `.badData` located at the first byte that is not UTF-8.
     static func checkEncoding(_ bytes: [UInt8], path: String) throws(FencesimError) {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF])
-            || bytes.starts(with: [0x3C, 0x00]) || bytes.starts(with: [0x00, 0x3C]) {
+            || bytes.starts(with: [0x3C, 0x00]) || bytes.starts(with: [0x00, 0x3C])
+        {
             return
         }
         guard let bad = firstInvalidUTF8(bytes) else { return }
@@ -27,16 +28,19 @@ extension GPXReader {
         if let declared {
             if byteTransparentEncodings.contains(declared) { return }
             if declared == "windows-1252" || declared == "cp1252",
-               !bytes.contains(where: { [0x81, 0x8D, 0x8F, 0x90, 0x9D].contains($0) }) {
+                !bytes.contains(where: { [0x81, 0x8D, 0x8F, 0x90, 0x9D].contains($0) })
+            {
                 return
             }
         }
         let location = SourceText(file: path, bytes: bytes).location(ofOffset: bad)
         let hex = String(bytes[bad], radix: 16, uppercase: true)
-        let what = declared.map { "the declared encoding \"\($0)\" is not one fencesim reads from such bytes" }
+        let what =
+            declared.map { "the declared encoding \"\($0)\" is not one fencesim reads from such bytes" }
             ?? "the file declares no other encoding"
-        throw FencesimError(.badData, "byte 0x\(hex.count == 1 ? "0" + hex : hex) is not UTF-8, and \(what) (UTF-8, UTF-16, ISO-8859-1)",
-                            at: location)
+        throw FencesimError(
+            .badData, "byte 0x\(hex.count == 1 ? "0" + hex : hex) is not UTF-8, and \(what) (UTF-8, UTF-16, ISO-8859-1)",
+            at: location)
     }
 
     /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence.

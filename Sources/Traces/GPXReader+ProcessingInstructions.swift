@@ -42,8 +42,9 @@ extension GPXReader {
                 while j < n, isNameUnit(units[j]) { j += 1 }
                 if j > i + 2, starts(instructionEnd, at: j) {
                     let target = String(decoding: units[(i + 2)..<j], as: UTF8.self)
-                    throw FencesimError(.badData, "the processing instruction <?\(target)?> has no data; fencesim does not read such instructions",
-                                        at: SourceText(file: path, bytes: units).location(ofOffset: i))
+                    throw FencesimError(
+                        .badData, "the processing instruction <?\(target)?> has no data; fencesim does not read such instructions",
+                        at: SourceText(file: path, bytes: units).location(ofOffset: i))
                 }
                 i = j
             default:
@@ -57,7 +58,7 @@ extension GPXReader {
     private static func isNameUnit(_ unit: UInt8) -> Bool {
         switch unit {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
+            UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
             return true
         default:
             return false

@@ -1,5 +1,6 @@
 import Foundation
 import Support
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -43,8 +44,10 @@ enum GPXReader {
         case .success:
             // A document with no point is no trace, as a CSV header with no rows is not (issue 21).
             guard !handler.sink.holdsNoRecords else {
-                throw handler.sink.fatal(FencesimError(.badData, "no fixes: the GPX has no track, route or waypoint points, so there is no trace in it",
-                                                       at: SourceLocation(file: path, line: 1, column: 1)))
+                throw handler.sink.fatal(
+                    FencesimError(
+                        .badData, "no fixes: the GPX has no track, route or waypoint points, so there is no trace in it",
+                        at: SourceLocation(file: path, line: 1, column: 1)))
             }
             return try handler.sink.finish()
         case .failure(let error):
@@ -112,9 +115,11 @@ final class GPXHandler: NSObject, XMLParserDelegate {
         if depth == 1 {
             rootSeen = true
             guard elementName == "gpx" else {
-                stop(parser, FencesimError(
-                    .badData, "the XML root element is <\(qName ?? elementName)>, not <gpx>: this is not a GPX file",
-                    at: SourceLocation(file: file, line: parser.lineNumber, column: parser.columnNumber)))
+                stop(
+                    parser,
+                    FencesimError(
+                        .badData, "the XML root element is <\(qName ?? elementName)>, not <gpx>: this is not a GPX file",
+                        at: SourceLocation(file: file, line: parser.lineNumber, column: parser.columnNumber)))
                 return
             }
             let version = attributeDict["version"]
@@ -188,8 +193,8 @@ final class GPXHandler: NSObject, XMLParserDelegate {
         if capturing != nil { text += string }
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        if capturing != nil { text += String(decoding: CDATABlock, as: UTF8.self) }
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        if capturing != nil { text += String(decoding: block, as: UTF8.self) }
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
@@ -227,7 +232,9 @@ final class GPXHandler: NSObject, XMLParserDelegate {
     /// Checks the document's end: a root was seen; waypoints are delivered when they are points.
     func finishDocument() -> Result<Void, FencesimError> {
         guard rootSeen else {
-            return .failure(FencesimError(.badData, "no XML element in the file: this is not a GPX file", at: SourceLocation(file: file, line: 1, column: 1)))
+            return .failure(
+                FencesimError(
+                    .badData, "no XML element in the file: this is not a GPX file", at: SourceLocation(file: file, line: 1, column: 1)))
         }
         if trackOrRoutePoints == 0 {
             for waypoint in waypoints {
@@ -276,8 +283,9 @@ final class GPXHandler: NSObject, XMLParserDelegate {
                 case .failure(let failure):
                     // Reported at the <time> element, but counted against the point.
                     c.line = line
-                    sink.reject(&c, kind: "bad-time", "time '\(trimmed.prefix(40))' is not an ISO-8601 date-time: \(failure.message)",
-                                column: column)
+                    sink.reject(
+                        &c, kind: "bad-time", "time '\(trimmed.prefix(40))' is not an ISO-8601 date-time: \(failure.message)",
+                        column: column)
                     c.line = raw.line
                 }
             }

@@ -1,9 +1,10 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Support
 
 /// Splits a ``ByteSource`` into lines without copying them: the source is read chunk by chunk
 /// and each line is handed out as a range of the current chunk; only a line that straddles two

@@ -60,8 +60,9 @@ enum NMEAReader {
             throw sink.fatal(error)
         }
         if sink.holdsNoRecords {
-            throw FencesimError(.badData, "no fixes: the file holds no RMC or GGA sentence, so there is no trace in it",
-                                at: SourceLocation(file: path, line: 1, column: 1))
+            throw FencesimError(
+                .badData, "no fixes: the file holds no RMC or GGA sentence, so there is no trace in it",
+                at: SourceLocation(file: path, line: 1, column: 1))
         }
         return try sink.finish()
     }
@@ -96,8 +97,9 @@ enum NMEAReader {
             if e - s >= 4, b[s] == 0x2D, b[s + 1] == 0x2D, b[s + 2] == 0x2D, b[s + 3] == 0x2C { s += 4 }
             guard b[s] == 0x24 else {
                 if b[s] == 0x21 { return out }  // `!` AIS encapsulation: not position fixes
-                sink.rejectRecord(kind: "bad-sentence", "not an NMEA sentence: '\(ByteClass.text(UnsafeBufferPointer(start: b + s, count: e - s)))'",
-                                  line: line, column: s - start + 1)
+                sink.rejectRecord(
+                    kind: "bad-sentence", "not an NMEA sentence: '\(ByteClass.text(UnsafeBufferPointer(start: b + s, count: e - s)))'",
+                    line: line, column: s - start + 1)
                 return out
             }
             // Checksum.
@@ -109,7 +111,8 @@ enum NMEAReader {
                 var computed: UInt8 = 0
                 for k in (s + 1)..<star { computed ^= b[k] }
                 guard star + 3 <= e, let high = NMEAReader.hex(b[star + 1]), let low = NMEAReader.hex(b[star + 2]) else {
-                    sink.rejectRecord(kind: "bad-checksum", "the checksum after '*' is not two hex digits", line: line, column: star - start + 1)
+                    sink.rejectRecord(
+                        kind: "bad-checksum", "the checksum after '*' is not two hex digits", line: line, column: star - start + 1)
                     return out
                 }
                 let given = high << 4 | low
@@ -122,7 +125,8 @@ enum NMEAReader {
                 }
                 hadChecksum = true
             } else if hadChecksum {
-                sink.rejectRecord(kind: "bad-checksum", "the sentence has no checksum (the line may be truncated)", line: line, column: e - start + 1)
+                sink.rejectRecord(
+                    kind: "bad-checksum", "the sentence has no checksum (the line may be truncated)", line: line, column: e - start + 1)
                 return out
             }
             let count = FieldSplitter.split(b, s + 1, bodyEnd, delimiter: 0x2C, into: spans, limit: 32)
@@ -138,7 +142,9 @@ enum NMEAReader {
             return out
         }
 
-        private mutating func rmc(_ b: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ line: Int, _ spans: UnsafeMutablePointer<Int>, _ sink: inout FixSink) {
+        private mutating func rmc(
+            _ b: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ line: Int, _ spans: UnsafeMutablePointer<Int>, _ sink: inout FixSink
+        ) {
             rmcSeen = true
             func field(_ k: Int) -> (Int, Int) { k < count ? (spans[2 * k], spans[2 * k + 1]) : (0, 0) }
             let (ss, se) = field(2)
@@ -150,13 +156,16 @@ enum NMEAReader {
             let (ds, de) = field(9)
             guard ds < de, let days = TimeParser.date(b, ds, de, sixDigitOrder: .ddmmyy) else {
                 let text = ByteClass.text(UnsafeBufferPointer(start: b + ds, count: de - ds))
-                sink.rejectRecord(kind: "bad-time", "RMC date '\(text)' is not ddmmyy", line: line, column: count > 9 ? ds - start + 1 : nil)
+                sink.rejectRecord(
+                    kind: "bad-time", "RMC date '\(text)' is not ddmmyy", line: line, column: count > 9 ? ds - start + 1 : nil)
                 return
             }
             var c = FixCandidate(line: line, column: 1)
             c.time = Timestamp(seconds: Int64(days) * 86_400, nanoseconds: timeOfDay)
             NMEAReader.position(b, field(3), field(4), field(5), field(6), start, &c, &sink)
-            c.speed = NMEAReader.number(b, field(7), "speed", start, line, &sink).map { CSVColumnMapping.SpeedUnit.knots.metersPerSecond($0) }
+            c.speed = NMEAReader.number(b, field(7), "speed", start, line, &sink).map {
+                CSVColumnMapping.SpeedUnit.knots.metersPerSecond($0)
+            }
             c.course = NMEAReader.number(b, field(8), "course", start, line, &sink)
             if var pending = pendingRMC {
                 pendingRMC = nil
@@ -171,7 +180,9 @@ enum NMEAReader {
             }
         }
 
-        private mutating func gga(_ b: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ line: Int, _ spans: UnsafeMutablePointer<Int>, _ sink: inout FixSink) {
+        private mutating func gga(
+            _ b: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ line: Int, _ spans: UnsafeMutablePointer<Int>, _ sink: inout FixSink
+        ) {
             func field(_ k: Int) -> (Int, Int) { k < count ? (spans[2 * k], spans[2 * k + 1]) : (0, 0) }
             let (qs, qe) = field(6)
             guard qs < qe, !(qe - qs == 1 && b[qs] == 0x30) else {
@@ -180,10 +191,13 @@ enum NMEAReader {
             }
             guard let timeOfDay = NMEAReader.timeOfDay(b, field(1), start, line, &sink) else { return }
             var data = GGAData(timeOfDay: timeOfDay, line: line)
-            data.satellites = NMEAReader.number(b, field(7), "satellites", start, line, &sink).flatMap { $0 >= 0 && $0 < 1000 ? Int($0) : nil }
+            data.satellites = NMEAReader.number(b, field(7), "satellites", start, line, &sink).flatMap {
+                $0 >= 0 && $0 < 1000 ? Int($0) : nil
+            }
             data.hdop = NMEAReader.number(b, field(8), "hdop", start, line, &sink)
-            data.altitude = sink.checkedAltitude(NMEAReader.number(b, field(9), "altitude", start, line, &sink),
-                                                 line: line, column: field(9).0 - start + 1)
+            data.altitude = sink.checkedAltitude(
+                NMEAReader.number(b, field(9), "altitude", start, line, &sink),
+                line: line, column: field(9).0 - start + 1)
             if !rmcSeen {
                 // No date yet: a fix of its own, without time.
                 var c = FixCandidate(line: line, column: 1)
@@ -214,7 +228,9 @@ enum NMEAReader {
     }
 
     /// Nanoseconds since midnight of an `hhmmss[.f]` field, or `nil` after reporting `bad-time`.
-    fileprivate static func timeOfDay(_ b: UnsafePointer<UInt8>, _ span: (Int, Int), _ start: Int, _ line: Int, _ sink: inout FixSink) -> Int64? {
+    fileprivate static func timeOfDay(_ b: UnsafePointer<UInt8>, _ span: (Int, Int), _ start: Int, _ line: Int, _ sink: inout FixSink)
+        -> Int64?
+    {
         let (fs, fe) = span
         if fs < fe, let (second, nanos, stop) = TimeParser.timeOfDay(b, fs, fe, requireColons: false), stop == fe, second < 86_400 {
             return Int64(second) * 1_000_000_000 + Int64(nanos)
@@ -267,21 +283,25 @@ enum NMEAReader {
             case (0x73, true), (0x77, false): result = -result
             default:
                 c.coordinatesReported = true
-                sink.reject(&c, kind: "invalid-coordinate",
-                            "\(isLatitude ? "N/S" : "E/W") field '\(ByteClass.text(UnsafeBufferPointer(start: b + hs, count: he - hs)))' is not a hemisphere",
-                            column: hs - start + 1)
+                sink.reject(
+                    &c, kind: "invalid-coordinate",
+                    "\(isLatitude ? "N/S" : "E/W") field '\(ByteClass.text(UnsafeBufferPointer(start: b + hs, count: he - hs)))' is not a hemisphere",
+                    column: hs - start + 1)
                 return .nan
             }
         }
         return result
     }
 
-    fileprivate static func number(_ b: UnsafePointer<UInt8>, _ span: (Int, Int), _ name: String, _ start: Int, _ line: Int, _ sink: inout FixSink) -> Double? {
+    fileprivate static func number(
+        _ b: UnsafePointer<UInt8>, _ span: (Int, Int), _ name: String, _ start: Int, _ line: Int, _ sink: inout FixSink
+    ) -> Double? {
         let (fs, fe) = span
         guard fs < fe else { return nil }
         if let value = DecimalParser.parse(b, fs, fe) { return value }
-        sink.rejectValue(kind: "bad-value", "\(name) '\(ByteClass.text(UnsafeBufferPointer(start: b + fs, count: fe - fs)))' is not a number",
-                         line: line, column: fs - start + 1)
+        sink.rejectValue(
+            kind: "bad-value", "\(name) '\(ByteClass.text(UnsafeBufferPointer(start: b + fs, count: fe - fs)))' is not a number",
+            line: line, column: fs - start + 1)
         return nil
     }
 

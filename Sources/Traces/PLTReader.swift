@@ -35,9 +35,10 @@ enum PLTReader {
                 if line <= 6, !inData {
                     // A header cut short: its data rows must not be skipped as header lines.
                     guard s < end, Self.hasFixShape(b, count: count, field) else { return true }
-                    sink.warn(kind: "short-header",
-                              "the GeoLife header ends at line \(line - 1), not line 6: line \(line) has the shape of a fix and is read as one",
-                              line: line, column: 1)
+                    sink.warn(
+                        kind: "short-header",
+                        "the GeoLife header ends at line \(line - 1), not line 6: line \(line) has the shape of a fix and is read as one",
+                        line: line, column: 1)
                 }
                 inData = true
                 func text(_ k: Int) -> String {
@@ -75,11 +76,15 @@ enum PLTReader {
                 let (ts, te) = field(6)
                 c.timeColumn = ds - start + 1
                 if ds < de || ts < te {
-                    if let days = TimeParser.date(b, ds, de), let (second, nanos, stop) = TimeParser.timeOfDay(b, ts, te, requireColons: true),
-                       stop == te {
+                    if let days = TimeParser.date(b, ds, de),
+                        let (second, nanos, stop) = TimeParser.timeOfDay(b, ts, te, requireColons: true),
+                        stop == te
+                    {
                         c.time = Timestamp(seconds: Int64(days) * 86_400 + Int64(second), nanoseconds: Int64(nanos))
                     } else {
-                        sink.reject(&c, kind: "bad-time", "date '\(text(5))' and time '\(text(6))' do not make a valid date-time", column: c.timeColumn)
+                        sink.reject(
+                            &c, kind: "bad-time", "date '\(text(5))' and time '\(text(6))' do not make a valid date-time",
+                            column: c.timeColumn)
                     }
                 } else {
                     let (ys, ye) = field(4)
@@ -98,8 +103,9 @@ enum PLTReader {
             throw sink.fatal(error)
         }
         if sink.holdsNoRecords {
-            throw FencesimError(.badData, "no fixes: the GeoLife header is followed by no data rows, so there is no trace in it",
-                                at: SourceLocation(file: path, line: 1, column: 1))
+            throw FencesimError(
+                .badData, "no fixes: the GeoLife header is followed by no data rows, so there is no trace in it",
+                at: SourceLocation(file: path, line: 1, column: 1))
         }
         return try sink.finish()
     }
@@ -115,7 +121,8 @@ enum PLTReader {
         let (ds, de) = field(5)
         let (ts, te) = field(6)
         guard DecimalParser.parse(b, las, lae) != nil, DecimalParser.parse(b, los, loe) != nil,
-              TimeParser.date(b, ds, de) != nil, let (_, _, stop) = TimeParser.timeOfDay(b, ts, te, requireColons: true) else { return false }
+            TimeParser.date(b, ds, de) != nil, let (_, _, stop) = TimeParser.timeOfDay(b, ts, te, requireColons: true)
+        else { return false }
         return stop == te
     }
 }

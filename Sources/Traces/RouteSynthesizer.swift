@@ -24,8 +24,10 @@ public struct RouteSynthesizer: Sendable {
     /// Seconds spent stopped at route vertices, by 0-based vertex index.
     public var pauses: [Int: Double]
 
-    public init(speed: Double, interval: Double, start: Timestamp, noiseMeters: Double = 0, accuracyMeters: Double = 5, seed: UInt64 = 1,
-                pauses: [Int: Double] = [:]) {
+    public init(
+        speed: Double, interval: Double, start: Timestamp, noiseMeters: Double = 0, accuracyMeters: Double = 5, seed: UInt64 = 1,
+        pauses: [Int: Double] = [:]
+    ) {
         self.speed = speed
         self.interval = interval
         self.start = start
@@ -67,7 +69,8 @@ public struct RouteSynthesizer: Sendable {
             var leg: Geodesic.Inverse?
             if k + 1 < route.count {
                 let next = route[k + 1]
-                let l = geodesic.inverse(latitude1: here.latitude, longitude1: here.longitude, latitude2: next.latitude, longitude2: next.longitude)
+                let l = geodesic.inverse(
+                    latitude1: here.latitude, longitude1: here.longitude, latitude2: next.latitude, longitude2: next.longitude)
                 leg = l
                 azimuth = l.initialAzimuth
             }
@@ -116,7 +119,8 @@ public struct RouteSynthesizer: Sendable {
             var moving = false
             if let s = timeline.isEmpty ? nil : timeline[stretch] {
                 let along = s.moving ? (min(at, s.to) - s.from) * speed : 0
-                let p = geodesic.direct(latitude: s.origin.latitude, longitude: s.origin.longitude, azimuth: s.azimuth, distanceMeters: along)
+                let p = geodesic.direct(
+                    latitude: s.origin.latitude, longitude: s.origin.longitude, azimuth: s.azimuth, distanceMeters: along)
                 latitude = p.latitude
                 longitude = p.longitude
                 course = s.moving ? p.azimuth : s.azimuth
@@ -130,14 +134,18 @@ public struct RouteSynthesizer: Sendable {
                 longitude = final.longitude
             }
             if noiseMeters > 0 {
-                let north = geodesic.direct(latitude: latitude, longitude: longitude, azimuth: 0, distanceMeters: rng.nextGaussian() * noiseMeters)
-                let moved = geodesic.direct(latitude: north.latitude, longitude: north.longitude, azimuth: 90, distanceMeters: rng.nextGaussian() * noiseMeters)
+                let north = geodesic.direct(
+                    latitude: latitude, longitude: longitude, azimuth: 0, distanceMeters: rng.nextGaussian() * noiseMeters)
+                let moved = geodesic.direct(
+                    latitude: north.latitude, longitude: north.longitude, azimuth: 90, distanceMeters: rng.nextGaussian() * noiseMeters)
                 latitude = moved.latitude
                 longitude = moved.longitude
             }
-            try body(Fix(time: start.adding(seconds: at), latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters,
-                         accuracySource: .reported, speedMetersPerSecond: moving ? speed : 0,
-                         courseDegrees: (course + 360).truncatingRemainder(dividingBy: 360)))
+            try body(
+                Fix(
+                    time: start.adding(seconds: at), latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters,
+                    accuracySource: .reported, speedMetersPerSecond: moving ? speed : 0,
+                    courseDegrees: (course + 360).truncatingRemainder(dividingBy: 360)))
             if last { break }
             k += 1
         }

@@ -82,7 +82,7 @@ enum TimeParser {
         let separator = b[i]
         guard separator == 0x2D || separator == 0x2F else { return nil }
         guard let month = digits(b, i + 1, 2, end), i + 3 < end, b[i + 3] == separator,
-              let day = digits(b, i + 4, 2, end)
+            let day = digits(b, i + 4, 2, end)
         else { return nil }
         i += 6
         guard i < end, b[i] == 0x54 || b[i] == 0x74 || b[i] == 0x20 else { return nil }
@@ -181,10 +181,12 @@ enum TimeParser {
         let n = end - start
         var year = 0, month = 0, day = 0
         if n == 10, let y = digits(b, start, 4, end), b[start + 4] == 0x2D || b[start + 4] == 0x2F,
-           b[start + 7] == b[start + 4], let m = digits(b, start + 5, 2, end), let d = digits(b, start + 8, 2, end) {
+            b[start + 7] == b[start + 4], let m = digits(b, start + 5, 2, end), let d = digits(b, start + 8, 2, end)
+        {
             (year, month, day) = (y, m, d)
         } else if n == 10, let d = digits(b, start, 2, end), b[start + 2] == 0x2E, b[start + 5] == 0x2E,
-                  let m = digits(b, start + 3, 2, end), let y = digits(b, start + 6, 4, end) {
+            let m = digits(b, start + 3, 2, end), let y = digits(b, start + 6, 4, end)
+        {
             (year, month, day) = (y, m, d)
         } else if n == 8, let y = digits(b, start, 4, end), let m = digits(b, start + 4, 2, end), let d = digits(b, start + 6, 2, end) {
             (year, month, day) = (y, m, d)

@@ -144,7 +144,8 @@ enum Sniffer {
     private static func sniffJSON(_ sample: UnsafeBufferPointer<UInt8>) -> Verdict {
         let text = String(decoding: sample, as: UTF8.self)
         if text.contains("\"timelineObjects\"") || text.contains("\"placeVisit\"") || text.contains("\"activitySegment\"")
-            || text.contains("\"semanticSegments\"") {
+            || text.contains("\"semanticSegments\"")
+        {
             return .takeout("Semantic Location History")
         }
         if text.contains("\"locations\"") && text.contains("latitudeE7") {

@@ -2,8 +2,8 @@ import Accuracy
 import ArgumentParser
 import EventPipeline
 import Fences
-import Geotriggers
 import Foundation
+import Geotriggers
 import Scenarios
 import Spatial
 import Support
@@ -22,10 +22,15 @@ struct CalibrateCommand: ParsableCommand {
             with a distance or a position). Writes the profile (YAML) with each fitted parameter's \
             sample size and residual; the others keep the base profile's values and sources. Use \
             the written file with --profile.
-            """ + HelpExamples.text("fencesim calibrate phone.jsonl --truth drive.gpx --fences stores.geojson --profile android-geofencing --out my-profile.yaml", "fencesim calibrate logs/*.csv --truth visits.csv --fences stores.geojson --profile ios-region --out ios-fit.yaml")
+            """
+                + HelpExamples.text(
+                    "fencesim calibrate phone.jsonl --truth drive.gpx --fences stores.geojson --profile android-geofencing --out my-profile.yaml",
+                    "fencesim calibrate logs/*.csv --truth visits.csv --fences stores.geojson --profile ios-region --out ios-fit.yaml")
     )
 
-    @Option(help: ArgumentHelp("The profile to start from: ios-region, ios-monitor, android-geofencing, or a profile file.", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp(
+            "The profile to start from: ios-region, ios-monitor, android-geofencing, or a profile file.", valueName: "profile"))
     var profile: String
 
     @Option(help: ArgumentHelp("Write the fitted profile here, atomically.", valueName: "file"))
@@ -48,14 +53,19 @@ struct CalibrateCommand: ParsableCommand {
             for w in fenceSet.warnings { Terminal.err(w.description) }
             let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
             let settings = try SettingsResolver.resolve(fenceSet, global: GeotriggerOverrides())
-            let setup = DeviceLog.ScoringSetup(fences: fenceSet, frame: frame, truths: inputs.truth, readOptions: readOptions,
-                                               maxGapSeconds: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings).maxGapSeconds)
+            let setup = DeviceLog.ScoringSetup(
+                fences: fenceSet, frame: frame, truths: inputs.truth, readOptions: readOptions,
+                maxGapSeconds: Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings).maxGapSeconds)
             var read: [DeviceLog] = []
-            for path in inputs.logs { read.append(try DeviceLog.read(path: path, format: inputs.format, trace: inputs.trace, fences: fenceSet)) }
+            for path in inputs.logs {
+                read.append(try DeviceLog.read(path: path, format: inputs.format, trace: inputs.trace, fences: fenceSet))
+            }
             let calibration = try Calibration.fit(logs: read, base: base, setup: setup)
             for (key, why) in calibration.notFitted { Terminal.err("note: \(key) not fitted: \(why); kept the base profile's") }
-            let header = ["fencesim calibrate: \(base.platform.rawValue) fitted to \(inputs.logs.count) device log\(inputs.logs.count == 1 ? "" : "s") (\(read.reduce(0) { $0 + $1.traces.count }) traces)",
-                          "use it with --profile \((out as NSString).lastPathComponent) or profile: in a scenario"]
+            let header = [
+                "fencesim calibrate: \(base.platform.rawValue) fitted to \(inputs.logs.count) device log\(inputs.logs.count == 1 ? "" : "s") (\(read.reduce(0) { $0 + $1.traces.count }) traces)",
+                "use it with --profile \((out as NSString).lastPathComponent) or profile: in a scenario",
+            ]
             let text = calibration.profile.yaml(header: header, fits: calibration.fits)
             try FileIO.writeAtomically(text, to: out)
             Terminal.err("wrote \(out)")

@@ -21,7 +21,10 @@ struct CheckCommand: ParsableCommand {
             field) and exits 1; --update writes the current events as the golden logs instead. \
             Exit codes: 0 every scenario passed, 1 a mismatch, 65/66 a scenario or golden log \
             that is bad or missing (these win over 1), 64 usage.
-            """ + HelpExamples.text("fencesim check scenarios/", "fencesim check scenarios/ --junit check.xml", "fencesim check scenarios/demo.yaml --update")
+            """
+                + HelpExamples.text(
+                    "fencesim check scenarios/", "fencesim check scenarios/ --junit check.xml",
+                    "fencesim check scenarios/demo.yaml --update")
     )
 
     @Argument(help: "Scenario files, or folders of them.")
@@ -33,10 +36,14 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write JUnit XML to this file (atomically): one test case per scenario (default: none).", valueName: "file"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Check only the scenarios at positions K, K+N, ... of the expanded list, 0-based (default: every scenario).", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Check only the scenarios at positions K, K+N, ... of the expanded list, 0-based (default: every scenario).", valueName: "K/N"))
     var shard: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads per scenario (default: one per core). Results do not depend on it.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Worker threads per scenario (default: one per core). Results do not depend on it.", valueName: "n"))
     var workers: Int = 0
 
     @OptionGroup var traceOptions: TraceOptions
@@ -72,7 +79,9 @@ struct CheckCommand: ParsableCommand {
             }
             let errors = report.errors
             let passed = paths.count - failed - errors
-            Terminal.out("\(paths.count) scenario\(paths.count == 1 ? "" : "s"): \(passed) passed, \(failed) failed, \(errors) error\(errors == 1 ? "" : "s")\n")
+            Terminal.out(
+                "\(paths.count) scenario\(paths.count == 1 ? "" : "s"): \(passed) passed, \(failed) failed, \(errors) error\(errors == 1 ? "" : "s")\n"
+            )
             if let junit {
                 try Run.makeDirectory((junit as NSString).deletingLastPathComponent)
                 try FileIO.writeAtomically(report.xml, to: junit)
@@ -85,11 +94,13 @@ struct CheckCommand: ParsableCommand {
     /// Checks (or updates) one scenario and prints its result.
     func check(_ path: String, readOptions: TraceReadOptions) throws(FencesimError) -> JUnitReport.Outcome {
         let scenario = try ScenarioReader.read(path: path, splitting: readOptions)
-        let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
+        let runner = try ScenarioRunner(
+            scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
         for d in runner.diagnostics where d.severity != .note { Terminal.err(d.description) }
         let outcomes = try runner.run()
-        FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences,
-                                     traces: outcomes.map(\.readStatistics))
+        FrameChoice.warnIfDistorting(
+            scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences,
+            traces: outcomes.map(\.readStatistics))
         // What compiling the fences found (a fence a negative buffer erases); trace warnings
         // are the replay's business, not the check's.
         for w in outcomes.first?.warnings ?? [] where w.kind == "fence-empty" { Terminal.err(w.description) }

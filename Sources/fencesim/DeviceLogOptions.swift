@@ -7,7 +7,10 @@ struct DeviceLogOptions: ParsableArguments {
     @Argument(help: "Device logs (.jsonl, .csv, .rec).")
     var logs: [String]
 
-    @Option(help: ArgumentHelp("Truth: a trace file (the true path) or a visits CSV; repeatable (default: none; at least one is required).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Truth: a trace file (the true path) or a visits CSV; repeatable (default: none; at least one is required).", valueName: "file")
+    )
     var truth: [String] = []
 
     @Option(help: ArgumentHelp("GeoJSON fence file.", valueName: "file"))

@@ -23,7 +23,9 @@ struct EventLogOutput {
     ///
     /// - Throws: the log's write error, else the first failing trace's exit code (after every
     ///   trace's warnings and failures are printed).
-    func write(traces: Int, options: TraceReadOptions, _ replay: (OrderedEventLog?) throws(FencesimError) -> [Replayer.Outcome]) throws -> [Replayer.Outcome] {
+    func write(traces: Int, options: TraceReadOptions, _ replay: (OrderedEventLog?) throws(FencesimError) -> [Replayer.Outcome]) throws
+        -> [Replayer.Outcome]
+    {
         let outcomes: [Replayer.Outcome]
         if writer.format == .table {
             outcomes = try replay(nil)

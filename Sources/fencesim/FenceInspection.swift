@@ -18,10 +18,14 @@ struct FenceInspection {
         }
         if let from = set.reprojectedFrom { lines.append("  reprojected from: \(from)") }
         if let box = set.boundingBox {
-            lines.append("  bounding box: west \(Format.degrees(box.west)), south \(Format.degrees(box.south)), east \(Format.degrees(box.east)), north \(Format.degrees(box.north))")
+            lines.append(
+                "  bounding box: west \(Format.degrees(box.west)), south \(Format.degrees(box.south)), east \(Format.degrees(box.east)), north \(Format.degrees(box.north))"
+            )
         }
         let zones = Set(set.fences.compactMap(\.zone)).sorted()
-        if !zones.isEmpty { lines.append("  zones: \(zones.count) (\(zones.prefix(8).joined(separator: ", "))\(zones.count > 8 ? ", ..." : ""))") }
+        if !zones.isEmpty {
+            lines.append("  zones: \(zones.count) (\(zones.prefix(8).joined(separator: ", "))\(zones.count > 8 ? ", ..." : ""))")
+        }
         lines.append("  validity: \(set.warnings.isEmpty ? "all fences valid" : "\(set.warnings.count) warnings")")
         for w in set.warnings { lines.append("  \(w)") }
         return lines.joined(separator: "\n") + "\n"

@@ -11,12 +11,17 @@ struct Fencesim: ParsableCommand {
         discussion: """
             Exit codes: 0 success, 1 a check failed, 64 usage error, 65 bad input data, \
             66 input missing, 74 I/O error. Errors are printed as file:line:col: error: message.
-            """ + HelpExamples.text("fencesim inspect traces/demo-drive.gpx traces/demo-fences.geojson",
-                                    "fencesim replay traces/demo-drive.gpx --fences traces/demo-fences.geojson --format table",
-                                    "fencesim run scenarios/demo.yaml --format table",
-                                    "fencesim report scenarios/demo-degraded.yaml --html demo-report.html"),
+            """
+                + HelpExamples.text(
+                    "fencesim inspect traces/demo-drive.gpx traces/demo-fences.geojson",
+                    "fencesim replay traces/demo-drive.gpx --fences traces/demo-fences.geojson --format table",
+                    "fencesim run scenarios/demo.yaml --format table",
+                    "fencesim report scenarios/demo-degraded.yaml --html demo-report.html"),
         version: FencesimVersion.string,
-        subcommands: [Inspect.self, Run.self, Replay.self, Synth.self, RulesCommand.self, LintCommand.self, CheckCommand.self, MergeCommand.self, Report.self, ScoreCommand.self, CalibrateCommand.self, View.self, SweepCommand.self]
+        subcommands: [
+            Inspect.self, Run.self, Replay.self, Synth.self, RulesCommand.self, LintCommand.self, CheckCommand.self, MergeCommand.self,
+            Report.self, ScoreCommand.self, CalibrateCommand.self, View.self, SweepCommand.self,
+        ]
     )
 
     static func main() {

@@ -13,7 +13,9 @@ struct Inspect: ParsableCommand {
             percentiles, accuracy sources and warnings. For fences: count by kind, bounding box \
             and validity findings. Files that cannot be read are reported and the others still \
             inspected; the exit code is that of the worst failure.
-            """ + HelpExamples.text("fencesim inspect traces/demo-drive.gpx traces/demo-fences.geojson", "fencesim inspect --json --lenient ride.csv")
+            """
+                + HelpExamples.text(
+                    "fencesim inspect traces/demo-drive.gpx traces/demo-fences.geojson", "fencesim inspect --json --lenient ride.csv")
     )
 
     @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz) or GeoJSON fence files.")
@@ -79,4 +81,3 @@ extension Inspect.FileKind {
         return .trace
     }
 }
-

@@ -12,7 +12,8 @@ import Traces
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check fence sizing without a trace: width against speed × interval, tiny fences, overlaps within a zone, invalid geometry.",
+        abstract:
+            "Check fence sizing without a trace: width against speed × interval, tiny fences, overlaps within a zone, invalid geometry.",
         discussion: """
             Errors: invalid geometry, a fence narrower than speed × interval (GEOS minimum width; \
             2 × radius for circles), a fence a negative buffer removes. Warnings: circles under \
@@ -22,7 +23,10 @@ struct LintCommand: ParsableCommand {
             With --scenario, the scenario's fences, buffers, crs and (unless --speed or --traces \
             is given) traces are used. Exit codes: 0 no error, 1 an error found, 64 usage, \
             65 bad input, 66 input missing.
-            """ + HelpExamples.text("fencesim lint traces/demo-fences.geojson --speed 20 --interval 5", "fencesim lint --scenario scenarios/demo.yaml", "fencesim lint stores.geojson --traces drives/*.gpx --json")
+            """
+                + HelpExamples.text(
+                    "fencesim lint traces/demo-fences.geojson --speed 20 --interval 5", "fencesim lint --scenario scenarios/demo.yaml",
+                    "fencesim lint stores.geojson --traces drives/*.gpx --json")
     )
 
     @Argument(help: "Fence file (GeoJSON); optional with --scenario.")
@@ -30,25 +34,39 @@ struct LintCommand: ParsableCommand {
 
     // Numeric options take their value unconditionally: `--buffer -5` is a negative buffer, not
     // a missing value followed by an option named `-5`.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Speed the fences must be sized for, m/s, with --interval (default: the traces').", valueName: "m/s"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Speed the fences must be sized for, m/s, with --interval (default: the traces').", valueName: "m/s"))
     var speed: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between fixes, with --speed (default: the traces').", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds between fixes, with --speed (default: the traces').", valueName: "seconds"))
     var interval: Double?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Traces whose observed speeds and intervals the fences must be sized for (default: the scenario's).", valueName: "trace"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Traces whose observed speeds and intervals the fences must be sized for (default: the scenario's).", valueName: "trace"))
     var traces: [String] = []
 
     @Option(help: ArgumentHelp("Take fences, buffers, crs and traces from this scenario (default: none).", valueName: "scenario"))
     var scenario: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Buffer in metres for fences without a buffer property (as geotrigger.buffer), from -1000000 to 1000000 (default: 0, or the scenario's).", valueName: "metres"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Buffer in metres for fences without a buffer property (as geotrigger.buffer), from -1000000 to 1000000 (default: 0, or the scenario's).",
+            valueName: "metres"))
     var buffer: Double?
 
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or EPSG code (default: automatic around the fences).", valueName: "crs"))
     var crs: String?
 
-    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("With --traces: steps longer than this many seconds are gaps, not motion (default: 120, or the scenario's maxGap).", valueName: "seconds"))
+    @Option(
+        name: .customLong("max-gap"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --traces: steps longer than this many seconds are gaps, not motion (default: 120, or the scenario's maxGap).",
+            valueName: "seconds"))
     var maxGap: Double?
 
     @Flag(help: "Write the findings as JSON to standard output.")
@@ -65,7 +83,9 @@ struct LintCommand: ParsableCommand {
         if let interval, !(interval.isFinite && interval > 0) { throw ValidationError("--interval must be a positive number of seconds") }
         if speed != nil, !traces.isEmpty { throw ValidationError("give --speed and --interval, or --traces, not both") }
         if let buffer, !(buffer.isFinite && abs(buffer) <= GeotriggerSettings.bufferLimitMeters) {
-            throw ValidationError("--buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)")
+            throw ValidationError(
+                "--buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)"
+            )
         }
         if let maxGap, !(maxGap.isFinite && maxGap > 0) { throw ValidationError("--max-gap must be a positive number of seconds") }
     }
@@ -78,8 +98,9 @@ struct LintCommand: ParsableCommand {
         // lint report it (an error unless the runs repair it too, with --make-valid).
         fenceReadOptions.makeValid = true
         try Terminal.run {
-            var options = FenceLint.Options(bufferMeters: buffer ?? 0, frame: frameOption,
-                                            invalidGeometryIsRepaired: fenceOptions.makeValid)
+            var options = FenceLint.Options(
+                bufferMeters: buffer ?? 0, frame: frameOption,
+                invalidGeometryIsRepaired: fenceOptions.makeValid)
             let fenceSet: FenceSet
             var traceInputs = TraceInput.splittingFiles(traces.map { TraceInput(path: $0) }, options: readOptions)
             var maxGapSeconds = maxGap ?? GeotriggerSettings().maxGapSeconds
@@ -116,16 +137,21 @@ struct LintCommand: ParsableCommand {
             let errors = findings.count { $0.severity == .error }
             let warnings = findings.count { $0.severity == .warning }
             if json {
-                Terminal.out(LintCommand.json(file: fenceSet.file, fences: fenceSet.fences.count, motions: options.motions, findings: findings))
+                Terminal.out(
+                    LintCommand.json(file: fenceSet.file, fences: fenceSet.fences.count, motions: options.motions, findings: findings))
             } else {
                 Terminal.out(findings.map { $0.description + "\n" }.joined())
                 for m in options.motions where m.source != "--speed/--interval" {
-                    Terminal.err("note: \(m.source): \(LintCommand.number(m.speedMetersPerSecond)) m/s every \(LintCommand.number(m.intervalSeconds)) s, \(LintCommand.number(m.gapMeters)) m between fixes")
+                    Terminal.err(
+                        "note: \(m.source): \(LintCommand.number(m.speedMetersPerSecond)) m/s every \(LintCommand.number(m.intervalSeconds)) s, \(LintCommand.number(m.gapMeters)) m between fixes"
+                    )
                 }
                 if options.motions.isEmpty {
                     Terminal.err("note: no --speed/--interval or --traces: widths were not checked")
                 }
-                Terminal.err("\(fenceSet.fences.count) fences: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+                Terminal.err(
+                    "\(fenceSet.fences.count) fences: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+                )
             }
             if errors > 0 { throw ExitCode(1) }
         }
@@ -142,10 +168,16 @@ struct LintCommand: ParsableCommand {
         let document = JSONValue.orderedObject([
             ("file", .string(file)),
             ("fences", .int(Int64(fences))),
-            ("motions", .list(motions.map { m in
-                .orderedObject([("source", .string(m.source)), ("speed", .meters(m.speedMetersPerSecond)),
-                                ("interval", .meters(m.intervalSeconds)), ("gap", .meters(m.gapMeters))])
-            })),
+            (
+                "motions",
+                .list(
+                    motions.map { m in
+                        .orderedObject([
+                            ("source", .string(m.source)), ("speed", .meters(m.speedMetersPerSecond)),
+                            ("interval", .meters(m.intervalSeconds)), ("gap", .meters(m.gapMeters)),
+                        ])
+                    })
+            ),
             ("errors", .int(Int64(findings.count { $0.severity == .error }))),
             ("warnings", .int(Int64(findings.count { $0.severity == .warning }))),
             ("findings", .list(findings.map(\.json))),

@@ -23,8 +23,12 @@ struct MergeCommand: ParsableCommand {
             (relative paths from the current folder) and nothing is replayed. A missing or \
             repeated shard, parts of different runs, a truncated or foreign part, or inputs \
             changed since the shards ran are errors (exit 65). Parts are read one at a time.
-            """ + HelpExamples.text("fencesim merge parts/ --out demo.events.jsonl", "fencesim merge parts/demo-delivery.events.part-*.jsonl --format table",
-                                    "fencesim merge report-parts/ --html report.html --json report.json", "fencesim merge sweep-parts/ --plot sweep.svg --json sweep.json --quiet")
+            """
+                + HelpExamples.text(
+                    "fencesim merge parts/ --out demo.events.jsonl",
+                    "fencesim merge parts/demo-delivery.events.part-*.jsonl --format table",
+                    "fencesim merge report-parts/ --html report.html --json report.json",
+                    "fencesim merge sweep-parts/ --plot sweep.svg --json sweep.json --quiet")
     )
 
     @Argument(help: "Partial logs, or folders holding *.part-*.jsonl files.")
@@ -42,7 +46,9 @@ struct MergeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Report or sweep parts: write the JSON to this file (default: none).", valueName: "file"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Report parts: draw map tiles from this URL template, as report --basemap does (default: none).", valueName: "url-template"))
+    @Option(
+        help: ArgumentHelp(
+            "Report parts: draw map tiles from this URL template, as report --basemap does (default: none).", valueName: "url-template"))
     var basemap: String?
 
     @Option(help: ArgumentHelp("Sweep parts: write the plot (SVG) to this file (default: none).", valueName: "file"))
@@ -53,7 +59,8 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         if let basemap, MapTemplate.host(basemap) == nil {
-            throw ValidationError("--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+            throw ValidationError(
+                "--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
         }
         guard EventLogFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(EventLogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -68,7 +75,8 @@ struct MergeCommand: ParsableCommand {
                 if FileIO.isDirectory(path) {
                     let found = try MergeCommand.partialLogs(in: path)
                     guard !found.isEmpty else {
-                        throw FencesimError(.missingInput, "no partial logs (*.part-*.jsonl) in this folder", at: SourceLocation(file: path))
+                        throw FencesimError(
+                            .missingInput, "no partial logs (*.part-*.jsonl) in this folder", at: SourceLocation(file: path))
                     }
                     files += found
                 } else {
@@ -77,7 +85,10 @@ struct MergeCommand: ParsableCommand {
             }
             if let first = files.first, let header = try? RunPart.header(path: first) {
                 guard out == nil, format == "jsonl" else {
-                    throw FencesimError(.usage, "--out and --format are for event logs; a \(header.kind.rawValue)'s files are \(header.kind == .report ? "--html and --json" : "--plot and --json")")
+                    throw FencesimError(
+                        .usage,
+                        "--out and --format are for event logs; a \(header.kind.rawValue)'s files are \(header.kind == .report ? "--html and --json" : "--plot and --json")"
+                    )
                 }
                 let status: Int32
                 switch header.kind {
@@ -92,7 +103,9 @@ struct MergeCommand: ParsableCommand {
                 return
             }
             guard html == nil, json == nil, plot == nil else {
-                throw FencesimError(.usage, "--html, --json and --plot are for the parts of report and sweep; an event log is written with --out and --format")
+                throw FencesimError(
+                    .usage,
+                    "--html, --json and --plot are for the parts of report and sweep; an event log is written with --out and --format")
             }
             var logs: [PartialEventLog] = []
             for file in files { logs.append(try PartialEventLog.read(path: file)) }

@@ -16,18 +16,24 @@ struct FenceOptions: ParsableArguments {
     @Flag(help: "Reproject fence files whose GeoJSON crs member is not WGS84, with PROJ, instead of refusing them.")
     var reproject = false
 
-    @Option(name: .customLong("id-property"), help: ArgumentHelp("Take fence ids from this property; @index numbers the features (default: id).", valueName: "name"))
+    @Option(
+        name: .customLong("id-property"),
+        help: ArgumentHelp("Take fence ids from this property; @index numbers the features (default: id).", valueName: "name"))
     var idProperty: String?
 
     // Numeric options take their value unconditionally, so that `--radius -5` is refused for
     // what it says rather than read as a missing value followed by an option named `-5`.
-    @Option(name: .customLong("radius"), parsing: .unconditional,
-            help: ArgumentHelp("Radius in metres for Point fences without a radius property, at most 1000000 (default: none; such a fence is an error).", valueName: "metres"))
+    @Option(
+        name: .customLong("radius"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Radius in metres for Point fences without a radius property, at most 1000000 (default: none; such a fence is an error).",
+            valueName: "metres"))
     var defaultRadius: Double?
 
     func validate() throws {
         if let r = defaultRadius, !(r.isFinite && r > 0 && r <= Fence.radiusLimitMeters) {
-            throw ValidationError("--radius must be a positive number of metres, at most \(JSONWriter.number(Fence.radiusLimitMeters)) (1000 km)")
+            throw ValidationError(
+                "--radius must be a positive number of metres, at most \(JSONWriter.number(Fence.radiusLimitMeters)) (1000 km)")
         }
     }
 
@@ -38,33 +44,56 @@ struct FenceOptions: ParsableArguments {
 
 /// Options shared by every command that reads traces (SPEC §1.1).
 struct TraceOptions: ParsableArguments {
-    @Flag(help: "Drop bad fixes (invalid coordinates, bad times, time going backwards, duplicate times) with counted warnings instead of refusing the trace.")
+    @Flag(
+        help:
+            "Drop bad fixes (invalid coordinates, bad times, time going backwards, duplicate times) with counted warnings instead of refusing the trace."
+    )
     var lenient = false
 
-    @Option(name: .customLong("trace-format"), help: ArgumentHelp("Read traces as this format: gpx, csv, nmea or plt (default: detected from the content, then the extension).", valueName: "format"))
+    @Option(
+        name: .customLong("trace-format"),
+        help: ArgumentHelp(
+            "Read traces as this format: gpx, csv, nmea or plt (default: detected from the content, then the extension).",
+            valueName: "format"))
     var traceFormat: String?
 
-    @Option(help: ArgumentHelp("CSV column mapping, e.g. lat=Y,lon=X,time=t,speed=SPEED:kmh,trace=uid (default: detected from the header).", valueName: "mapping"))
+    @Option(
+        help: ArgumentHelp(
+            "CSV column mapping, e.g. lat=Y,lon=X,time=t,speed=SPEED:kmh,trace=uid (default: detected from the header).",
+            valueName: "mapping"))
     var columns: String?
 
-    @Option(help: ArgumentHelp("CSV delimiter: a single character, or tab (default: the most frequent of , ; tab | in the header).", valueName: "char"))
+    @Option(
+        help: ArgumentHelp(
+            "CSV delimiter: a single character, or tab (default: the most frequent of , ; tab | in the header).", valueName: "char"))
     var delimiter: String?
 
-    @Option(help: ArgumentHelp("Zone of CSV times written without one: an IANA name (Europe/Zurich) or an offset (+02:00) (default: UTC).", valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            "Zone of CSV times written without one: an IANA name (Europe/Zurich) or an offset (+02:00) (default: UTC).", valueName: "zone"))
     var timezone: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("User equivalent range error in metres: accuracy = HDOP × UERE when a fix has HDOP but no accuracy.", valueName: "metres"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "User equivalent range error in metres: accuracy = HDOP × UERE when a fix has HDOP but no accuracy.", valueName: "metres"))
     var uere: Double = 5
 
-    @Option(name: .customLong("default-accuracy"), parsing: .unconditional, help: ArgumentHelp("Accuracy in metres for fixes with neither accuracy nor HDOP.", valueName: "metres"))
+    @Option(
+        name: .customLong("default-accuracy"), parsing: .unconditional,
+        help: ArgumentHelp("Accuracy in metres for fixes with neither accuracy nor HDOP.", valueName: "metres"))
     var defaultAccuracy: Double = 10
 
-    @Option(name: .customLong("max-speed"), parsing: .unconditional, help: ArgumentHelp("Implied speed (m/s) above which a jump between fixes is flagged as implausible.", valueName: "m/s"))
+    @Option(
+        name: .customLong("max-speed"), parsing: .unconditional,
+        help: ArgumentHelp("Implied speed (m/s) above which a jump between fixes is flagged as implausible.", valueName: "m/s"))
     var maxSpeed: Double = 100
 
     func validate() throws {
         guard uere.isFinite, uere > 0 else { throw ValidationError("--uere must be a positive number of metres") }
-        guard defaultAccuracy.isFinite, defaultAccuracy > 0 else { throw ValidationError("--default-accuracy must be a positive number of metres") }
+        guard defaultAccuracy.isFinite, defaultAccuracy > 0 else {
+            throw ValidationError("--default-accuracy must be a positive number of metres")
+        }
         guard maxSpeed.isFinite, maxSpeed > 0 else { throw ValidationError("--max-speed must be a positive speed in m/s") }
         if let traceFormat, TraceFormat(rawValue: traceFormat) == nil {
             throw ValidationError("--trace-format must be one of \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -73,7 +102,8 @@ struct TraceOptions: ParsableArguments {
             throw ValidationError("--delimiter must be a single character or \"tab\"")
         }
         if let timezone, LocalTimeZone(parsing: timezone) == nil {
-            throw ValidationError("--timezone must be UTC, an offset such as +02:00, or an IANA zone such as Europe/Zurich, not \"\(timezone)\"")
+            throw ValidationError(
+                "--timezone must be UTC, an offset such as +02:00, or an IANA zone such as Europe/Zurich, not \"\(timezone)\"")
         }
     }
 
@@ -89,8 +119,9 @@ struct TraceOptions: ParsableArguments {
             }
         }
         if let delimiter { csv.delimiter = delimiter == "tab" ? 9 : delimiter.utf8.first }
-        var options = TraceReadOptions(format: traceFormat.flatMap(TraceFormat.init(rawValue:)), lenient: lenient, uere: uere,
-                                       defaultAccuracy: defaultAccuracy, maximumSpeed: maxSpeed, csv: csv)
+        var options = TraceReadOptions(
+            format: traceFormat.flatMap(TraceFormat.init(rawValue:)), lenient: lenient, uere: uere,
+            defaultAccuracy: defaultAccuracy, maximumSpeed: maxSpeed, csv: csv)
         options.requiresTime = replaying
         options.timeZone = timezone.flatMap(LocalTimeZone.init(parsing:))
         return options
@@ -106,7 +137,8 @@ struct TraceOptions: ParsableArguments {
         if let timeZone {
             return "\(first.input.path): note: \(times) read as local times of \(timeZone)"
         }
-        return "\(first.input.path): note: \(times) read as UTC; if they are local times, say where with --timezone (e.g. --timezone Europe/Zurich or --timezone +02:00)"
+        return
+            "\(first.input.path): note: \(times) read as UTC; if they are local times, say where with --timezone (e.g. --timezone Europe/Zurich or --timezone +02:00)"
     }
 }
 
@@ -118,33 +150,60 @@ struct GeotriggerOptions: ParsableArguments {
     var relationship: String?
     // Numeric options take their value unconditionally: `--buffer -5` is a negative buffer, not
     // a missing value followed by an option named `-5`.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Metres added around every fence (negative shrinks), from -1000000 to 1000000 (default: 0, or the fence's buffer).", valueName: "metres"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Metres added around every fence (negative shrinks), from -1000000 to 1000000 (default: 0, or the fence's buffer).",
+            valueName: "metres"))
     var buffer: Double?
     @Option(help: "Notifications to write: enter, exit or enter-or-exit (default: enter-or-exit).")
     var notify: String?
     @Option(name: .customLong("initial-trigger"), help: "enter (a first fix inside notifies) or none (default: enter).")
     var initialTrigger: String?
-    @Option(help: ArgumentHelp("Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\" (default: none).", valueName: "expression"))
+    @Option(
+        help: ArgumentHelp(
+            "Boolean expression over fix fields; fixes failing it are skipped, e.g. \"accuracy <= 50\" (default: none).",
+            valueName: "expression"))
     var filter: String?
-    @Option(name: .customLong("fence-changes"),
-            help: ArgumentHelp("A JSON Lines file of fences added, removed and replaced in trace time, as a scenario's fenceChanges names (default: none).", valueName: "file"))
+    @Option(
+        name: .customLong("fence-changes"),
+        help: ArgumentHelp(
+            "A JSON Lines file of fences added, removed and replaced in trace time, as a scenario's fenceChanges names (default: none).",
+            valueName: "file"))
     var fenceChanges: String?
-    @Option(name: .customLong("fences-where"),
-            help: ArgumentHelp("Watch only the fences this expression over their properties selects, e.g. \"brand = 'acme' and floor >= 2\" (default: every fence).", valueName: "expression"))
+    @Option(
+        name: .customLong("fences-where"),
+        help: ArgumentHelp(
+            "Watch only the fences this expression over their properties selects, e.g. \"brand = 'acme' and floor >= 2\" (default: every fence).",
+            valueName: "expression"))
     var fencesWhere: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds continuously inside before a dwell event (default: no dwell events).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds continuously inside before a dwell event (default: no dwell events).", valueName: "seconds"))
     var dwell: Double?
-    @Option(name: .customLong("enter-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
+    @Option(
+        name: .customLong("enter-after"), parsing: .unconditional,
+        help: ArgumentHelp("Debounce before an enter is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
     var enterAfter: String?
-    @Option(name: .customLong("exit-after"), parsing: .unconditional, help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
+    @Option(
+        name: .customLong("exit-after"), parsing: .unconditional,
+        help: ArgumentHelp("Debounce before an exit is confirmed: seconds, or \"N fixes\" (default: 0).", valueName: "threshold"))
     var exitAfter: String?
-    @Option(name: .customLong("max-gap"), parsing: .unconditional, help: ArgumentHelp("Seconds between fixes beyond which a new segment starts (default: 120).", valueName: "seconds"))
+    @Option(
+        name: .customLong("max-gap"), parsing: .unconditional,
+        help: ArgumentHelp("Seconds between fixes beyond which a new segment starts (default: 120).", valueName: "seconds"))
     var maxGap: Double?
-    @Option(name: .customLong("gap-policy"), help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore (default: report).")
+    @Option(
+        name: .customLong("gap-policy"),
+        help: "Fences crossed between two fixes: report (passthrough events), interpolate (enter/exit pairs) or ignore (default: report).")
     var gapPolicy: String?
-    @Option(help: "none, or intervals: an inside line for each stretch inside a fence, from its change in to its change out or the trace's end (default: none).")
+    @Option(
+        help:
+            "none, or intervals: an inside line for each stretch inside a fence, from its change in to its change out or the trace's end (default: none)."
+    )
     var level: String?
-    @Option(help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\" (default: none).", valueName: "template"))
+    @Option(
+        help: ArgumentHelp("Message template, e.g. \"Entered {fence.name} at {fix.speed} m/s\" (default: none).", valueName: "template"))
     var message: String?
 
     /// Refuses bad values while parsing, so that the usage line printed names the command.
@@ -173,7 +232,8 @@ struct GeotriggerOptions: ParsableArguments {
         var all = try FenceReader.read(path: path, options: options)
         if let fenceChanges {
             guard FileIO.exists(fenceChanges) else {
-                throw FencesimError(.missingInput, "fence changes file \(fenceChanges) does not exist", at: SourceLocation(file: fenceChanges))
+                throw FencesimError(
+                    .missingInput, "fence changes file \(fenceChanges) does not exist", at: SourceLocation(file: fenceChanges))
             }
             all = try all.applying(try FenceChanges.read(path: fenceChanges, options: options, fences: all))
         }
@@ -197,7 +257,9 @@ struct GeotriggerOptions: ParsableArguments {
         o.level = try choice(level, "level")
         if let buffer {
             guard buffer.isFinite, abs(buffer) <= GeotriggerSettings.bufferLimitMeters else {
-                throw ValidationError("--buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)")
+                throw ValidationError(
+                    "--buffer must be a number of metres from -\(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) to \(JSONWriter.number(GeotriggerSettings.bufferLimitMeters)) (1000 km)"
+                )
             }
             o.bufferMeters = buffer
         }
@@ -237,7 +299,9 @@ struct OutputOptions: ParsableArguments {
     var format: String = "jsonl"
 
     // Unconditional, so that `--workers -1` is refused with the reason below.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads for several traces (default: one per core). Output does not depend on it.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Worker threads for several traces (default: one per core). Output does not depend on it.", valueName: "n"))
     var workers: Int = 0
 
     func validate() throws {
@@ -268,16 +332,20 @@ enum FrameChoice {
     /// Says on standard error when a frame the user chose (`given`) changes distances over the
     /// fences and the traces read by more than the automatic frame allows (see
     /// ``Scenarios/FrameDistortion``).
-    static func warnIfDistorting(_ given: FrameDefinition?, source: String, at location: SourceLocation, fences: FenceSet,
-                                 traces: [TraceStatistics?]) {
+    static func warnIfDistorting(
+        _ given: FrameDefinition?, source: String, at location: SourceLocation, fences: FenceSet,
+        traces: [TraceStatistics?]
+    ) {
         distortionCheck(given, source: source, at: location, fences: fences)?.say(traces: traces)
     }
 
     /// ``warnIfDistorting(_:source:at:fences:traces:)`` in two steps: the fences are measured
     /// now, and ``Scenarios/FrameDistortion/Check/say(traces:)`` adds the traces read and says
     /// the warning; `nil` when the frame is automatic.
-    static func distortionCheck(_ given: FrameDefinition?, source: String, at location: SourceLocation,
-                                fences: FenceSet) -> FrameDistortion.Check? {
+    static func distortionCheck(
+        _ given: FrameDefinition?, source: String, at location: SourceLocation,
+        fences: FenceSet
+    ) -> FrameDistortion.Check? {
         given.map { FrameDistortion.Check($0, fences: fences, source: source, at: location) }
     }
 

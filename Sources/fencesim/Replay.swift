@@ -17,7 +17,11 @@ struct Replay: ParsableCommand {
             "buffer" override them. With --summary, prints the benchmark line \
             (mode=... inside_pairs=... enter=... exit=... enter_checksum=... exit_checksum=...) \
             and writes no event log.
-            """ + HelpExamples.text("fencesim replay traces/demo-drive.gpx --fences traces/demo-fences.geojson --format table", "fencesim replay drives/ --fences stores.geojson --feed accuracy --dwell 120 --out events.csv --format csv", "fencesim replay fleet.csv --fences stores.geojson --columns trace=vehicle --summary")
+            """
+                + HelpExamples.text(
+                    "fencesim replay traces/demo-drive.gpx --fences traces/demo-fences.geojson --format table",
+                    "fencesim replay drives/ --fences stores.geojson --feed accuracy --dwell 120 --out events.csv --format csv",
+                    "fencesim replay fleet.csv --fences stores.geojson --columns trace=vehicle --summary")
     )
 
     @Argument(help: "Trace files (GPX, CSV, NMEA, PLT, optionally .gz), folders, quoted globs or manifests.")
@@ -26,22 +30,32 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("GeoJSON fence file.", valueName: "file"))
     var fences: String
 
-    @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: automatic transverse Mercator around the fences).", valueName: "crs"))
+    @Option(
+        help: ArgumentHelp(
+            "Metric frame: a PROJ string or an EPSG code (default: automatic transverse Mercator around the fences).", valueName: "crs"))
     var crs: String?
 
     @Flag(help: "Print only the benchmark summary line (SPEC §8).")
     var summary = false
 
-    @Flag(name: .customLong("parse-only"), help: "Only read the fences and traces, print what was read, and stop (the floor of a replay's cost).")
+    @Flag(
+        name: .customLong("parse-only"),
+        help: "Only read the fences and traces, print what was read, and stop (the floor of a replay's cost).")
     var parseOnly = false
 
-    @Flag(help: "Print the wall-clock time and resident memory at the end of each phase (listing traces, reading fences, resolving settings, indexing, replaying, writing the log) to standard error.")
+    @Flag(
+        help:
+            "Print the wall-clock time and resident memory at the end of each phase (listing traces, reading fences, resolving settings, indexing, replaying, writing the log) to standard error."
+    )
     var timings = false
 
     @Option(help: ArgumentHelp("Write the event log to this file, atomically (default: standard output).", valueName: "file"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file; its deliveries are logged beside the engine's events (default: none).", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp(
+            "Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file; its deliveries are logged beside the engine's events (default: none).",
+            valueName: "profile"))
     var profile: String?
 
     @OptionGroup var geotrigger: GeotriggerOptions
@@ -75,7 +89,8 @@ struct Replay: ParsableCommand {
                 // An event log's workers take longer over a slice than the reader, so a short
                 // read-ahead keeps them busy; a summary's read-ahead also covers the time the
                 // fences take to read.
-                feed = TraceSlices.Feed(inputs, readOptions: readOptions, readAhead: summary ? TraceSlices.readAhead : TraceSlices.eventLogReadAhead)
+                feed = TraceSlices.Feed(
+                    inputs, readOptions: readOptions, readAhead: summary ? TraceSlices.readAhead : TraceSlices.eventLogReadAhead)
             }
             defer { feed?.cancel() }
             let fenceSet = try geotrigger.fences(path: fences, options: fenceOptions.readOptions, overrides: overrides)
@@ -84,7 +99,9 @@ struct Replay: ParsableCommand {
             if parseOnly {
                 var fixes = 0
                 for input in inputs {
-                    let statistics = try TraceReader.read(path: input.path, options: input.readOptions(readOptions)) { (_: Fix) throws(FencesimError) in }
+                    let statistics = try TraceReader.read(path: input.path, options: input.readOptions(readOptions)) {
+                        (_: Fix) throws(FencesimError) in
+                    }
                     fixes += statistics.fixesAccepted
                 }
                 timer?.lap("read-traces")
@@ -96,8 +113,9 @@ struct Replay: ParsableCommand {
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
             let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
             timer?.lap("resolve-settings")
-            var replayConfiguration = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
-                                                             workers: output.workers, summaryOnly: summary)
+            var replayConfiguration = Replayer.Configuration(
+                fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
+                workers: output.workers, summaryOnly: summary)
             replayConfiguration.profile = osProfile
             let replayer = Replayer(replayConfiguration)
             // A summary is computed in chunks on every core, however the fixes are spread over

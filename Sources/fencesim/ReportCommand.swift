@@ -1,3 +1,15 @@
+import ArgumentParser
+import Fences
+import Foundation
+import Geotriggers
+import Regression
+import Reports
+import Scenarios
+import Spatial
+import Support
+import Synchronization
+import Traces
+
 #if canImport(Glibc)
 import Accuracy
 import EventPipeline
@@ -6,17 +18,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import Fences
-import Geotriggers
-import Foundation
-import Regression
-import Reports
-import Scenarios
-import Spatial
-import Support
-import Synchronization
-import Traces
 
 extension Scoring.View: ExpressibleByArgument {}
 
@@ -32,7 +33,12 @@ struct Report: ParsableCommand {
             itself; # starts a comment). Traces run on all cores with a progress bar on a terminal. \
             A trace that fails is reported and the others complete; the exit code is then 65 (or \
             the failure's own code). Report files are written atomically, only at the end.
-            """ + HelpExamples.text("fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json", "fencesim report drives/ --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html r.html", "fencesim report drives.list --fences stores.geojson --truth labelled-visits.csv", "fencesim report drives.list --fences stores.geojson --shard 0/4 --out parts")
+            """
+                + HelpExamples.text(
+                    "fencesim report scenarios/demo-degraded.yaml --html demo-report.html --json demo-report.json",
+                    "fencesim report drives/ --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html r.html",
+                    "fencesim report drives.list --fences stores.geojson --truth labelled-visits.csv",
+                    "fencesim report drives.list --fences stores.geojson --shard 0/4 --out parts")
     )
 
     @Argument(help: "A scenario file, or trace files, folders, globs or manifests.")
@@ -47,34 +53,57 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("Write the JSON report to this file (default: none).", valueName: "file"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Draw map tiles under the HTML report's map from this URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; the page then loads images from that host only (default: no basemap, the page loads nothing).", valueName: "url-template"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw map tiles under the HTML report's map from this URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; the page then loads images from that host only (default: no basemap, the page loads nothing).",
+            valueName: "url-template"))
     var basemap: String?
 
-    @Option(help: ArgumentHelp("Truth: trace (the clean trace), a reference trace, or a visits CSV (fence,enter,exit) (default: the scenario's, else trace).", valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Truth: trace (the clean trace), a reference trace, or a visits CSV (fence,enter,exit) (default: the scenario's, else trace).",
+            valueName: "source"))
     var truth: String?
 
-    @Option(help: ArgumentHelp("Degrade the feed, e.g. resample=10,noise=1,dropout=0.05,exitLoss=0.2,seed=42 (default: the scenario's, else none).", valueName: "pairs"))
+    @Option(
+        help: ArgumentHelp(
+            "Degrade the feed, e.g. resample=10,noise=1,dropout=0.05,exitLoss=0.2,seed=42 (default: the scenario's, else none).",
+            valueName: "pairs"))
     var degrade: String?
 
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: the scenario's, or automatic).", valueName: "crs"))
     var crs: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n")
+    )
     var workers: Int = 0
 
-    @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp(
+            "Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).",
+            valueName: "profile"))
     var profile: String?
 
-    @Option(help: ArgumentHelp("Score the geometry engine's events (geometry) or what the profile delivered to the app (app) (default: app with a profile, else geometry).", valueName: "view"))
+    @Option(
+        help: ArgumentHelp(
+            "Score the geometry engine's events (geometry) or what the profile delivered to the app (app) (default: app with a profile, else geometry).",
+            valueName: "view"))
     var view: Scoring.View?
 
     @Flag(help: "Print nothing on standard output (the table), only write the files.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Evaluate only shard K of N (0-based; traces balanced by size) and write its part into --out for fencesim merge (default: every trace).", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Evaluate only shard K of N (0-based; traces balanced by size) and write its part into --out for fencesim merge (default: every trace).",
+            valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("With --shard: the folder to write the part <name>.report.part-K-of-N.jsonl into, atomically (default: none; required with --shard).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "With --shard: the folder to write the part <name>.report.part-K-of-N.jsonl into, atomically (default: none; required with --shard).",
+            valueName: "dir"))
     var out: String?
 
     @OptionGroup var geotrigger: GeotriggerOptions
@@ -87,7 +116,8 @@ struct Report: ParsableCommand {
         if let html, html.isEmpty { throw ValidationError("--html needs a file path") }
         if let json, json.isEmpty { throw ValidationError("--json needs a file path") }
         if let basemap, MapTemplate.host(basemap) == nil {
-            throw ValidationError("--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+            throw ValidationError(
+                "--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
         }
         if let shard {
             do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
@@ -119,8 +149,9 @@ struct Report: ParsableCommand {
                 return
             }
             // Events are kept only for the HTML map's markers, and only as many as it draws.
-            var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
-                                                     drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0)
+            var evaluation = Evaluator.Configuration(
+                replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
+                drawnEventsKept: html != nil ? AccuracyReport.markerLimit : 0)
             evaluation.view = try scoredView(setup)
             // With a profile, the terminal shows the other view's tables beside the chosen one's.
             if setup.replay.profile != nil, !quiet { evaluation.alsoView = evaluation.view == .app ? .geometry : .app }
@@ -128,7 +159,8 @@ struct Report: ParsableCommand {
             let bar = ProgressBar(enabled: isatty(2) == 1, total: setup.traces.count)
             // The workers' compiled fences and truths, kept until the process ends (see below).
             var workers: [AnyObject] = []
-            let evaluations = try evaluator.run(setup.traces, progress: { done, total in bar.update(done, total) }, keep: { workers.append($0) })
+            let evaluations = try evaluator.run(
+                setup.traces, progress: { done, total in bar.update(done, total) }, keep: { workers.append($0) })
             bar.finish()
             setup.distortion?.say(traces: evaluations.map(\.outcome.readStatistics))
             if let note = TraceOptions.zonelessNote(evaluations.map(\.outcome), timeZone: readOptions.timeZone) { Terminal.err(note) }
@@ -140,18 +172,20 @@ struct Report: ParsableCommand {
                 }
             }
             Reporting.sayReach(fences: setup.replay.fences, settings: setup.replay.settings, outcomes: evaluations.map(\.outcome))
-            let report = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: reportTitle(setup, view: evaluation.view),
-                                        generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
-                                        degradation: setup.degradation)
+            let report = AccuracyReport(
+                evaluations: evaluations, fences: setup.replay.fences, title: reportTitle(setup, view: evaluation.view),
+                generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
+                degradation: setup.degradation)
             try Report.emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
             if !quiet, let other = evaluation.alsoView {
                 var beside = evaluations
                 for k in beside.indices { beside[k].score = beside[k].alternateScore }
                 let name = other == .app ? "app view" : "geometry view"
-                let otherReport = AccuracyReport(evaluations: beside, fences: setup.replay.fences,
-                                                 title: "\(setup.title) · \(name), \(setup.replay.profile?.platform.rawValue ?? "") profile",
-                                                 generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
-                                                 degradation: setup.degradation)
+                let otherReport = AccuracyReport(
+                    evaluations: beside, fences: setup.replay.fences,
+                    title: "\(setup.title) · \(name), \(setup.replay.profile?.platform.rawValue ?? "") profile",
+                    generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
+                    degradation: setup.degradation)
                 Terminal.out("\n" + ReportTable.render(otherReport))
             }
             // What is left is to free the fences, every visit's score and the report piece by
@@ -171,7 +205,10 @@ struct Report: ParsableCommand {
         // Both files or neither (the JSON streamed as it is rendered).
         var outputs: [FileIO.Output] = []
         if let html {
-            outputs.append(FileIO.Output(path: html) { sink throws(FencesimError) in try sink.write(Array(ReportHTML.render(report, basemap: basemap).utf8)) })
+            outputs.append(
+                FileIO.Output(path: html) { sink throws(FencesimError) in
+                    try sink.write(Array(ReportHTML.render(report, basemap: basemap).utf8))
+                })
         }
         if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try ReportJSON.write(report, to: sink) }) }
         for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
@@ -183,9 +220,12 @@ struct Report: ParsableCommand {
     func runShard(_ shard: Shard, setup: Setup, readOptions: TraceReadOptions, out: String) throws {
         let positions = shard.positions(weights: ShardedRun.weights(setup.traces))
         let arguments = ShardedRun.arguments(after: "report")
-        let run = try ShardedRun.digest(command: "report", arguments: arguments, files: setup.files, traces: setup.traces, shards: shard.count).hex
-        var evaluation = Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
-                                                 drawnEventsKept: AccuracyReport.markerLimit)
+        let run = try ShardedRun.digest(
+            command: "report", arguments: arguments, files: setup.files, traces: setup.traces, shards: shard.count
+        ).hex
+        var evaluation = Evaluator.Configuration(
+            replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
+            drawnEventsKept: AccuracyReport.markerLimit)
         evaluation.view = try scoredView(setup)
         let evaluator = Evaluator(evaluation)
         let bar = ProgressBar(enabled: isatty(2) == 1, total: positions.count)
@@ -196,9 +236,11 @@ struct Report: ParsableCommand {
             // Recorded in the part: the merge fails as a single run would, after writing the report.
             if let error = e.error { Terminal.err(error.fullDescription) }
         }
-        let header = RunPart.Header(kind: .report, run: run, shard: shard, traceCount: setup.traces.count, positions: positions, arguments: arguments)
-        try ShardedRun.write(header, records: evaluations.map { AccuracyReport.TraceEntry($0).partValue(failure: $0.error) },
-                             name: ShardedRun.fileStem(isScenario ? setup.title : nil, kind: .report), folder: out)
+        let header = RunPart.Header(
+            kind: .report, run: run, shard: shard, traceCount: setup.traces.count, positions: positions, arguments: arguments)
+        try ShardedRun.write(
+            header, records: evaluations.map { AccuracyReport.TraceEntry($0).partValue(failure: $0.error) },
+            name: ShardedRun.fileStem(isScenario ? setup.title : nil, kind: .report), folder: out)
     }
 
     /// Merges the parts of `report --shard` (`files`, the first's header read) into the report
@@ -207,7 +249,8 @@ struct Report: ParsableCommand {
     /// rendered as one run renders them.
     ///
     /// - Returns: the exit status of the single run (that of the first trace that failed, else 0).
-    static func merge(_ files: [String], first: RunPart.Header, html: String?, json: String?, quiet: Bool, basemap: String?) throws -> Int32 {
+    static func merge(_ files: [String], first: RunPart.Header, html: String?, json: String?, quiet: Bool, basemap: String?) throws -> Int32
+    {
         let at = SourceLocation(file: files.first ?? "", line: 1)
         let command = try ShardedRun.command(Report.self, of: first, at: at)
         let readOptions = try command.traceOptions.readOptions()
@@ -223,9 +266,10 @@ struct Report: ParsableCommand {
             entries[position] = entry
             if let error, failure.map({ position < $0.position }) ?? true { failure = (position, error) }
         }
-        let report = AccuracyReport(entries: entries.compactMap { $0 }, fences: setup.replay.fences,
-                                    title: command.reportTitle(setup, view: try command.scoredView(setup)),
-                                    generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription, degradation: setup.degradation)
+        let report = AccuracyReport(
+            entries: entries.compactMap { $0 }, fences: setup.replay.fences,
+            title: command.reportTitle(setup, view: try command.scoredView(setup)),
+            generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription, degradation: setup.degradation)
         try emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
         Terminal.err("merged \(files.count) parts of \(first.traceCount) traces")
         guard let failure else { return 0 }
@@ -246,7 +290,8 @@ struct Report: ParsableCommand {
     /// The report's title: the run's, and which notifications were scored when a profile
     /// stands between the engine and the app.
     func reportTitle(_ setup: Setup, view: Scoring.View) -> String {
-        setup.replay.profile.map { "\(setup.title) · \(view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" } ?? setup.title
+        setup.replay.profile.map { "\(setup.title) · \(view == .app ? "app view" : "geometry view"), \($0.platform.rawValue) profile" }
+            ?? setup.title
     }
 
     /// The profile file a run reads (`--profile FILE`, else the scenario's `profile: FILE`), whose
@@ -275,26 +320,33 @@ struct Report: ParsableCommand {
         var files: [String] = []
     }
 
-    func prepare(readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
-                 degradeOverride: Degradation?) throws -> Setup {
+    func prepare(
+        readOptions: TraceReadOptions, overrides: GeotriggerOverrides, given: FrameDefinition?,
+        degradeOverride: Degradation?
+    ) throws -> Setup {
         if isScenario {
             let scenario = try ScenarioReader.read(path: inputs[0], splitting: readOptions)
             if fences != nil {
-                throw FencesimError(.usage, "--fences is taken from the scenario; drop it or pass traces instead", at: SourceLocation(file: scenario.file))
+                throw FencesimError(
+                    .usage, "--fences is taken from the scenario; drop it or pass traces instead", at: SourceLocation(file: scenario.file))
             }
             if overrides != GeotriggerOverrides() || geotrigger.fenceChanges != nil {
-                throw FencesimError(.usage, "geotrigger options apply to traces given on the command line; with a scenario, set them under geotrigger: (and fence changes with fenceChanges:)",
-                                    at: SourceLocation(file: scenario.file))
+                throw FencesimError(
+                    .usage,
+                    "geotrigger options apply to traces given on the command line; with a scenario, set them under geotrigger: (and fence changes with fenceChanges:)",
+                    at: SourceLocation(file: scenario.file))
             }
             let fenceSet = try scenario.readFences(options: fenceOptions.readOptions)
             for w in fenceSet.warnings { Terminal.err(w.description) }
             let pipeline = try Pipeline(scenario: scenario, fences: fenceSet)
             for finding in pipeline.findings { Terminal.err(finding.description) }
             let settings = try scenario.settings(for: fenceSet)
-            let frame = try SettingsResolver.frame(given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
-                                             remedy: .optionOrScenarioKey)
+            let frame = try SettingsResolver.frame(
+                given: given ?? scenario.crs, fences: fenceSet, location: scenario.fencesLocation,
+                remedy: .optionOrScenarioKey)
             // Measured over the fences now; the traces read are added once they are scored.
-            let distortion = given != nil
+            let distortion =
+                given != nil
                 ? FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
                 : FrameChoice.distortionCheck(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: fenceSet)
             let truth: TruthSource
@@ -306,14 +358,16 @@ struct Report: ParsableCommand {
                 truth = try scenario.truthSource(fences: fenceSet)
                 description = Report.describe(truth, scenario.root["truth"]?.string ?? "trace")
             }
-            var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
-                                                workers: workers, pipeline: pipeline)
+            var replay = Replayer.Configuration(
+                fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions,
+                workers: workers, pipeline: pipeline)
             replay.profile = try scenario.profile(override: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
             try scenario.checkProfile(replay.profile)
-            return Setup(title: scenario.name, traces: scenario.traces,
-                         replay: replay,
-                         degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
-                         distortion: distortion, files: scenario.inputFiles + truth.files + profileFiles(scenario))
+            return Setup(
+                title: scenario.name, traces: scenario.traces,
+                replay: replay,
+                degradation: try degradeOverride ?? scenario.degradation(), truth: truth, truthDescription: description,
+                distortion: distortion, files: scenario.inputFiles + truth.files + profileFiles(scenario))
         }
         guard let fences else {
             throw FencesimError(.usage, "--fences is required when the inputs are traces (or give a scenario file)")
@@ -329,10 +383,11 @@ struct Report: ParsableCommand {
         let title = inputs.count == 1 ? inputs[0] : "\(traces.count) traces"
         var replay = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: workers)
         replay.profile = try profile.map { name throws(FencesimError) in try OSProfile.named(name) }
-        return Setup(title: title, traces: traces,
-                     replay: replay,
-                     degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion,
-                     files: [fences] + (geotrigger.fenceChanges.map { [$0] } ?? []) + truth.files + profileFiles(nil))
+        return Setup(
+            title: title, traces: traces,
+            replay: replay,
+            degradation: degradeOverride, truth: truth, truthDescription: Report.describe(truth, value), distortion: distortion,
+            files: [fences] + (geotrigger.fenceChanges.map { [$0] } ?? []) + truth.files + profileFiles(nil))
     }
 
     static func describe(_ truth: TruthSource, _ value: String) -> String {

@@ -13,14 +13,17 @@ struct RulesCommand: ParsableCommand {
 
     /// The `--rules-platform` option shared by both subcommands.
     struct PlatformOption: ParsableArguments {
-        @Option(name: .customLong("rules-platform"),
-                help: ArgumentHelp("docs (strict, the documented behaviour), ios or android (each SDK's tolerance and coercions).",
-                                   valueName: "platform"))
+        @Option(
+            name: .customLong("rules-platform"),
+            help: ArgumentHelp(
+                "docs (strict, the documented behaviour), ios or android (each SDK's tolerance and coercions).",
+                valueName: "platform"))
         var name: String = RulesPlatform.docs.rawValue
 
         func validate() throws {
             guard RulesPlatform(rawValue: name) != nil else {
-                throw ValidationError("--rules-platform must be one of \(RulesPlatform.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
+                throw ValidationError(
+                    "--rules-platform must be one of \(RulesPlatform.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
             }
         }
 
@@ -36,7 +39,9 @@ struct RulesCommand: ParsableCommand {
                 Pieces the chosen platform drops are reported as warnings on standard error; \
                 problems the platform refuses (every problem with --rules-platform docs) are \
                 located errors and exit 65.
-                """ + HelpExamples.text("fencesim rules check rules/places-seed001.json", "fencesim rules check rules.zip --rules-platform android")
+                """
+                    + HelpExamples.text(
+                        "fencesim rules check rules/places-seed001.json", "fencesim rules check rules.zip --rules-platform android")
         )
 
         @Argument(help: "rules.json, or a ZIP archive holding it.")
@@ -79,7 +84,11 @@ struct RulesCommand: ParsableCommand {
                 With --explain, after the consequences: for each rule whether it matched and \
                 why (each condition with the key's value, the coercion and the comparison), \
                 then the event data after add/mod and each dispatched event.
-                """ + HelpExamples.text("fencesim rules eval rules/places-seed001.json --event entry.json --explain", "fencesim rules eval rules.json --event entry.json --shared-state com.adobe.module.places=places.json --time 2026-01-01T09:00:00Z")
+                """
+                    + HelpExamples.text(
+                        "fencesim rules eval rules/places-seed001.json --event entry.json --explain",
+                        "fencesim rules eval rules.json --event entry.json --shared-state com.adobe.module.places=places.json --time 2026-01-01T09:00:00Z"
+                    )
         )
 
         @Argument(help: "rules.json, or a ZIP archive holding it.")
@@ -88,9 +97,11 @@ struct RulesCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The triggering event (JSON).", valueName: "file"))
         var event: String
 
-        @Option(name: .customLong("shared-state"),
-                help: ArgumentHelp("An extension's shared state, e.g. com.adobe.module.places=places.json; repeatable (default: none).",
-                                   valueName: "name=file"))
+        @Option(
+            name: .customLong("shared-state"),
+            help: ArgumentHelp(
+                "An extension's shared state, e.g. com.adobe.module.places=places.json; repeatable (default: none).",
+                valueName: "name=file"))
         var sharedStates: [String] = []
 
         @Option(help: ArgumentHelp("Past events for historical conditions, a JSON array (default: no history).", valueName: "file"))
@@ -101,14 +112,18 @@ struct RulesCommand: ParsableCommand {
         @Flag(help: "Explain why each rule did or did not match.")
         var explain = false
 
-        @Option(help: ArgumentHelp("The simulated event time, ISO-8601 UTC (overrides the event file's time; default 1970-01-01T00:00:00Z). fencesim never reads the clock.",
-                                   valueName: "time"))
+        @Option(
+            help: ArgumentHelp(
+                "The simulated event time, ISO-8601 UTC (overrides the event file's time; default 1970-01-01T00:00:00Z). fencesim never reads the clock.",
+                valueName: "time"))
         var time: String?
 
         @Option(help: ArgumentHelp("Seed of the generator ~cachebust draws from.", valueName: "n"))
         var seed: UInt64 = 0
 
-        @Option(name: .customLong("sdk-version"), help: ArgumentHelp("The ~sdkver value (default: the platform's SDK version).", valueName: "version"))
+        @Option(
+            name: .customLong("sdk-version"),
+            help: ArgumentHelp("The ~sdkver value (default: the platform's SDK version).", valueName: "version"))
         var sdkVersion: String?
 
         func validate() throws {
@@ -133,13 +148,15 @@ struct RulesCommand: ParsableCommand {
             try Terminal.run {
                 let ruleSet = try RulesLoader.load(path: file, platform: platform)
                 for warning in ruleSet.warnings { Terminal.err(warning.description) }
-                var triggering = try RuleEventReader.event(SourceText(file: event, bytes: FileIO.readAll(event)),
-                                                           defaultTime: Timestamp(seconds: 0))
+                var triggering = try RuleEventReader.event(
+                    SourceText(file: event, bytes: FileIO.readAll(event)),
+                    defaultTime: Timestamp(seconds: 0))
                 if let givenTime { triggering.time = givenTime }
                 var context = RulesContext(sdkVersion: sdkVersion ?? platform.defaultSDKVersion)
                 for pair in sharedStates {
                     let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                    context.sharedStates[parts[0]] = try RuleEventReader.sharedState(SourceText(file: parts[1], bytes: FileIO.readAll(parts[1])))
+                    context.sharedStates[parts[0]] = try RuleEventReader.sharedState(
+                        SourceText(file: parts[1], bytes: FileIO.readAll(parts[1])))
                 }
                 if let history {
                     context.history = try RuleEventReader.history(SourceText(file: history, bytes: FileIO.readAll(history)))

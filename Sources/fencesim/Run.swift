@@ -25,7 +25,10 @@ struct Run: ParsableCommand {
             per trace. With rules, the client-side profile and the event history are kept beside \
             it, in <trace file name>.rules-state.json (state.rules-state.json for --state state.json). \
             A missing state file starts fresh; a corrupt one is an error and is left as it is.
-            """ + HelpExamples.text("fencesim run scenarios/demo.yaml --format table", "fencesim run scenarios/demo.yaml --out out --format geojson", "fencesim run scenarios/demo.yaml --shard 0/2 --out parts")
+            """
+                + HelpExamples.text(
+                    "fencesim run scenarios/demo.yaml --format table", "fencesim run scenarios/demo.yaml --out out --format geojson",
+                    "fencesim run scenarios/demo.yaml --shard 0/2 --out parts")
     )
 
     @Argument(help: "Scenario file (YAML or JSON).")
@@ -34,29 +37,46 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Write <name>.events.<ext> into this folder, atomically (default: standard output).", valueName: "dir"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Read the Places state from, and write it back to (atomically), this file or directory (default: every trace starts fresh).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Read the Places state from, and write it back to (atomically), this file or directory (default: every trace starts fresh).",
+            valueName: "path"))
     var state: String?
 
-    @Option(name: .customLong("places-platform"), help: ArgumentHelp("Override places.platform: docs, ios or android (default: the scenario's).", valueName: "platform"))
+    @Option(
+        name: .customLong("places-platform"),
+        help: ArgumentHelp("Override places.platform: docs, ios or android (default: the scenario's).", valueName: "platform"))
     var placesPlatform: String?
 
-    @Option(name: .customLong("region-budget"), parsing: .unconditional, help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs (default: the scenario's).", valueName: "n"))
+    @Option(
+        name: .customLong("region-budget"), parsing: .unconditional,
+        help: ArgumentHelp("Override places.regionBudget: monitor only the nearest N POIs (default: the scenario's).", valueName: "n"))
     var regionBudget: Int?
 
-    @Option(name: .customLong("last-poi-expiry"),
-            help: ArgumentHelp("Override places.lastPOIExpiry: ttl (the TTL also ends Last Entered and Last Exited POI, seed 000) or never (they never expire, seed 001) (default: the scenario's, else ttl).",
-                               valueName: "ttl|never"))
+    @Option(
+        name: .customLong("last-poi-expiry"),
+        help: ArgumentHelp(
+            "Override places.lastPOIExpiry: ttl (the TTL also ends Last Entered and Last Exited POI, seed 000) or never (they never expire, seed 001) (default: the scenario's, else ttl).",
+            valueName: "ttl|never"))
     var lastPOIExpiry: String?
 
-    @Option(name: .customLong("rules-platform"),
-            help: ArgumentHelp("Override rulesPlatform: docs (the documented behaviour), ios or android, each SDK's tolerance and coercions (default: the scenario's).",
-                               valueName: "platform"))
+    @Option(
+        name: .customLong("rules-platform"),
+        help: ArgumentHelp(
+            "Override rulesPlatform: docs (the documented behaviour), ios or android, each SDK's tolerance and coercions (default: the scenario's).",
+            valueName: "platform"))
     var rulesPlatform: String?
 
-    @Option(help: ArgumentHelp("Replay only shard K of N (0-based; traces balanced by size, see docs/cluster.md) and write its partial log for fencesim merge (default: every trace).", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Replay only shard K of N (0-based; traces balanced by size, see docs/cluster.md) and write its partial log for fencesim merge (default: every trace).",
+            valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp(
+            "Put an operating system's geofencing layer between the engine and the app: ios-region, ios-monitor, android-geofencing, or a profile file (default: the scenario's profile, else none).",
+            valueName: "profile"))
     var profile: String?
 
     @OptionGroup var output: OutputOptions
@@ -65,10 +85,12 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if let placesPlatform, !PlacesSettings.platformNames.contains(placesPlatform) {
-            throw ValidationError("--places-platform must be one of \(PlacesSettings.platformNames.joined(separator: ", ")), not \"\(placesPlatform)\"")
+            throw ValidationError(
+                "--places-platform must be one of \(PlacesSettings.platformNames.joined(separator: ", ")), not \"\(placesPlatform)\"")
         }
         if let lastPOIExpiry, !PlacesSettings.lastPOIExpiryNames.contains(lastPOIExpiry) {
-            throw ValidationError("--last-poi-expiry must be one of \(PlacesSettings.lastPOIExpiryNames.joined(separator: ", ")), not \"\(lastPOIExpiry)\"")
+            throw ValidationError(
+                "--last-poi-expiry must be one of \(PlacesSettings.lastPOIExpiryNames.joined(separator: ", ")), not \"\(lastPOIExpiry)\"")
         }
         if let regionBudget, regionBudget < 1 {
             throw ValidationError("--region-budget must be a number of POIs, 1 or more")
@@ -78,10 +100,14 @@ struct Run: ParsableCommand {
         }
         if let shard {
             do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
-            guard output.logFormat == .jsonl else { throw ValidationError("--shard writes a partial JSON Lines log; choose the format when merging (fencesim merge --format)") }
+            guard output.logFormat == .jsonl else {
+                throw ValidationError("--shard writes a partial JSON Lines log; choose the format when merging (fencesim merge --format)")
+            }
         }
         if let rulesPlatform, RulesPlatform(rawValue: rulesPlatform) == nil {
-            throw ValidationError("--rules-platform must be one of \(RulesPlatform.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(rulesPlatform)\"")
+            throw ValidationError(
+                "--rules-platform must be one of \(RulesPlatform.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(rulesPlatform)\""
+            )
         }
     }
 
@@ -94,31 +120,37 @@ struct Run: ParsableCommand {
             let traces = positions.map { scenario.traces[$0] }
             var places = scenario.places
             if state != nil && places == nil && !scenario.hasRules {
-                throw FencesimError(.usage, "--state needs Places or rules, and the scenario has neither places:, sessions: nor rules:",
-                                    at: SourceLocation(file: scenario.file))
+                throw FencesimError(
+                    .usage, "--state needs Places or rules, and the scenario has neither places:, sessions: nor rules:",
+                    at: SourceLocation(file: scenario.file))
             }
             if placesPlatform != nil || regionBudget != nil || lastPOIExpiry != nil {
                 guard let settings = places else {
                     let option = placesPlatform != nil ? "--places-platform" : regionBudget != nil ? "--region-budget" : "--last-poi-expiry"
-                    throw FencesimError(.usage, "\(option) needs Places, and the scenario has neither places: nor sessions:",
-                                        at: SourceLocation(file: scenario.file))
+                    throw FencesimError(
+                        .usage, "\(option) needs Places, and the scenario has neither places: nor sessions:",
+                        at: SourceLocation(file: scenario.file))
                 }
                 places = settings.overridden(platform: placesPlatform, regionBudget: regionBudget, lastPOIExpiry: lastPOIExpiry)
             }
             if rulesPlatform != nil && !scenario.hasRules {
-                throw FencesimError(.usage, "--rules-platform needs rules, and the scenario has no rules:", at: SourceLocation(file: scenario.file))
+                throw FencesimError(
+                    .usage, "--rules-platform needs rules, and the scenario has no rules:", at: SourceLocation(file: scenario.file))
             }
-            let statePaths = try state.map { path throws(FencesimError) in try PlacesStateFiles.paths(for: scenario.traces, option: path) }.map { paths in positions.map { paths[$0] } }
+            let statePaths = try state.map { path throws(FencesimError) in try PlacesStateFiles.paths(for: scenario.traces, option: path) }
+                .map { paths in positions.map { paths[$0] } }
             // Fences, zones, rules, settings and frame: every problem is reported before anything is
             // replayed.
-            var runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions,
-                                            places: places, rulesPlatform: rulesPlatform.flatMap(RulesPlatform.init(rawValue:)),
-                                            workers: output.workers, profile: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
+            var runner = try ScenarioRunner(
+                scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions,
+                places: places, rulesPlatform: rulesPlatform.flatMap(RulesPlatform.init(rawValue:)),
+                workers: output.workers, profile: try profile.map { name throws(FencesimError) in try OSProfile.named(name) })
             for diagnostic in runner.diagnostics { Terminal.err(diagnostic.description) }
-            let initialStates = try statePaths.map { paths throws(FencesimError) -> [PlacesState?] in
-                guard places != nil else { return [] }
-                return try PlacesStateFiles.load(paths, settings: places ?? PlacesSettings())
-            } ?? []
+            let initialStates =
+                try statePaths.map { paths throws(FencesimError) -> [PlacesState?] in
+                    guard places != nil else { return [] }
+                    return try PlacesStateFiles.load(paths, settings: places ?? PlacesSettings())
+                } ?? []
             var rulesStatePaths: [String]?
             var rulesStates: RulesStateCollector?
             if let statePaths, runner.pipeline.simulatesRules {
@@ -130,8 +162,10 @@ struct Run: ParsableCommand {
             if let shard {
                 outcomes = try runner.run(traces, placesStates: initialStates)
                 try Reporting.finish(outcomes, options: readOptions)
-                let text = PartialEventLog(scenario: scenario.name, run: try runDigest(scenario, shards: shard.count, profile: runner.profile).hex,
-                                           shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions).text
+                let text = PartialEventLog(
+                    scenario: scenario.name, run: try runDigest(scenario, shards: shard.count, profile: runner.profile).hex,
+                    shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions
+                ).text
                 if let out {
                     try Run.makeDirectory(out)
                     let path = (out as NSString).appendingPathComponent(PartialEventLog.fileName(scenario: scenario.name, shard: shard))
@@ -154,8 +188,9 @@ struct Run: ParsableCommand {
                 if let path { Terminal.err("wrote \(path)") }
             }
             Reporting.sayReach(fences: runner.fences, settings: runner.settings, outcomes: outcomes)
-            FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences,
-                                         traces: outcomes.map(\.readStatistics))
+            FrameChoice.warnIfDistorting(
+                scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences,
+                traces: outcomes.map(\.readStatistics))
             if let statePaths {
                 for (outcome, path) in zip(outcomes, statePaths) {
                     guard let final = outcome.placesState else { continue }
@@ -180,8 +215,9 @@ struct Run: ParsableCommand {
     /// as a profile file writes it (a profile file may change between shards).
     func runDigest(_ scenario: Scenario, shards: Int, profile: OSProfile? = nil) throws(FencesimError) -> RunDigest {
         let arguments = ShardedRun.arguments(after: "run", also: ["--state", "--format"]).filter { $0 != self.scenario }
-        var digest = try ShardedRun.digest(command: "run", arguments: arguments, files: scenario.inputFiles,
-                                           traces: scenario.traces, shards: shards)
+        var digest = try ShardedRun.digest(
+            command: "run", arguments: arguments, files: scenario.inputFiles,
+            traces: scenario.traces, shards: shards)
         if let profile { digest.add("profile \(profile.yaml())") }
         return digest
     }

@@ -1,14 +1,15 @@
+import ArgumentParser
+import Foundation
+import Regression
+import Scenarios
+import Support
+
 #if canImport(Glibc)
 import Accuracy
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import Foundation
-import Regression
-import Scenarios
-import Support
 
 /// What `report --shard` and `sweep --shard` share (SPEC §6.7): which traces a shard replays,
 /// the digest that ties the shards of one run together, and where a part is written.
@@ -17,11 +18,16 @@ enum ShardedRun {
     /// (what merge prepares the single run from).
     ///
     /// - Throws: ``Support/FencesimError`` `.badData` at `at` when they are not `command`'s.
-    static func command<Command: ParsableCommand>(_ command: Command.Type, of header: RunPart.Header, at: SourceLocation) throws(FencesimError) -> Command {
+    static func command<Command: ParsableCommand>(_ command: Command.Type, of header: RunPart.Header, at: SourceLocation)
+        throws(FencesimError) -> Command
+    {
         do {
             return try Command.parse(header.arguments)
         } catch {
-            throw FencesimError(.badData, "the part's arguments are not those of fencesim \(Command.configuration.commandName ?? ""): \(Command.message(for: error))", at: at)
+            throw FencesimError(
+                .badData,
+                "the part's arguments are not those of fencesim \(Command.configuration.commandName ?? ""): \(Command.message(for: error))",
+                at: at)
         }
     }
 
@@ -72,7 +78,9 @@ enum ShardedRun {
     ///
     /// - Throws: ``Support/FencesimError`` when a file cannot be read; a trace that cannot is
     ///   counted by its label alone (its replay reports why).
-    static func digest(command: String, arguments: [String], files: [String], traces: [TraceInput], shards: Int) throws(FencesimError) -> RunDigest {
+    static func digest(command: String, arguments: [String], files: [String], traces: [TraceInput], shards: Int) throws(FencesimError)
+        -> RunDigest
+    {
         var digest = RunDigest()
         digest.add("fencesim \(FencesimVersion.string)")
         digest.add("\(command) shards \(shards)")
@@ -118,18 +126,25 @@ enum ShardedRun {
     ///   by the caller against the inputs as they are now.
     /// - Throws: ``Support/FencesimError`` `.badData`, located at the part concerned, for a part
     ///   of another kind or run, a shard given twice or missing, or what reading a part throws.
-    static func readParts(_ files: [String], expected: RunPart.Header, record: (Int, PartNode) throws(FencesimError) -> Void) throws(FencesimError) {
+    static func readParts(_ files: [String], expected: RunPart.Header, record: (Int, PartNode) throws(FencesimError) -> Void)
+        throws(FencesimError)
+    {
         var byShard: [Int: String] = [:]
         var covered = [Bool](repeating: false, count: expected.traceCount)
         let first = files.first ?? ""
         func check(_ header: RunPart.Header, file: String) throws(FencesimError) {
             let at = SourceLocation(file: file, line: 1)
             guard header.kind == expected.kind else {
-                throw FencesimError(.badData, "this part is of a \(header.kind.rawValue) and \(first) of a \(expected.kind.rawValue): merge the shards of one run", at: at)
+                throw FencesimError(
+                    .badData,
+                    "this part is of a \(header.kind.rawValue) and \(first) of a \(expected.kind.rawValue): merge the shards of one run",
+                    at: at)
             }
             guard header.run == expected.run, header.shard.count == expected.shard.count, header.traceCount == expected.traceCount else {
-                throw FencesimError(.badData, "this part is of another run than \(first) (run \(header.run), shard \(header.shard), \(header.traceCount) traces; not run \(expected.run) of \(expected.shard.count) shards, \(expected.traceCount) traces): its settings, inputs or fencesim version differ; merge the shards of one run",
-                                    at: at)
+                throw FencesimError(
+                    .badData,
+                    "this part is of another run than \(first) (run \(header.run), shard \(header.shard), \(header.traceCount) traces; not run \(expected.run) of \(expected.shard.count) shards, \(expected.traceCount) traces): its settings, inputs or fencesim version differ; merge the shards of one run",
+                    at: at)
             }
             if let other = byShard[header.shard.index] {
                 throw FencesimError(.badData, "shard \(header.shard) is given twice (also \(other))", at: at)
@@ -148,11 +163,14 @@ enum ShardedRun {
         let missing = (0..<expected.shard.count).filter { byShard[$0] == nil }
         guard missing.isEmpty else {
             let names = missing.map { "\($0)/\(expected.shard.count)" }.joined(separator: ", ")
-            throw FencesimError(.badData, "shard\(missing.count == 1 ? "" : "s") \(names) \(missing.count == 1 ? "is" : "are") missing: a merge needs every shard's part",
-                                at: SourceLocation(file: first, line: 1))
+            throw FencesimError(
+                .badData,
+                "shard\(missing.count == 1 ? "" : "s") \(names) \(missing.count == 1 ? "is" : "are") missing: a merge needs every shard's part",
+                at: SourceLocation(file: first, line: 1))
         }
         if let gap = covered.firstIndex(of: false) {
-            throw FencesimError(.badData, "no part holds trace \(gap) of the \(expected.traceCount) traces", at: SourceLocation(file: first, line: 1))
+            throw FencesimError(
+                .badData, "no part holds trace \(gap) of the \(expected.traceCount) traces", at: SourceLocation(file: first, line: 1))
         }
     }
 }
@@ -164,13 +182,19 @@ extension ShardedRun {
     /// - Throws: ``Support/FencesimError`` `.badData` at the first part when it is not.
     static func checkInputs(_ first: RunPart.Header, files: [String], traces: [TraceInput], at: SourceLocation) throws(FencesimError) {
         guard traces.count == first.traceCount else {
-            throw FencesimError(.badData, "the part is of a run of \(first.traceCount) traces and its inputs now give \(traces.count): they changed since the shards ran; run the shards again",
-                                at: at)
+            throw FencesimError(
+                .badData,
+                "the part is of a run of \(first.traceCount) traces and its inputs now give \(traces.count): they changed since the shards ran; run the shards again",
+                at: at)
         }
-        let digest = try digest(command: first.kind.rawValue, arguments: first.arguments, files: files, traces: traces, shards: first.shard.count).hex
+        let digest = try digest(
+            command: first.kind.rawValue, arguments: first.arguments, files: files, traces: traces, shards: first.shard.count
+        ).hex
         guard digest == first.run else {
-            throw FencesimError(.badData, "the part's run digest is \(first.run) and its inputs now give \(digest): the scenario, fences, truth or traces changed since the shards ran, or another fencesim version ran them; run the shards again",
-                                at: at)
+            throw FencesimError(
+                .badData,
+                "the part's run digest is \(first.run) and its inputs now give \(digest): the scenario, fences, truth or traces changed since the shards ran, or another fencesim version ran them; run the shards again",
+                at: at)
         }
     }
 }

@@ -1,3 +1,10 @@
+import ArgumentParser
+import Regression
+import Reports
+import Scenarios
+import Support
+import Traces
+
 #if canImport(Glibc)
 import Accuracy
 import Execution
@@ -5,12 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import Regression
-import Reports
-import Scenarios
-import Support
-import Traces
 
 /// `fencesim sweep SCENARIO --vary NAME=V1,V2,...`: replays a scenario for every combination of
 /// the varied values, scores each as `report` does, and names the smallest setting meeting a
@@ -46,16 +47,24 @@ struct SweepCommand: ParsableCommand {
             trace that fails), 66 input missing, 74 I/O error. Errors in flags are located as \
             --vary:N:COL (N: which --vary, from 1) or --target:1:COL. Files are written \
             atomically, only at the end; the output does not depend on --workers.
-            """ + HelpExamples.text("fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --vary resample=1,5,30 --target \"recall>=0.95,precision>=0.9\" --plot sweep.svg", "fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --shard 1/4 --out parts")
+            """
+                + HelpExamples.text(
+                    "fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --vary resample=1,5,30 --target \"recall>=0.95,precision>=0.9\" --plot sweep.svg",
+                    "fencesim sweep scenarios/demo-degraded.yaml --vary buffer=0,10,20 --shard 1/4 --out parts")
     )
 
     @Argument(help: "A scenario file (.yaml, .yml, .json).")
     var scenario: String
 
-    @Option(name: .customLong("vary"), help: ArgumentHelp("A parameter and its values, e.g. buffer=0,10,20; repeatable (default: none; at least one).", valueName: "name=v1,v2,..."))
+    @Option(
+        name: .customLong("vary"),
+        help: ArgumentHelp(
+            "A parameter and its values, e.g. buffer=0,10,20; repeatable (default: none; at least one).", valueName: "name=v1,v2,..."))
     var vary: [String] = []
 
-    @Option(help: ArgumentHelp("Conditions the smallest setting must meet, e.g. \"recall>=0.95,precision>=0.9\" (default: none).", valueName: "conditions"))
+    @Option(
+        help: ArgumentHelp(
+            "Conditions the smallest setting must meet, e.g. \"recall>=0.95,precision>=0.9\" (default: none).", valueName: "conditions"))
     var target: String?
 
     @Option(help: ArgumentHelp("Write the plot (a self-contained SVG) to this file (default: none).", valueName: "file"))
@@ -64,16 +73,24 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the grid as JSON to this file (default: none).", valueName: "file"))
     var json: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Worker threads (default: one per core). Output does not depend on it.", valueName: "n")
+    )
     var workers: Int = 0
 
     @Flag(help: "Print only the verdict on the target on standard output, not the grid.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Replay only shard K of N (0-based; traces balanced by size, every combination of each) and write its part into --out for fencesim merge (default: every trace).", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Replay only shard K of N (0-based; traces balanced by size, every combination of each) and write its part into --out for fencesim merge (default: every trace).",
+            valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("With --shard: the folder to write the part <name>.sweep.part-K-of-N.jsonl into, atomically (default: none; required with --shard).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "With --shard: the folder to write the part <name>.sweep.part-K-of-N.jsonl into, atomically (default: none; required with --shard).",
+            valueName: "dir"))
     var out: String?
 
     @OptionGroup var traceOptions: TraceOptions
@@ -114,9 +131,11 @@ struct SweepCommand: ParsableCommand {
         let target = try self.target.map { text throws(FencesimError) in try SweepTarget(parsing: text) }
 
         let scenario = try ScenarioReader.read(path: self.scenario, splitting: readOptions)
-        let runner = try ScenarioRunner(scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
+        let runner = try ScenarioRunner(
+            scenario: scenario, fenceOptions: fenceOptions.readOptions, readOptions: readOptions, workers: workers)
         // Over the fences: the traces are read in each combination's replays.
-        FrameChoice.warnIfDistorting(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences, traces: [])
+        FrameChoice.warnIfDistorting(
+            scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: runner.fences, traces: [])
         for d in runner.diagnostics { Terminal.err(d.description) }
         let truth = try scenario.truthSource(fences: runner.fences)
         let sweep = try Sweep(base: Sweep.Base(runner: runner, truth: truth), axes: axes, target: target)
@@ -132,13 +151,18 @@ struct SweepCommand: ParsableCommand {
         if result.warnings.count > 20 { Terminal.err("note: \(result.warnings.count - 20) more warnings not shown") }
         for f in result.failures { Terminal.err(f.fullDescription) }
 
-        let report = SweepReport(title: p.scenario.name, generator: "fencesim \(FencesimVersion.string)", scenario: self.scenario,
-                                 truth: Report.describe(p.truth, p.scenario.root["truth"]?.string ?? "trace"),
-                                 degradation: p.runner.degradation, result: result)
+        let report = SweepReport(
+            title: p.scenario.name, generator: "fencesim \(FencesimVersion.string)", scenario: self.scenario,
+            truth: Report.describe(p.truth, p.scenario.root["truth"]?.string ?? "trace"),
+            degradation: p.runner.degradation, result: result)
         // Both files or neither.
         var outputs: [FileIO.Output] = []
-        if let plot { outputs.append(FileIO.Output(path: plot) { sink throws(FencesimError) in try sink.write(Array(SweepFigure.svg(report).utf8)) }) }
-        if let json { outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try sink.write(Array(SweepJSON.render(report).utf8)) }) }
+        if let plot {
+            outputs.append(FileIO.Output(path: plot) { sink throws(FencesimError) in try sink.write(Array(SweepFigure.svg(report).utf8)) })
+        }
+        if let json {
+            outputs.append(FileIO.Output(path: json) { sink throws(FencesimError) in try sink.write(Array(SweepJSON.render(report).utf8)) })
+        }
         for path in try FileIO.writeTogether(outputs) { Terminal.err("wrote \(path)") }
         if !quiet {
             Terminal.out(SweepTable.render(report))
@@ -146,7 +170,9 @@ struct SweepCommand: ParsableCommand {
             Terminal.out(verdict + "\n")
         }
         if let failure = result.failures.first {
-            Terminal.err("error: some traces could not be evaluated (the grid covers the others); first: \(failure.location.map { "\($0)" } ?? failure.message)")
+            Terminal.err(
+                "error: some traces could not be evaluated (the grid covers the others); first: \(failure.location.map { "\($0)" } ?? failure.message)"
+            )
             return failure.code.exitStatus
         } else if p.target != nil, result.chosen == nil {
             return FencesimError.Code.checkFailed.exitStatus
@@ -164,7 +190,9 @@ struct SweepCommand: ParsableCommand {
         let traces = p.sweep.base.traces
         let positions = shard.positions(weights: ShardedRun.weights(traces))
         let arguments = ShardedRun.arguments(after: "sweep")
-        let run = try ShardedRun.digest(command: "sweep", arguments: arguments, files: SweepCommand.files(p), traces: traces, shards: shard.count).hex
+        let run = try ShardedRun.digest(
+            command: "sweep", arguments: arguments, files: SweepCommand.files(p), traces: traces, shards: shard.count
+        ).hex
         var base = p.sweep.base
         base.traces = positions.map { traces[$0] }
         let sweep = try Sweep(base: base, axes: p.sweep.axes, target: p.sweep.target)
@@ -174,10 +202,14 @@ struct SweepCommand: ParsableCommand {
         for w in replays.warnings.prefix(20) { Terminal.err(w.description) }
         // Recorded in the part: the merge fails as a single run would, after writing the files.
         var seen: Set<String> = []
-        for e in replays.errors.joined().compactMap({ $0 }) where seen.insert(e.fullDescription).inserted { Terminal.err(e.fullDescription) }
-        let header = RunPart.Header(kind: .sweep, run: run, shard: shard, traceCount: traces.count, positions: positions, arguments: arguments)
-        try ShardedRun.write(header, records: positions.indices.map { replays.partValue(trace: $0) },
-                             name: ShardedRun.fileStem(p.scenario.name, kind: .sweep), folder: out)
+        for e in replays.errors.joined().compactMap({ $0 }) where seen.insert(e.fullDescription).inserted {
+            Terminal.err(e.fullDescription)
+        }
+        let header = RunPart.Header(
+            kind: .sweep, run: run, shard: shard, traceCount: traces.count, positions: positions, arguments: arguments)
+        try ShardedRun.write(
+            header, records: positions.indices.map { replays.partValue(trace: $0) },
+            name: ShardedRun.fileStem(p.scenario.name, kind: .sweep), folder: out)
     }
 
     /// Merges the parts of `sweep --shard` (`files`, the first's header read) into the grid,

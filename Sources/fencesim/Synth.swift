@@ -12,7 +12,10 @@ struct Synth: ParsableCommand {
             The device moves along the route at --speed, reporting a fix every --interval \
             seconds from --start, with optional Gaussian position noise (--noise metres, seeded: \
             the same seed gives the same trace on every machine).
-            """ + HelpExamples.text("fencesim synth traces/demo-route.geojson --speed 11 --interval 2 --noise 2 --seed 7 --out drive.gpx", "fencesim synth traces/demo-route.geojson --speed 30 --interval 5 --pause 2:90 --format csv")
+            """
+                + HelpExamples.text(
+                    "fencesim synth traces/demo-route.geojson --speed 11 --interval 2 --noise 2 --seed 7 --out drive.gpx",
+                    "fencesim synth traces/demo-route.geojson --speed 30 --interval 5 --pause 2:90 --format csv")
     )
 
     @Argument(help: "Route file: GeoJSON (the first LineString) or GPX (route points, else track points).")
@@ -29,7 +32,9 @@ struct Synth: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Standard deviation of position noise, metres.", valueName: "metres"))
     var noise: Double = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Accuracy each fix reports, metres (default: 5, or twice the noise).", valueName: "metres"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Accuracy each fix reports, metres (default: 5, or twice the noise).", valueName: "metres"))
     var accuracy: Double?
 
     @Option(help: ArgumentHelp("Seed of the noise generator.", valueName: "n"))
@@ -38,7 +43,10 @@ struct Synth: ParsableCommand {
     @Option(help: ArgumentHelp("Time of the first fix (ISO-8601).", valueName: "time"))
     var start: String = "2026-01-01T00:00:00Z"
 
-    @Option(name: .customLong("pause"), help: ArgumentHelp("Stop at a route vertex: VERTEX:SECONDS (0-based vertex index); repeatable (default: no stops).", valueName: "vertex:seconds"))
+    @Option(
+        name: .customLong("pause"),
+        help: ArgumentHelp(
+            "Stop at a route vertex: VERTEX:SECONDS (0-based vertex index); repeatable (default: no stops).", valueName: "vertex:seconds"))
     var pauses: [String] = []
 
     @Option(help: "Output format: gpx or csv.")
@@ -47,8 +55,9 @@ struct Synth: ParsableCommand {
     @Option(help: ArgumentHelp("Write the trace to this file, atomically (default: standard output).", valueName: "file"))
     var out: String?
 
-    @Option(name: .customLong("max-fixes"), parsing: .unconditional,
-            help: ArgumentHelp("Refuse to make more fixes than this (default 10000000, about 2 GB of GPX).", valueName: "n"))
+    @Option(
+        name: .customLong("max-fixes"), parsing: .unconditional,
+        help: ArgumentHelp("Refuse to make more fixes than this (default 10000000, about 2 GB of GPX).", valueName: "n"))
     var maxFixes: Int = Synth.defaultMaxFixes
 
     /// The most fixes `synth` makes unless `--max-fixes` says otherwise: ten million, about 2 GB
@@ -62,14 +71,17 @@ struct Synth: ParsableCommand {
         if let accuracy, !(accuracy.isFinite && accuracy > 0) { throw ValidationError("--accuracy must be a positive number of metres") }
         guard TraceWriter.Format(rawValue: format) != nil else { throw ValidationError("--format must be gpx or csv") }
         guard maxFixes > 0 else { throw ValidationError("--max-fixes must be 1 or more") }
-        guard case .success = Timestamp.parseISO8601(start) else { throw ValidationError("--start must be an ISO-8601 time, e.g. 2026-01-01T00:00:00Z") }
+        guard case .success = Timestamp.parseISO8601(start) else {
+            throw ValidationError("--start must be an ISO-8601 time, e.g. 2026-01-01T00:00:00Z")
+        }
     }
 
     func pauseTable() throws -> [Int: Double] {
         var table: [Int: Double] = [:]
         for p in pauses {
             let parts = p.split(separator: ":")
-            guard parts.count == 2, let vertex = Int(parts[0]), vertex >= 0, let seconds = Double(parts[1]), seconds.isFinite, seconds >= 0 else {
+            guard parts.count == 2, let vertex = Int(parts[0]), vertex >= 0, let seconds = Double(parts[1]), seconds.isFinite, seconds >= 0
+            else {
                 throw ValidationError("--pause must be VERTEX:SECONDS, e.g. 3:120, not \"\(p)\"")
             }
             table[vertex, default: 0] += seconds
@@ -82,20 +94,29 @@ struct Synth: ParsableCommand {
         try Terminal.run {
             let points = try RouteFile.read(route)
             guard case .success(let startTime) = Timestamp.parseISO8601(start) else { return }
-            let synthesizer = RouteSynthesizer(speed: speed, interval: interval, start: startTime, noiseMeters: noise,
-                                               accuracyMeters: accuracy ?? max(5, 2 * noise), seed: seed, pauses: pauseTable)
+            let synthesizer = RouteSynthesizer(
+                speed: speed, interval: interval, start: startTime, noiseMeters: noise,
+                accuracyMeters: accuracy ?? max(5, 2 * noise), seed: seed, pauses: pauseTable)
             if let bad = pauseTable.keys.first(where: { $0 >= points.count }) {
-                throw FencesimError(.usage, "--pause names vertex \(bad), but the route has \(points.count) vertices (0 to \(points.count - 1))", at: SourceLocation(file: route))
+                throw FencesimError(
+                    .usage, "--pause names vertex \(bad), but the route has \(points.count) vertices (0 to \(points.count - 1))",
+                    at: SourceLocation(file: route))
             }
             let count = synthesizer.fixCount(along: points)
             guard count <= Double(maxFixes) else {
-                throw FencesimError(.usage, "this route at --speed \(speed) m/s with a fix every --interval \(interval) s would make \(JSONWriter.number(count.rounded())) fixes, more than --max-fixes \(maxFixes); raise --speed or --interval, or --max-fixes")
+                throw FencesimError(
+                    .usage,
+                    "this route at --speed \(speed) m/s with a fix every --interval \(interval) s would make \(JSONWriter.number(count.rounded())) fixes, more than --max-fixes \(maxFixes); raise --speed or --interval, or --max-fixes"
+                )
             }
             // Past the last time fencesim reads, a trace could not be read back, and its times
             // would overflow the 64-bit count they are kept in.
             let duration = synthesizer.duration(along: points)
             guard startTime.epochSeconds + duration <= Timestamp.latest.epochSeconds else {
-                throw FencesimError(.usage, "this route at --speed \(speed) m/s\(pauseTable.isEmpty ? "" : " with its --pause stops") takes \(JSONWriter.number(duration)) s, so the trace would end after \(Timestamp.latest), the last time fencesim reads; raise --speed, shorten the pauses or move --start")
+                throw FencesimError(
+                    .usage,
+                    "this route at --speed \(speed) m/s\(pauseTable.isEmpty ? "" : " with its --pause stops") takes \(JSONWriter.number(duration)) s, so the trace would end after \(Timestamp.latest), the last time fencesim reads; raise --speed, shorten the pauses or move --start"
+                )
             }
             let name = ((route as NSString).lastPathComponent as NSString).deletingPathExtension
             let traceFormat = TraceWriter.Format(rawValue: format) ?? .gpx
@@ -129,14 +150,18 @@ enum RouteFile {
             let source = SourceText(file: path, bytes: try FileIO.readAll(path))
             let root = try JSONParser.parse(source)
             guard let line = firstLineString(root) else {
-                throw FencesimError(.badData, "no LineString geometry in the file: a route is a GeoJSON LineString", at: source.location(ofOffset: root.offset))
+                throw FencesimError(
+                    .badData, "no LineString geometry in the file: a route is a GeoJSON LineString",
+                    at: source.location(ofOffset: root.offset))
             }
             let shape = try Shape(geoJSON: line, source: source)
             guard case .lineString(let points) = shape else {
                 throw FencesimError(.badData, "the route is not a LineString", at: source.location(ofOffset: line.offset))
             }
             for p in points where !((-180...180).contains(p.x) && (-90...90).contains(p.y)) {
-                throw FencesimError(.badData, "route position (\(p.x), \(p.y)) is not a WGS84 longitude/latitude", at: source.location(ofOffset: line.offset))
+                throw FencesimError(
+                    .badData, "route position (\(p.x), \(p.y)) is not a WGS84 longitude/latitude",
+                    at: source.location(ofOffset: line.offset))
             }
             return points
         }

@@ -1,10 +1,11 @@
+import ArgumentParser
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import Support
 
 /// Writing to standard output and standard error without buffering surprises, and turning
 /// library errors into SPEC §7 exit codes.

@@ -1,12 +1,13 @@
+import Foundation
+import Scenarios
+import Support
+import Traces
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Scenarios
-import Support
-import Traces
 
 /// Trace inputs of `replay` and `report`: files, folders, globs and manifests, and the traces of
 /// a file that holds several.
@@ -31,14 +32,18 @@ enum TraceInputs {
         for input in inputs {
             if input.contains(where: { "*?[".contains($0) }) {
                 let matches = glob(input)
-                guard !matches.isEmpty else { throw FencesimError(.missingInput, "the pattern matches no file", at: SourceLocation(file: input)) }
+                guard !matches.isEmpty else {
+                    throw FencesimError(.missingInput, "the pattern matches no file", at: SourceLocation(file: input))
+                }
                 out += matches.map { TraceInput(path: $0) }
             } else if FileIO.isDirectory(input) {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
-                let files = names.filter { !$0.hasPrefix(".") && traceExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                let files = names.filter { !$0.hasPrefix(".") && traceExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                    .sorted()
                 guard !files.isEmpty else {
-                    throw FencesimError(.missingInput, "the folder holds no trace files (\(traceExtensions.sorted().joined(separator: ", ")))",
-                                        at: SourceLocation(file: input))
+                    throw FencesimError(
+                        .missingInput, "the folder holds no trace files (\(traceExtensions.sorted().joined(separator: ", ")))",
+                        at: SourceLocation(file: input))
                 }
                 out += files.map { TraceInput(path: (input as NSString).appendingPathComponent($0)) }
             } else if !FileIO.exists(input) {

@@ -33,7 +33,8 @@ struct TraceInspection {
             if let last, let t0 = last.time, let t1 = fix.time, t1 > t0, last.segment == fix.segment {
                 let dt = t1.seconds(since: t0)
                 intervals.append(dt)
-                let d = Geodesic.wgs84.distance(latitude1: last.latitude, longitude1: last.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
+                let d = Geodesic.wgs84.distance(
+                    latitude1: last.latitude, longitude1: last.longitude, latitude2: fix.latitude, longitude2: fix.longitude)
                 implied.append(d / dt)
             }
             last = fix
@@ -69,11 +70,14 @@ struct TraceInspection {
         if s.fixesWithoutTime > 0 { lines.append("  fixes without time: \(s.fixesWithoutTime)") }
         if s.zonelessTimes > 0 { lines.append("  times without a zone: \(s.zonelessTimes) (read as UTC unless --timezone says otherwise)") }
         if let span = s.timeSpan {
-            lines.append("  time: \(span.lowerBound) to \(span.upperBound) (\(Format.fixed(span.upperBound.seconds(since: span.lowerBound), 3)) s)")
+            lines.append(
+                "  time: \(span.lowerBound) to \(span.upperBound) (\(Format.fixed(span.upperBound.seconds(since: span.lowerBound), 3)) s)")
         }
         if let median = intervalMedian { lines.append("  median interval: \(Format.fixed(median, 3)) s") }
         if let b = s.boundingBox {
-            lines.append("  bounding box: west \(Format.degrees(b.west)), south \(Format.degrees(b.south)), east \(Format.degrees(b.east)), north \(Format.degrees(b.north))")
+            lines.append(
+                "  bounding box: west \(Format.degrees(b.west)), south \(Format.degrees(b.south)), east \(Format.degrees(b.east)), north \(Format.degrees(b.north))"
+            )
         }
         if !speedPercentiles.isEmpty {
             let text = speedPercentiles.map { "p\($0.0 == 100 ? "max" : String($0.0)) \(Format.fixed($0.1, 2))" }.joined(separator: ", ")
@@ -86,7 +90,9 @@ struct TraceInspection {
         }
         if !sortedDrops.isEmpty { lines.append("  dropped: " + sortedDrops.map { "\($0.0) \($0.1)" }.joined(separator: ", ")) }
         if !sortedSkips.isEmpty { lines.append("  skipped records: " + sortedSkips.map { "\($0.0) \($0.1)" }.joined(separator: ", ")) }
-        lines.append("  warnings: \(s.warningCount)" + (sortedWarnings.isEmpty ? "" : " (" + sortedWarnings.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"))
+        lines.append(
+            "  warnings: \(s.warningCount)"
+                + (sortedWarnings.isEmpty ? "" : " (" + sortedWarnings.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"))
         for w in s.warnings.prefix(20) { lines.append("  \(w)") }
         if s.warnings.count > 20 { lines.append("  ... \(s.warningCount - 20) more warnings") }
         return lines.joined(separator: "\n") + "\n"
@@ -95,9 +101,11 @@ struct TraceInspection {
     var jsonLine: String {
         let s = statistics
         var pairs: [(String, JSONValue)] = [
-            ("file", .string(path)), ("trace", .string(name)), ("kind", .string("trace")), ("format", .string(s.format.rawValue)), ("dialect", .string(s.dialect)),
+            ("file", .string(path)), ("trace", .string(name)), ("kind", .string("trace")), ("format", .string(s.format.rawValue)),
+            ("dialect", .string(s.dialect)),
             ("tracks", .int(Int64(s.tracks))), ("segments", .int(Int64(s.segments))), ("routes", .int(Int64(s.routes))),
-            ("waypoints", .int(Int64(s.waypoints))), ("points", .int(Int64(s.pointsRead))), ("pointsWithTime", .int(Int64(s.pointsWithTime))),
+            ("waypoints", .int(Int64(s.waypoints))), ("points", .int(Int64(s.pointsRead))),
+            ("pointsWithTime", .int(Int64(s.pointsWithTime))),
             ("fixes", .int(Int64(s.fixesAccepted))), ("fixesWithoutTime", .int(Int64(s.fixesWithoutTime))),
         ]
         if let span = s.timeSpan {
@@ -110,7 +118,8 @@ struct TraceInspection {
         if let median = intervalMedian { pairs.append(("medianInterval", .double(median))) }
         pairs.append(("speedSource", .string(speedSource)))
         pairs.append(("speedPercentiles", .orderedObject(speedPercentiles.map { ($0.0 == 100 ? "max" : "p\($0.0)", .double($0.1)) })))
-        pairs.append(("accuracySources", .orderedObject(AccuracySource.allCases.map { ($0.rawValue, .int(Int64(s.accuracySources[$0] ?? 0))) })))
+        pairs.append(
+            ("accuracySources", .orderedObject(AccuracySource.allCases.map { ($0.rawValue, .int(Int64(s.accuracySources[$0] ?? 0))) })))
         pairs.append(("timeBacksteps", .int(Int64(s.timeBacksteps))))
         pairs.append(("duplicateTimes", .int(Int64(s.duplicateTimes))))
         pairs.append(("dropped", .orderedObject(sortedDrops.map { ($0.0, .int(Int64($0.1))) })))

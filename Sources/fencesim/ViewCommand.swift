@@ -19,7 +19,10 @@ struct View: ParsableCommand {
             (and the true path when the feed is degraded), fences turning orange while the device \
             is inside, and the event log following the time. It loads nothing unless --basemap \
             is given. The same inputs give the same bytes.
-            """ + HelpExamples.text("fencesim view scenarios/demo-degraded.yaml --html replay.html", "fencesim view drive.gpx --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html replay.html")
+            """
+                + HelpExamples.text(
+                    "fencesim view scenarios/demo-degraded.yaml --html replay.html",
+                    "fencesim view drive.gpx --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html replay.html")
     )
 
     @Argument(help: "A scenario file or one trace file.")
@@ -31,7 +34,8 @@ struct View: ParsableCommand {
     @Option(help: ArgumentHelp("Write the page to this file.", valueName: "file"))
     var html: String
 
-    @Option(help: ArgumentHelp("Degrade the feed, e.g. resample=10,noise=1,seed=42 (default: the scenario's, else none).", valueName: "pairs"))
+    @Option(
+        help: ArgumentHelp("Degrade the feed, e.g. resample=10,noise=1,seed=42 (default: the scenario's, else none).", valueName: "pairs"))
     var degrade: String?
 
     @Option(help: ArgumentHelp("Metric frame: a PROJ string or an EPSG code (default: the scenario's, or automatic).", valueName: "crs"))
@@ -40,14 +44,18 @@ struct View: ParsableCommand {
     @Option(help: ArgumentHelp("Which trace of the scenario or input, from 1 (default: 1).", valueName: "n"))
     var trace: Int = 1
 
-    @Option(help: ArgumentHelp("Draw map tiles from this URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; the page then loads images from that host only (default: none).", valueName: "url-template"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw map tiles from this URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; the page then loads images from that host only (default: none).",
+            valueName: "url-template"))
     var basemap: String?
 
     func validate() throws {
         if html.isEmpty { throw ValidationError("--html needs a file path") }
         if trace < 1 { throw ValidationError("--trace counts from 1") }
         if let basemap, MapTemplate.host(basemap) == nil {
-            throw ValidationError("--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+            throw ValidationError(
+                "--basemap needs an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
         }
     }
 
@@ -61,23 +69,27 @@ struct View: ParsableCommand {
         let given = try crs.map(FrameChoice.parse)
         try Terminal.run {
             let degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
-            let setup = try report.prepare(readOptions: readOptions, overrides: GeotriggerOverrides(), given: given, degradeOverride: degradeOverride)
+            let setup = try report.prepare(
+                readOptions: readOptions, overrides: GeotriggerOverrides(), given: given, degradeOverride: degradeOverride)
             guard trace <= setup.traces.count else {
                 throw FencesimError(.usage, "--trace \(trace): there are \(setup.traces.count) traces")
             }
             let chosen = setup.traces[trace - 1]
             // Every fix is kept up to the view's limit (the slider moves the device to each one);
             // a longer trace is thinned evenly and the page says so.
-            let evaluator = Evaluator(Evaluator.Configuration(replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
-                                                              trackPointLimit: ReplayView.fixLimit, drawnEventsKept: .max))
+            let evaluator = Evaluator(
+                Evaluator.Configuration(
+                    replay: setup.replay, degradation: setup.degradation, truth: setup.truth,
+                    trackPointLimit: ReplayView.fixLimit, drawnEventsKept: .max))
             let evaluations = try evaluator.run([chosen])
             for e in evaluations {
                 Reporting.say(e.outcome, lenient: readOptions.lenient)
                 if let error = e.error { throw error }
             }
-            let model = AccuracyReport(evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
-                                       generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
-                                       degradation: setup.degradation)
+            let model = AccuracyReport(
+                evaluations: evaluations, fences: setup.replay.fences, title: setup.title,
+                generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
+                degradation: setup.degradation)
             let events = evaluations.first?.outcome.events ?? []
             let output = FileIO.Output(path: html) { sink throws(FencesimError) in
                 try sink.write(Array(ReplayView.render(model, events: events, basemap: basemap).utf8))

@@ -53,8 +53,10 @@ import Testing
         bench.fence("A")
         bench.fence("B")
         var machine = try bench.machine()
-        let out = machine.feedEach([bench.event(.enter, "A", t: 0), bench.event(.enter, "B", t: 10), bench.event(.exit, "A", t: 20),
-                                    bench.event(.exit, "B", t: 30)])
+        let out = machine.feedEach([
+            bench.event(.enter, "A", t: 0), bench.event(.enter, "B", t: 10), bench.event(.exit, "A", t: 20),
+            bench.event(.exit, "B", t: 30),
+        ])
         #expect(summary(out) == ["checkin:A", "checkin:B", "checkout:A", "checkout:B"])
         #expect(out.allSatisfy { $0.zoneID == Zone.defaultZoneID && $0.zoneName == "Default" })
         #expect(out.filter { $0.kind == .checkin }.allSatisfy { $0.willCheckOut == true })
@@ -136,16 +138,21 @@ import Testing
         var machine = try bench.machine()
         var out = machine.feed([bench.event(.enter, "b-later", t: 0)], bench.fix(0, t: 0))
         // The engine orders same-instant events by fence id: the enter of "a-first" comes first.
-        out += machine.feed([bench.event(.enter, "a-first", t: 10, fix: 1), bench.event(.exit, "b-later", t: 10, fix: 1)], bench.fix(1, t: 10))
+        out += machine.feed(
+            [bench.event(.enter, "a-first", t: 10, fix: 1), bench.event(.exit, "b-later", t: 10, fix: 1)], bench.fix(1, t: 10))
         #expect(summary(out) == ["checkin:b-later", "checkout:b-later", "checkin:a-first"])
     }
 
     @Test func zoneDisabledBetweenCheckInAndCheckOutStillChecksOut() throws {
         var bench = Bench()
-        bench.zones = [Zone(id: "z", schedule: [
-            Zone.ScheduleEntry(at: World.start.adding(seconds: 50), enabled: false),
-            Zone.ScheduleEntry(at: World.start.adding(seconds: 200), enabled: true),
-        ])]
+        bench.zones = [
+            Zone(
+                id: "z",
+                schedule: [
+                    Zone.ScheduleEntry(at: World.start.adding(seconds: 50), enabled: false),
+                    Zone.ScheduleEntry(at: World.start.adding(seconds: 200), enabled: true),
+                ])
+        ]
         bench.fence("a", zone: "z")
         var machine = try bench.machine()
         let out = machine.feedEach([

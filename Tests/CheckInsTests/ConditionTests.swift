@@ -27,14 +27,18 @@ import Testing
             71,  // Saturday 23:00
         ]
         let out = machine.feedEach(hours.map { bench.event(.enter, "a", t: $0 * 3600) })
-        #expect(summary(out) == ["suppressed(timeWindow):a", "checkin:a", "checkin:a", "suppressed(timeWindow):a", "suppressed(timeWindow):a"])
+        #expect(
+            summary(out) == ["suppressed(timeWindow):a", "checkin:a", "checkin:a", "suppressed(timeWindow):a", "suppressed(timeWindow):a"])
     }
 
     /// 08:00–09:00 in Europe/Zurich, before and after the change to summer time on 2026-03-29.
     @Test func timeWindowInAnIANAZoneAcrossDaylightSavingTime() throws {
         let start = try #require(Timestamp(year: 2026, month: 3, day: 28))
-        let bench = Self.bench(ZoneConditions(timeWindows: [ZoneConditions.TimeWindow(days: [], fromMinute: 8 * 60, toMinute: 9 * 60, timeZone: "Europe/Zurich")]),
-                               start: start)
+        let bench = Self.bench(
+            ZoneConditions(timeWindows: [
+                ZoneConditions.TimeWindow(days: [], fromMinute: 8 * 60, toMinute: 9 * 60, timeZone: "Europe/Zurich")
+            ]),
+            start: start)
         var machine = try bench.machine()
         let hours: [Double] = [
             6.5,  // 28 March 06:30Z = 07:30 CET
@@ -47,10 +51,11 @@ import Testing
     }
 
     @Test func anyOfSeveralTimeWindows() throws {
-        let bench = Self.bench(ZoneConditions(timeWindows: [
-            ZoneConditions.TimeWindow(days: [], fromMinute: 8 * 60, toMinute: 9 * 60),
-            ZoneConditions.TimeWindow(days: [], fromMinute: 17 * 60, toMinute: 18 * 60),
-        ]))
+        let bench = Self.bench(
+            ZoneConditions(timeWindows: [
+                ZoneConditions.TimeWindow(days: [], fromMinute: 8 * 60, toMinute: 9 * 60),
+                ZoneConditions.TimeWindow(days: [], fromMinute: 17 * 60, toMinute: 18 * 60),
+            ]))
         var machine = try bench.machine()
         let out = machine.feedEach([8.5, 12, 17.5].map { bench.event(.enter, "a", t: $0 * 3600) })
         #expect(summary(out) == ["checkin:a", "suppressed(timeWindow):a", "checkin:a"])
@@ -108,9 +113,12 @@ import Testing
     /// with the course implied by the fixes.
     @Test func lineWithABearingGateChecksInOneWayOnly() throws {
         var world = try World()
-        world.zones = [Zone(id: "gate", checkOut: false, conditions: ZoneConditions(bearing: ZoneConditions.BearingRange(from: 45, to: 135)))]
+        world.zones = [
+            Zone(id: "gate", checkOut: false, conditions: ZoneConditions(bearing: ZoneConditions.BearingRange(from: 45, to: 135)))
+        ]
         world.line("l", [XY(0, -20), XY(0, 20)], zone: "gate")
-        let fixes = World.straight(from: XY(-45, 0), to: XY(45, 0), count: 10)
+        let fixes =
+            World.straight(from: XY(-45, 0), to: XY(45, 0), count: 10)
             + World.straight(from: XY(45, 0), to: XY(-45, 0), count: 10, startingAt: 10)
         let run = try world.run(fixes)
         #expect(summary(run.checkIns) == ["checkin:l", "suppressed(bearing):l"])
@@ -123,7 +131,8 @@ import Testing
         var world = try World()
         world.zones = [Zone(id: "gate", checkOut: false, conditions: ZoneConditions(travelDirection: .leftToRight))]
         world.line("l", [XY(0, -20), XY(0, 20)], zone: "gate")
-        let fixes = World.straight(from: XY(-45, 0), to: XY(45, 0), count: 10)
+        let fixes =
+            World.straight(from: XY(-45, 0), to: XY(45, 0), count: 10)
             + World.straight(from: XY(45, 0), to: XY(-45, 0), count: 10, startingAt: 10)
         let run = try world.run(fixes)
         #expect(summary(run.checkIns) == ["checkin:l", "suppressed(travelDirection):l"])
@@ -133,9 +142,12 @@ import Testing
     @Test func gatesAreCheckedInOrder() throws {
         // Disabled beats every condition; conditions come after the re-trigger time.
         var bench = Bench()
-        bench.zones = [Zone(id: "z", checkOut: false, minimumRetriggerSeconds: 100,
-                            schedule: [Zone.ScheduleEntry(at: World.start.adding(seconds: 1000), enabled: false)],
-                            conditions: ZoneConditions(speed: ZoneConditions.Range(minimum: 100)))]
+        bench.zones = [
+            Zone(
+                id: "z", checkOut: false, minimumRetriggerSeconds: 100,
+                schedule: [Zone.ScheduleEntry(at: World.start.adding(seconds: 1000), enabled: false)],
+                conditions: ZoneConditions(speed: ZoneConditions.Range(minimum: 100)))
+        ]
         bench.fence("a", zone: "z")
         var machine = try bench.machine()
         var out = machine.feed([bench.event(.enter, "a", t: 0)], bench.fix(0, t: 0, speed: 200))

@@ -76,7 +76,8 @@ import Testing
         var bench = Bench()
         bench.fence("a")
         var machine = try bench.machine()
-        let out = machine.feed([bench.event(.passthrough, "a", t: 1.5, fix: 2, interpolated: true, enter: 1.5, exit: 1.5)], bench.fix(2, t: 2))
+        let out = machine.feed(
+            [bench.event(.passthrough, "a", t: 1.5, fix: 2, interpolated: true, enter: 1.5, exit: 1.5)], bench.fix(2, t: 2))
         #expect(summary(out) == ["checkin:a", "checkout:a"])
         #expect(out.last?.dwellSeconds == 0)
     }

@@ -22,11 +22,12 @@ import Testing
     @Test func percentageCrossedCompletedByTheThirdOfFourFences() throws {
         let world = try Self.fourCircles(Zone(id: "pc", conditions: ZoneConditions(percentageCrossed: .init(percent: 75))))
         let run = try world.run(Self.alongTheCircles)
-        #expect(summary(run.checkIns) == [
-            "suppressed(percentageCrossed):c1", "suppressed(percentageCrossed):c2", "checkin:c3", "checkout:c3",
-            // The check-in reset the count: c4 alone is 25 %.
-            "suppressed(percentageCrossed):c4",
-        ])
+        #expect(
+            summary(run.checkIns) == [
+                "suppressed(percentageCrossed):c1", "suppressed(percentageCrossed):c2", "checkin:c3", "checkout:c3",
+                // The check-in reset the count: c4 alone is 25 %.
+                "suppressed(percentageCrossed):c4",
+            ])
         let checkIn = try #require(run.checkIns.first(where: { $0.kind == .checkin }))
         #expect(checkIn.crossedFences == ["c1", "c2", "c3"])
         #expect(checkIn.willCheckOut == true)
@@ -35,7 +36,9 @@ import Testing
 
     @Test func percentageCrossedWithinAWindow() throws {
         var bench = Bench()
-        bench.zones = [Zone(id: "pc", checkOut: false, conditions: ZoneConditions(percentageCrossed: .init(percent: 75, windowSeconds: 30)))]
+        bench.zones = [
+            Zone(id: "pc", checkOut: false, conditions: ZoneConditions(percentageCrossed: .init(percent: 75, windowSeconds: 30)))
+        ]
         for k in 1...4 { bench.fence("c\(k)", zone: "pc") }
         var machine = try bench.machine()
         let out = machine.feedEach([
@@ -43,7 +46,10 @@ import Testing
             bench.event(.enter, "c3", t: 40),  // c1 is 40 s old: 2 of 4 within 30 s
             bench.event(.enter, "c4", t: 50),  // c2, c3, c4
         ])
-        #expect(summary(out) == ["suppressed(percentageCrossed):c1", "suppressed(percentageCrossed):c2", "suppressed(percentageCrossed):c3", "checkin:c4"])
+        #expect(
+            summary(out) == [
+                "suppressed(percentageCrossed):c1", "suppressed(percentageCrossed):c2", "suppressed(percentageCrossed):c3", "checkin:c4",
+            ])
         #expect(out[3].crossedFences == ["c2", "c3", "c4"])
     }
 
@@ -95,7 +101,10 @@ import Testing
         let order = ["c1", "c2", "c1", "c3", "c1", "c2", "c3", "c3"]
         let out = machine.feedEach(order.enumerated().map { bench.event(.enter, $0.element, t: Double($0.offset) * 10) })
         // c1 c2 | c1 (restart) c3 (out of order) | c1 c2 c3: check-in; then c3 alone: 0 of 3.
-        #expect(summary(out) == ["c1", "c2", "c1", "c3", "c1", "c2"].map { "suppressed(travelPath):\($0)" } + ["checkin:c3", "suppressed(travelPath):c3"])
+        #expect(
+            summary(out) == ["c1", "c2", "c1", "c3", "c1", "c2"].map { "suppressed(travelPath):\($0)" } + [
+                "checkin:c3", "suppressed(travelPath):c3",
+            ])
     }
 
     /// The engine drives the path: a straight drive meets the circles in the order c1, c2, c3.

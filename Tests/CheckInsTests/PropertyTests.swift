@@ -16,8 +16,10 @@ import Testing
     /// - `willCheckOut` is the zone's `checkOut` except for line crossings;
     /// - check-ins respect the re-trigger time from the end of the zone's previous check-in;
     /// - output times never go backwards.
-    static func checkInvariants(input: [GeotriggerEvent], output: [CheckInEvent], zones: [Zone], zoneOfFence: [String],
-                                sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func checkInvariants(
+        input: [GeotriggerEvent], output: [CheckInEvent], zones: [Zone], zoneOfFence: [String],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         let candidates = input.filter { [.enter, .cross, .passthrough].contains($0.kind) }.count
         let decided = output.filter { $0.kind != .checkout }.count
         #expect(candidates == decided, "every candidate is decided once", sourceLocation: sourceLocation)
@@ -71,11 +73,14 @@ import Testing
     static func randomZones(_ rng: inout SplitMix64) -> [Zone] {
         (0..<3).map { k in
             // z0 always checks out, so every stream has check-outs to check.
-            var zone = Zone(id: "z\(k)", checkOut: k == 0 || rng.nextUnitDouble() < 0.7,
-                            minimumRetriggerSeconds: [0, 15, 60][Int(rng.next() % 3)])
+            var zone = Zone(
+                id: "z\(k)", checkOut: k == 0 || rng.nextUnitDouble() < 0.7,
+                minimumRetriggerSeconds: [0, 15, 60][Int(rng.next() % 3)])
             if rng.nextUnitDouble() < 0.3 {
-                zone.schedule = [Zone.ScheduleEntry(at: World.start.adding(seconds: 200), enabled: false),
-                                 Zone.ScheduleEntry(at: World.start.adding(seconds: 400), enabled: true)]
+                zone.schedule = [
+                    Zone.ScheduleEntry(at: World.start.adding(seconds: 200), enabled: false),
+                    Zone.ScheduleEntry(at: World.start.adding(seconds: 400), enabled: true),
+                ]
             }
             if rng.nextUnitDouble() < 0.3 { zone.conditions.speed = ZoneConditions.Range(maximum: 12) }
             if rng.nextUnitDouble() < 0.2 { zone.conditions.percentageCrossed = .init(percent: 50, windowSeconds: 120) }
@@ -113,7 +118,9 @@ import Testing
                 let id = "f\(j)"
                 let between = previous + (t - previous) * rng.nextUnitDouble()
                 if isLine[j] {
-                    if t > previous { batch.append(bench.event(.cross, id, t: between, fix: k, interpolated: true, direction: .leftToRight)) }
+                    if t > previous {
+                        batch.append(bench.event(.cross, id, t: between, fix: k, interpolated: true, direction: .leftToRight))
+                    }
                 } else if !inside[j], t > previous, rng.nextUnitDouble() < 0.3 {
                     let end = between + (t - between) * rng.nextUnitDouble()
                     batch.append(bench.event(.passthrough, id, t: between, fix: k, interpolated: true, enter: between, exit: end))
@@ -159,8 +166,9 @@ import Testing
             }
             let run = try world.run(fixes)
             #expect(run.checkIns.contains { $0.kind == .checkout })
-            Self.checkInvariants(input: run.geotriggers, output: run.checkIns, zones: run.machine.zones,
-                                 zoneOfFence: world.fences.enumerated().map { $1.zone ?? Self.ownZone($0) })
+            Self.checkInvariants(
+                input: run.geotriggers, output: run.checkIns, zones: run.machine.zones,
+                zoneOfFence: world.fences.enumerated().map { $1.zone ?? Self.ownZone($0) })
         }
     }
 }

@@ -71,7 +71,8 @@ import Testing
         world.zones = [Zone(id: "gate", checkOut: checkOut, minimumRetriggerSeconds: 60)]
         world.line("l", [XY(0, -20), XY(0, 20)], zone: "gate")
         // East (crossing at 4.5 s), back west (14.5 s), east again from 70 s (74.5 s).
-        let fixes = World.straight(from: XY(-45, 0), to: XY(45, 0), count: 10)
+        let fixes =
+            World.straight(from: XY(-45, 0), to: XY(45, 0), count: 10)
             + World.straight(from: XY(45, 0), to: XY(-45, 0), count: 10, startingAt: 10)
             + World.straight(from: XY(-45, 0), to: XY(45, 0), count: 10, startingAt: 70)
         let run = try world.run(fixes)

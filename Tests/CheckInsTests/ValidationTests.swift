@@ -42,8 +42,14 @@ import Testing
 
     @Test func scheduleOutOfOrder() throws {
         var bench = Bench()
-        bench.zones = [Zone(id: "z", schedule: [Zone.ScheduleEntry(at: World.start.adding(seconds: 10), enabled: false),
-                                                Zone.ScheduleEntry(at: World.start, enabled: true)])]
+        bench.zones = [
+            Zone(
+                id: "z",
+                schedule: [
+                    Zone.ScheduleEntry(at: World.start.adding(seconds: 10), enabled: false),
+                    Zone.ScheduleEntry(at: World.start, enabled: true),
+                ])
+        ]
         #expect(throws: FencesimError.self) { try bench.machine() }
     }
 
@@ -55,8 +61,10 @@ import Testing
         var machine = try bench.machine()
         // The fence without a zone checks in on its own; the two naming the default zone share it.
         #expect(machine.zones.map(\.id) == [Zone.defaultZoneID, Zone.defaultZoneID])
-        var out = machine.feedEach([bench.event(.enter, "implicit", t: 0), bench.event(.enter, "explicit", t: 1),
-                                    bench.event(.enter, "explicit-too", t: 2)])
+        var out = machine.feedEach([
+            bench.event(.enter, "implicit", t: 0), bench.event(.enter, "explicit", t: 1),
+            bench.event(.enter, "explicit-too", t: 2),
+        ])
         #expect(summary(out) == ["checkin:implicit", "checkin:explicit", "suppressed(checkedIn):explicit-too"])
         #expect(out.allSatisfy { $0.zoneID == Zone.defaultZoneID })
 

@@ -44,10 +44,14 @@ struct World {
         frame = try MetricFrame(World.definition)
     }
 
-    mutating func add(_ id: String, _ kind: Fence.Kind, _ shape: Shape, zone: String?, _ override: GeotriggerOverrides = GeotriggerOverrides()) {
+    mutating func add(
+        _ id: String, _ kind: Fence.Kind, _ shape: Shape, zone: String?, _ override: GeotriggerOverrides = GeotriggerOverrides()
+    ) {
         let wgs = shape.mapPositions { frame.inverse($0) }
-        fences.append(Fence(index: fences.count, id: id, kind: kind, shape: wgs, zone: zone,
-                            location: SourceLocation(file: "world.geojson", line: fences.count + 2, column: 5)))
+        fences.append(
+            Fence(
+                index: fences.count, id: id, kind: kind, shape: wgs, zone: zone,
+                location: SourceLocation(file: "world.geojson", line: fences.count + 2, column: 5)))
         overrides.append(override)
     }
 
@@ -72,8 +76,9 @@ struct World {
 
     func sample(_ index: Int, _ fix: Fix) -> Sample {
         let ll = frame.inverse(XY(fix.x, fix.y))
-        return Sample(index: index, time: World.start.adding(seconds: fix.t), position: XY(fix.x, fix.y), longitude: ll.x,
-                      latitude: ll.y, accuracy: 5, speed: fix.speed, course: fix.course)
+        return Sample(
+            index: index, time: World.start.adding(seconds: fix.t), position: XY(fix.x, fix.y), longitude: ll.x,
+            latitude: ll.y, accuracy: 5, speed: fix.speed, course: fix.course)
     }
 
     /// Runs `fixes` through a fresh engine and a fresh check-in machine, fix by fix, as the

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Fences
 @testable import Support
 
@@ -8,7 +9,8 @@ import Testing
     /// The element texts the scan finds in `text` (a document that is an array), or `nil`.
     func elements(_ text: String) throws -> [String]? {
         let bytes = Array(text.utf8)
-        let found = try JSONParser.withCursor(SourceText(file: "t.json", bytes: bytes)) { (c: inout JSONCursor) throws(JSONCursor.Failure) in
+        let found = try JSONParser.withCursor(SourceText(file: "t.json", bytes: bytes)) {
+            (c: inout JSONCursor) throws(JSONCursor.Failure) in
             try c.beginArray()
             return c.elementRanges()
         }
@@ -20,7 +22,8 @@ import Testing
     @Test func findsEveryKindOfElement() throws {
         #expect(try elements("[]") == [])
         #expect(try elements(" [ \n ] ") == [])
-        #expect(try elements(#"[1, -2.5e3,true ,null, "s", {"a": [1, {"b": 2}]}, [[]]]"#)
+        #expect(
+            try elements(#"[1, -2.5e3,true ,null, "s", {"a": [1, {"b": 2}]}, [[]]]"#)
                 == ["1", "-2.5e3", "true", "null", #""s""#, #"{"a": [1, {"b": 2}]}"#, "[[]]"])
     }
 
@@ -83,7 +86,9 @@ import Testing
         for k in 0..<2_000 {
             let quote = rng.next() % 5 == 0 ? "\\\"],{" : ""
             let coordinates = (0..<Int(1 + rng.next() % 6)).map { _ in "[\(rng.next() % 1000), \(rng.next() % 1000)]" }
-            parts.append("{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\(quote)\"},\n \"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(coordinates.joined(separator: rng.next() % 2 == 0 ? ",\n" : ","))]]}}")
+            parts.append(
+                "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\(quote)\"},\n \"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(coordinates.joined(separator: rng.next() % 2 == 0 ? ",\n" : ","))]]}}"
+            )
         }
         let text = "[" + parts.joined(separator: ",\n") + "\n]\n"
         let bytes = Array(text.utf8)

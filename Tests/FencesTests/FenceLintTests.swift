@@ -2,6 +2,7 @@ import Foundation
 import Spatial
 import Support
 import Testing
+
 @testable import Fences
 
 /// Fences at about 47.39° N, 8.5° E, built from metre offsets so that sizes are known.
@@ -79,13 +80,15 @@ private func motion(_ speed: Double, _ interval: Double) -> [LintMotion] {
     }
 
     @Test func circleWidthIsTwiceItsRadiusAndTinyCirclesAreWarnings() throws {
-        let set = try read(collection(
-            feature(#""id": "tiny", "radius": 3"#, Place.point(east: 0, north: 0)),
-            feature(#""id": "big", "radius": 20"#, Place.point(east: 500, north: 0))))
+        let set = try read(
+            collection(
+                feature(#""id": "tiny", "radius": 3"#, Place.point(east: 0, north: 0)),
+                feature(#""id": "big", "radius": 20"#, Place.point(east: 500, north: 0))))
         let findings = try FenceLint.lint(set, options: FenceLint.Options(motions: motion(30, 1)))
-        #expect(findings.map { "\($0.fenceID) \($0.rule.rawValue) \($0.severity.rawValue)" } == [
-            "tiny narrow error", "tiny tiny-circle warning",
-        ])
+        #expect(
+            findings.map { "\($0.fenceID) \($0.rule.rawValue) \($0.severity.rawValue)" } == [
+                "tiny narrow error", "tiny tiny-circle warning",
+            ])
         #expect(findings[0].value == 6)
         #expect(findings[0].message.hasPrefix("circle fence \"tiny\" is 6 m across"))
         #expect(findings[1].value == 3)
@@ -108,16 +111,18 @@ private func motion(_ speed: Double, _ interval: Double) -> [LintMotion] {
 
     @Test func overlapsWithinAZoneAreWarningsAndAcrossZonesAreNot() throws {
         func fences(_ zoneA: String, _ zoneB: String, _ zoneC: String) throws -> FenceSet {
-            try read(collection(
-                feature(#""id": "a", "radius": 50, "zone": "\#(zoneA)""#, Place.point(east: 0, north: 0)),
-                feature(#""id": "b", "radius": 50, "zone": "\#(zoneB)""#, Place.point(east: 60, north: 0)),
-                feature(#""id": "c", "zone": "\#(zoneC)""#, Place.rectangle(east: 40, north: -20, width: 200, height: 40)),
-                feature(#""id": "far", "radius": 50, "zone": "\#(zoneA)""#, Place.point(east: 2000, north: 0))))
+            try read(
+                collection(
+                    feature(#""id": "a", "radius": 50, "zone": "\#(zoneA)""#, Place.point(east: 0, north: 0)),
+                    feature(#""id": "b", "radius": 50, "zone": "\#(zoneB)""#, Place.point(east: 60, north: 0)),
+                    feature(#""id": "c", "zone": "\#(zoneC)""#, Place.rectangle(east: 40, north: -20, width: 200, height: 40)),
+                    feature(#""id": "far", "radius": 50, "zone": "\#(zoneA)""#, Place.point(east: 2000, north: 0))))
         }
         let same = try FenceLint.lint(try fences("z1", "z1", "z1"))
-        #expect(same.map { "\($0.fenceID)/\($0.otherFenceID ?? "") \($0.rule.rawValue) \($0.severity.rawValue) \($0.zone ?? "")" } == [
-            "b/a zone-overlap warning z1", "c/a zone-overlap warning z1", "c/b zone-overlap warning z1",
-        ])
+        #expect(
+            same.map { "\($0.fenceID)/\($0.otherFenceID ?? "") \($0.rule.rawValue) \($0.severity.rawValue) \($0.zone ?? "")" } == [
+                "b/a zone-overlap warning z1", "c/a zone-overlap warning z1", "c/b zone-overlap warning z1",
+            ])
         // Two discs of 50 m whose centres are 60 m apart share 2r²acos(d/2r) − (d/2)√(4r² − d²).
         let lens = 2 * 2500 * acos(0.6) - 30 * (10000.0 - 3600).squareRoot()
         #expect(abs((same[0].value ?? 0) - lens) < 1, "\(same[0].value ?? -1) vs \(lens)")
@@ -128,34 +133,38 @@ private func motion(_ speed: Double, _ interval: Double) -> [LintMotion] {
     }
 
     @Test func fencesWithoutAZoneAreNotPaired() throws {
-        let set = try read(collection(
-            feature(#""id": "a", "radius": 50"#, Place.point(east: 0, north: 0)),
-            feature(#""id": "b", "radius": 50"#, Place.point(east: 10, north: 0))))
+        let set = try read(
+            collection(
+                feature(#""id": "a", "radius": 50"#, Place.point(east: 0, north: 0)),
+                feature(#""id": "b", "radius": 50"#, Place.point(east: 10, north: 0))))
         #expect(try FenceLint.lint(set).isEmpty)
     }
 
     @Test func fencesThatNeverExistAtOnceDoNotOverlap() throws {
-        let set = try read(collection(
-            feature(#""id": "a", "radius": 50, "zone": "z", "validUntil": "2026-01-01T10:00:00Z""#, Place.point(east: 0, north: 0)),
-            feature(#""id": "b", "radius": 50, "zone": "z", "validFrom": "2026-01-01T10:00:00Z""#, Place.point(east: 10, north: 0)),
-            feature(#""id": "c", "radius": 50, "zone": "z", "validFrom": "2026-01-01T09:59:59Z""#, Place.point(east: 20, north: 0))))
+        let set = try read(
+            collection(
+                feature(#""id": "a", "radius": 50, "zone": "z", "validUntil": "2026-01-01T10:00:00Z""#, Place.point(east: 0, north: 0)),
+                feature(#""id": "b", "radius": 50, "zone": "z", "validFrom": "2026-01-01T10:00:00Z""#, Place.point(east: 10, north: 0)),
+                feature(#""id": "c", "radius": 50, "zone": "z", "validFrom": "2026-01-01T09:59:59Z""#, Place.point(east: 20, north: 0))))
         // "c" exists with "a" for a second, and with "b" from 10:00.
         #expect(try FenceLint.lint(set).map { "\($0.fenceID)/\($0.otherFenceID ?? "")" } == ["c/a", "c/b"])
     }
 
     @Test func touchingFencesOfOneZoneDoNotOverlap() throws {
-        let set = try read(collection(
-            feature(#""id": "a", "zone": "z""#, Place.rectangle(east: 0, north: 0, width: 50, height: 50)),
-            feature(#""id": "b", "zone": "z""#, Place.rectangle(east: 50, north: 0, width: 50, height: 50))))
+        let set = try read(
+            collection(
+                feature(#""id": "a", "zone": "z""#, Place.rectangle(east: 0, north: 0, width: 50, height: 50)),
+                feature(#""id": "b", "zone": "z""#, Place.rectangle(east: 50, north: 0, width: 50, height: 50))))
         let findings = try FenceLint.lint(set)
         #expect(findings.allSatisfy { $0.rule != .zoneOverlap }, "\(findings)")
     }
 
     @Test func invalidGeometryIsALocatedError() throws {
         let bowtie = #"{"type": "Polygon", "coordinates": [[[8.5, 47.39], [8.501, 47.391], [8.501, 47.39], [8.5, 47.391], [8.5, 47.39]]]}"#
-        let set = try read(collection(
-            feature(#""id": "fine", "radius": 30"#, Place.point(east: -500, north: 0)),
-            feature(#""id": "bowtie""#, bowtie)))
+        let set = try read(
+            collection(
+                feature(#""id": "fine", "radius": 30"#, Place.point(east: -500, north: 0)),
+                feature(#""id": "bowtie""#, bowtie)))
         let findings = try FenceLint.lint(set)
         let finding = try #require(findings.first { $0.rule == .invalidGeometry })
         #expect(finding.severity == .error)
@@ -183,8 +192,10 @@ private func motion(_ speed: Double, _ interval: Double) -> [LintMotion] {
 
     @Test func theLargestGapOfSeveralMotionsIsUsed() throws {
         let set = try read(Self.strip)
-        let motions = [LintMotion(speedMetersPerSecond: 3, intervalSeconds: 1, source: "walk"),
-                       LintMotion(speedMetersPerSecond: 14, intervalSeconds: 2, source: "drive")]
+        let motions = [
+            LintMotion(speedMetersPerSecond: 3, intervalSeconds: 1, source: "walk"),
+            LintMotion(speedMetersPerSecond: 14, intervalSeconds: 2, source: "drive"),
+        ]
         let finding = try #require(try FenceLint.lint(set, options: FenceLint.Options(motions: motions)).first)
         #expect(finding.source == "drive")
         #expect(finding.limit == 28)
@@ -192,13 +203,15 @@ private func motion(_ speed: Double, _ interval: Double) -> [LintMotion] {
     }
 
     @Test func findingsAreSortedByPlaceThenRule() throws {
-        let set = try read(collection(
-            feature(#""id": "z", "radius": 2, "zone": "q""#, Place.point(east: 0, north: 0)),
-            feature(#""id": "a", "radius": 2, "zone": "q""#, Place.point(east: 1, north: 0))))
+        let set = try read(
+            collection(
+                feature(#""id": "z", "radius": 2, "zone": "q""#, Place.point(east: 0, north: 0)),
+                feature(#""id": "a", "radius": 2, "zone": "q""#, Place.point(east: 1, north: 0))))
         let findings = try FenceLint.lint(set, options: FenceLint.Options(motions: motion(10, 1)))
-        #expect(findings.map { "\($0.location.line ?? 0) \($0.fenceID) \($0.rule.rawValue)" } == [
-            "2 z narrow", "2 z tiny-circle", "3 a narrow", "3 a tiny-circle", "3 a zone-overlap",
-        ])
+        #expect(
+            findings.map { "\($0.location.line ?? 0) \($0.fenceID) \($0.rule.rawValue)" } == [
+                "2 z narrow", "2 z tiny-circle", "3 a narrow", "3 a tiny-circle", "3 a zone-overlap",
+            ])
         // The same input gives the same findings, byte for byte.
         let again = try FenceLint.lint(set, options: FenceLint.Options(motions: motion(10, 1)))
         #expect(again.map(\.description) == findings.map(\.description))
@@ -208,7 +221,8 @@ private func motion(_ speed: Double, _ interval: Double) -> [LintMotion] {
         let set = try read(Self.strip)
         let finding = try #require(try FenceLint.lint(set, options: FenceLint.Options(motions: motion(30, 1))).first)
         let text = JSONWriter.string(finding.json)
-        #expect(text.hasPrefix(#"{"file":"fences.geojson","line":2,"column":1,"severity":"error","rule":"narrow","fence":"strip","value":"#))
+        #expect(
+            text.hasPrefix(#"{"file":"fences.geojson","line":2,"column":1,"severity":"error","rule":"narrow","fence":"strip","value":"#))
         #expect(text.contains(#""limit":30,"source":"--speed/--interval","message":"#))
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Spatial
 import Support
 import Testing
+
 @testable import Fences
 
 private func read(_ text: String, _ options: FenceReadOptions = FenceReadOptions()) throws(FencesimError) -> FenceSet {
@@ -17,7 +18,10 @@ private func collection(_ features: String...) -> String {
 }
 
 /// Expects `text` to be refused with a located error at `line` whose message contains `message`.
-private func expectError(_ text: String, line: Int, _ message: String, options: FenceReadOptions = FenceReadOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+private func expectError(
+    _ text: String, line: Int, _ message: String, options: FenceReadOptions = FenceReadOptions(),
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
     do {
         let set = try read(text, options)
         Issue.record("expected an error containing \"\(message)\", read \(set.fences.count) fences", sourceLocation: sourceLocation)
@@ -34,18 +38,21 @@ private func expectError(_ text: String, line: Int, _ message: String, options: 
 let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]]]}"#
 
 @Suite struct FenceReaderTests {
-    @Test("a key given twice anywhere in a fence's objects is refused at the second (issue 21)", arguments: [
-        (#""id": "a", "radius": 30, "id": "b""#, #"{"type": "Point", "coordinates": [0, 0]}"#, "\"id\""),
-        (#""id": "a", "radius": 30, "metadata": {"k": 1, "k": 2}"#, #"{"type": "Point", "coordinates": [0, 0]}"#, "\"k\""),
-        (#""id": "a", "radius": 30"#, #"{"type": "Point", "coordinates": [0, 0], "type": "Polygon"}"#, "\"type\""),
-    ])
+    @Test(
+        "a key given twice anywhere in a fence's objects is refused at the second (issue 21)",
+        arguments: [
+            (#""id": "a", "radius": 30, "id": "b""#, #"{"type": "Point", "coordinates": [0, 0]}"#, "\"id\""),
+            (#""id": "a", "radius": 30, "metadata": {"k": 1, "k": 2}"#, #"{"type": "Point", "coordinates": [0, 0]}"#, "\"k\""),
+            (#""id": "a", "radius": 30"#, #"{"type": "Point", "coordinates": [0, 0], "type": "Polygon"}"#, "\"type\""),
+        ])
     func duplicateKeys(_ properties: String, _ geometry: String, _ key: String) {
         expectError(collection(feature(properties, geometry)), line: 2, "duplicate key \(key)")
     }
 
     @Test("a Feature's own members and the document's may not repeat either")
     func duplicateFeatureAndDocumentMembers() {
-        let twice = #"{"type": "Feature", "properties": {"id": "a", "radius": 30}, "properties": {"id": "b", "radius": 30}, "geometry": {"type": "Point", "coordinates": [0, 0]}}"#
+        let twice =
+            #"{"type": "Feature", "properties": {"id": "a", "radius": 30}, "properties": {"id": "b", "radius": 30}, "geometry": {"type": "Point", "coordinates": [0, 0]}}"#
         expectError(collection(twice), line: 2, "duplicate key \"properties\"")
         expectError("{\"type\": \"FeatureCollection\", \"features\": [],\n \"features\": []}", line: 2, "duplicate key \"features\"")
     }
@@ -55,18 +62,24 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
         let keys = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
         let set = try read(collection(feature(#""id": "a", "radius": 30, "# + keys, #"{"type": "Point", "coordinates": [0, 0]}"#)))
         #expect(set.fences.count == 1)
-        expectError(collection(feature(#""id": "a", "radius": 30, "# + keys + #", "k39": 0"#, #"{"type": "Point", "coordinates": [0, 0]}"#)),
-                    line: 2, "duplicate key \"k39\"")
+        expectError(
+            collection(feature(#""id": "a", "radius": 30, "# + keys + #", "k39": 0"#, #"{"type": "Point", "coordinates": [0, 0]}"#)),
+            line: 2, "duplicate key \"k39\"")
     }
 
     @Test func readsEveryKindAndKeepsProperties() throws {
         let text = collection(
-            feature(#""id": "a", "name": "Store", "zone": "z1", "buffer": -5, "library": "lib", "rank": 2, "metadata": {"k": 1}, "colour": "red""#,
-                    #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]], [[0.002, 0.002], [0.002, 0.004], [0.004, 0.004], [0.004, 0.002], [0.002, 0.002]]]}"#),
+            feature(
+                #""id": "a", "name": "Store", "zone": "z1", "buffer": -5, "library": "lib", "rank": 2, "metadata": {"k": 1}, "colour": "red""#,
+                #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]], [[0.002, 0.002], [0.002, 0.004], [0.004, 0.004], [0.004, 0.002], [0.002, 0.002]]]}"#
+            ),
             feature(#""id": "b", "radius": 120.5, "weight": 3"#, #"{"type": "Point", "coordinates": [1, 2]}"#),
             feature(#""id": "c""#, #"{"type": "LineString", "coordinates": [[0, 0], [0.001, 0.001]]}"#),
             feature(#""id": "d", "beacon": true, "range": 30, "proximity": "near""#, #"{"type": "Point", "coordinates": [1, 2]}"#),
-            feature(#""id": "e""#, #"{"type": "MultiPolygon", "coordinates": [[[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0]]], [[[1, 1], [1.01, 1], [1.01, 1.01], [1, 1]]]]}"#)
+            feature(
+                #""id": "e""#,
+                #"{"type": "MultiPolygon", "coordinates": [[[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0]]], [[[1, 1], [1.01, 1], [1.01, 1.01], [1, 1]]]]}"#
+            )
         )
         let set = try read(text)
         #expect(set.fences.map(\.id) == ["a", "b", "c", "d", "e"])
@@ -104,7 +117,8 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
 
     @Test func selfIntersectingPolygonNamesFenceAndGEOSReason() {
         let bowtie = #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]}"#
-        expectError(collection(feature(#""id": "bow""#, bowtie)), line: 2, "fence \"bow\": invalid geometry: Self-intersection at (0.5, 0.5)")
+        expectError(
+            collection(feature(#""id": "bow""#, bowtie)), line: 2, "fence \"bow\": invalid geometry: Self-intersection at (0.5, 0.5)")
     }
 
     @Test func makeValidRepairsWithAWarning() throws {
@@ -182,8 +196,9 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
     }
 
     @Test func projectedCoordinatesWithoutCRSAreRefusedWithAHint() {
-        expectError(collection(feature(#""id": "a", "radius": 5"#, #"{"type": "Point", "coordinates": [500000, 4000000]}"#)),
-                    line: 2, "look projected")
+        expectError(
+            collection(feature(#""id": "a", "radius": 5"#, #"{"type": "Point", "coordinates": [500000, 4000000]}"#)),
+            line: 2, "look projected")
     }
 
     @Test(arguments: [
@@ -209,14 +224,15 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
     /// A list of positions is read straight into one array until something else turns up;
     /// then it is read again the general way, so the problem is found and located as before
     /// (the columns are those the general reading alone gave).
-    @Test(arguments: [
-        (#"[[0, 0], [0.01, 0.01, 2, 3, 4]]"#, 107, "a position has at most four numbers, found 5"),
-        (#"[[0, 0], [[0.01, 0.01]]]"#, 98, "found deeper nesting"),
-        (#"[[0, 0], [0.01]]"#, 107, "a position needs at least two numbers"),
-        (#"[[0, 0], [0.01, "1"]]"#, 114, "a coordinate must be a number, found a string"),
-        (#"[[0, 0], [0.01, NaN]]"#, 114, "NaN and Infinity are not JSON numbers"),
-        (#"[[0, 0], [0.01 1]]"#, 113, "expected ',' or ']' in array, found '1'"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            (#"[[0, 0], [0.01, 0.01, 2, 3, 4]]"#, 107, "a position has at most four numbers, found 5"),
+            (#"[[0, 0], [[0.01, 0.01]]]"#, 98, "found deeper nesting"),
+            (#"[[0, 0], [0.01]]"#, 107, "a position needs at least two numbers"),
+            (#"[[0, 0], [0.01, "1"]]"#, 114, "a coordinate must be a number, found a string"),
+            (#"[[0, 0], [0.01, NaN]]"#, 114, "NaN and Infinity are not JSON numbers"),
+            (#"[[0, 0], [0.01 1]]"#, 113, "expected ',' or ']' in array, found '1'"),
+        ] as [(String, Int, String)])
     func positionListsGoneWrongAreLocated(coordinates: String, column: Int, message: String) {
         let text = collection(feature(#""id": "a""#, #"{"type": "LineString", "coordinates": "# + coordinates + "}"))
         expectError(text, line: 2, message)
@@ -225,25 +241,37 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
     }
 
     @Test func positionListsReadAsBefore() throws {
-        let set = try read(collection(
-            feature(#""id": "l""#, #"{"type": "LineString", "coordinates": [[0, 0], [0.01, 0.02, 5], [0.03, 0.04, 5, 6]]}"#),
-            feature(#""id": "p""#, #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0]], [ [0.002,0.001] , [0.004,0.001],[0.004,0.002],[0.002,0.001] ]]}"#)))
+        let set = try read(
+            collection(
+                feature(#""id": "l""#, #"{"type": "LineString", "coordinates": [[0, 0], [0.01, 0.02, 5], [0.03, 0.04, 5, 6]]}"#),
+                feature(
+                    #""id": "p""#,
+                    #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0]], [ [0.002,0.001] , [0.004,0.001],[0.004,0.002],[0.002,0.001] ]]}"#
+                )))
         #expect(set.fences[0].shape == .lineString([XY(0, 0), XY(0.01, 0.02), XY(0.03, 0.04)]))
-        #expect(set.fences[1].shape == .polygon([[XY(0, 0), XY(0.01, 0), XY(0.01, 0.01), XY(0, 0)],
-                                                 [XY(0.002, 0.001), XY(0.004, 0.001), XY(0.004, 0.002), XY(0.002, 0.001)]]))
+        #expect(
+            set.fences[1].shape
+                == .polygon([
+                    [XY(0, 0), XY(0.01, 0), XY(0.01, 0.01), XY(0, 0)],
+                    [XY(0.002, 0.001), XY(0.004, 0.001), XY(0.004, 0.002), XY(0.002, 0.001)],
+                ]))
     }
 
     @Test func outOfRangeCoordinates() {
-        expectError(collection(feature(#""id": "a", "radius": 5"#, #"{"type": "Point", "coordinates": [0, 91]}"#)), line: 2, "latitude in [-90, 90]")
+        expectError(
+            collection(feature(#""id": "a", "radius": 5"#, #"{"type": "Point", "coordinates": [0, 91]}"#)), line: 2, "latitude in [-90, 90]"
+        )
     }
 
     @Test func unsupportedGeometry() {
-        expectError(collection(feature(#""id": "a""#, #"{"type": "MultiPoint", "coordinates": [[0, 0]]}"#)), line: 2, "not a fence geometry")
+        expectError(
+            collection(feature(#""id": "a""#, #"{"type": "MultiPoint", "coordinates": [[0, 0]]}"#)), line: 2, "not a fence geometry")
         expectError(collection(feature(#""id": "a""#, #"{"type": "Circle", "coordinates": [0, 0]}"#)), line: 2, "unknown geometry type")
     }
 
     @Test func nonNumericCoordinateIsLocatedAtTheValue() {
-        let text = "{\"type\": \"FeatureCollection\", \"features\": [\n{\"type\": \"Feature\", \"properties\": {\"id\": \"a\", \"radius\": 5},\n \"geometry\": {\"type\": \"Point\", \"coordinates\": [0, \"x\"]}}]}"
+        let text =
+            "{\"type\": \"FeatureCollection\", \"features\": [\n{\"type\": \"Feature\", \"properties\": {\"id\": \"a\", \"radius\": 5},\n \"geometry\": {\"type\": \"Point\", \"coordinates\": [0, \"x\"]}}]}"
         do {
             _ = try read(text)
             Issue.record("expected an error")
@@ -302,10 +330,12 @@ let square = #"{"type": "Polygon", "coordinates": [[[0, 0], [0.01, 0], [0.01, 0.
 @Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data (real polygons); skipped when absent"))
 struct RealFenceFileTests {
     @Test func tsinghuaUTMReprojectsOntoItsWGS84Copy() throws {
-        let utm = try FenceReader.read(path: SharedData.path("trackintel/tests/data/area/tsinghua.geojson"),
-                                       options: FenceReadOptions(reproject: true, idProperty: FenceReadOptions.indexIDs))
-        let wgs = try FenceReader.read(path: SharedData.path("_derived/trackintel_tsinghua_wgs84.geojson"),
-                                       options: FenceReadOptions(idProperty: FenceReadOptions.indexIDs))
+        let utm = try FenceReader.read(
+            path: SharedData.path("trackintel/tests/data/area/tsinghua.geojson"),
+            options: FenceReadOptions(reproject: true, idProperty: FenceReadOptions.indexIDs))
+        let wgs = try FenceReader.read(
+            path: SharedData.path("_derived/trackintel_tsinghua_wgs84.geojson"),
+            options: FenceReadOptions(idProperty: FenceReadOptions.indexIDs))
         let a = utm.fences[0].shape.positions
         let b = wgs.fences[0].shape.positions
         #expect(a.count == b.count)
@@ -344,8 +374,9 @@ struct RealFenceFileTests {
     }
 
     @Test func stopsBecomeCircles() throws {
-        let set = try FenceReader.read(path: SharedData.path("_derived/movingpandas_stops_304_to_ul.geojson"),
-                                       options: FenceReadOptions(idProperty: "stop_id", defaultRadiusMeters: 30))
+        let set = try FenceReader.read(
+            path: SharedData.path("_derived/movingpandas_stops_304_to_ul.geojson"),
+            options: FenceReadOptions(idProperty: "stop_id", defaultRadiusMeters: 30))
         #expect(set.fences.count == 36)
         #expect(set.fences.allSatisfy { $0.kind == .circle(radiusMeters: 30) })
     }

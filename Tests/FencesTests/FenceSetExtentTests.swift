@@ -1,6 +1,7 @@
 import Spatial
 import Support
 import Testing
+
 @testable import Fences
 
 /// A fence set's extent skips the geodesics of circles inside the other fences' box and is the
@@ -22,7 +23,10 @@ import Testing
                 let r = [1.0, 50, 5_000, 300_000, 1_000_000][Int(rng.next() % 5)] * uniform(0.5, 1)
                 fences.append(Fence(index: j, id: "c\(j)", kind: .circle(radiusMeters: r), shape: .point(c), location: location))
             case 1:
-                fences.append(Fence(index: j, id: "b\(j)", kind: .beacon(rangeMeters: uniform(1, 200), proximity: .far), shape: .point(c), location: location))
+                fences.append(
+                    Fence(
+                        index: j, id: "b\(j)", kind: .beacon(rangeMeters: uniform(1, 200), proximity: .far), shape: .point(c),
+                        location: location))
             case 2:
                 let d = uniform(0.0001, 0.05)
                 let ring = [XY(c.x - d, c.y - d), XY(c.x + d, c.y - d), XY(c.x + d, c.y + d), XY(c.x - d, c.y + d), XY(c.x - d, c.y - d)]

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Fences
 
 private func read(_ text: String) throws(FencesimError) -> FenceSet {
@@ -14,11 +15,15 @@ private func circle(_ properties: String) -> String {
 /// `validFrom`, `validUntil` and `schedule` in a fence's properties.
 @Suite struct FenceValidityReaderTests {
     @Test func readsValidityAndSchedule() throws {
-        let set = try read(circle(#""validFrom": "2026-03-01T08:00:00Z", "validUntil": "2026-03-01T10:00:00+01:00", "schedule": [{"days": ["mon", "Friday"], "from": "22:00", "to": "02:00", "timezone": "Europe/Zurich"}]"#))
+        let set = try read(
+            circle(
+                #""validFrom": "2026-03-01T08:00:00Z", "validUntil": "2026-03-01T10:00:00+01:00", "schedule": [{"days": ["mon", "Friday"], "from": "22:00", "to": "02:00", "timezone": "Europe/Zurich"}]"#
+            ))
         let validity = try #require(set.fences[0].validity)
         #expect(validity.from?.description == "2026-03-01T08:00:00.000Z")
         #expect(validity.until?.description == "2026-03-01T09:00:00.000Z")
-        #expect(validity.schedule == [ZoneConditions.TimeWindow(days: [1, 5], fromMinute: 22 * 60, toMinute: 120, timeZone: "Europe/Zurich")])
+        #expect(
+            validity.schedule == [ZoneConditions.TimeWindow(days: [1, 5], fromMinute: 22 * 60, toMinute: 120, timeZone: "Europe/Zurich")])
         // A single window may be given without a list; a fence without any has no validity.
         #expect(try read(circle(#""schedule": {"from": "08:00", "to": "09:00"}"#)).fences[0].validity?.schedule.count == 1)
         #expect(try read(circle(#""other": 1"#)).fences[0].validity == nil)

@@ -2,6 +2,7 @@ import Foundation
 import Spatial
 import Support
 import Testing
+
 @testable import Fences
 
 /// Reading a feature array on several threads gives exactly what streaming it on one thread
@@ -19,7 +20,8 @@ import Testing
     static func outcome(_ text: String, workers: Int, options: FenceReadOptions = FenceReadOptions()) -> String {
         do {
             let set = try FenceReader.parse(SourceText(file: "f.geojson", bytes: Array(text.utf8)), options: options, workers: workers)
-            return (set.fences.map(fingerprint) + set.warnings.map(\.description) + ["from \(set.reprojectedFrom ?? "-")"]).joined(separator: "\n")
+            return (set.fences.map(fingerprint) + set.warnings.map(\.description) + ["from \(set.reprojectedFrom ?? "-")"]).joined(
+                separator: "\n")
         } catch {
             return "error \(error.code): \(error.fullDescription)"
         }
@@ -27,7 +29,9 @@ import Testing
 
     /// Same outcome with 1, 2, 3 and 7 workers; returns it.
     @discardableResult
-    static func expectSame(_ text: String, options: FenceReadOptions = FenceReadOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {
+    static func expectSame(
+        _ text: String, options: FenceReadOptions = FenceReadOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> String {
         let reference = outcome(text, workers: 1, options: options)
         for workers in [2, 3, 7] {
             let other = outcome(text, workers: workers, options: options)
@@ -40,17 +44,20 @@ import Testing
     static func circle(_ k: Int, id: String? = nil, radius: String? = nil, extra: String = "") -> String {
         let lon = -122.4 + Double(k % 50) * 0.001
         let lat = 37.7 + Double(k / 50) * 0.001
-        return #"{"type": "Feature", "properties": {"id": "\#(id ?? "c\(k)")", "radius": \#(radius ?? String(50 + k % 7))\#(extra)}, "geometry": {"type": "Point", "coordinates": [\#(lon), \#(lat)]}}"#
+        return
+            #"{"type": "Feature", "properties": {"id": "\#(id ?? "c\(k)")", "radius": \#(radius ?? String(50 + k % 7))\#(extra)}, "geometry": {"type": "Point", "coordinates": [\#(lon), \#(lat)]}}"#
     }
 
     static func square(_ k: Int, extra: String = "") -> String {
         let x = -122.4 + Double(k % 50) * 0.001
         let y = 37.7 + Double(k / 50) * 0.001
         let d = 0.0004
-        return #"{"type": "Feature", "properties": {"id": "p\#(k)"\#(extra)}, "geometry": {"type": "Polygon", "coordinates": [[[\#(x), \#(y)], [\#(x + d), \#(y)], [\#(x + d), \#(y + d)], [\#(x), \#(y + d)], [\#(x), \#(y)]]]}}"#
+        return
+            #"{"type": "Feature", "properties": {"id": "p\#(k)"\#(extra)}, "geometry": {"type": "Polygon", "coordinates": [[[\#(x), \#(y)], [\#(x + d), \#(y)], [\#(x + d), \#(y + d)], [\#(x), \#(y + d)], [\#(x), \#(y)]]]}}"#
     }
 
-    static let bowtie = #"{"type": "Polygon", "coordinates": [[[-122.3, 37.7], [-122.29, 37.71], [-122.29, 37.7], [-122.3, 37.71], [-122.3, 37.7]]]}"#
+    static let bowtie =
+        #"{"type": "Polygon", "coordinates": [[[-122.3, 37.7], [-122.29, 37.71], [-122.29, 37.7], [-122.3, 37.71], [-122.3, 37.7]]]}"#
 
     static func collection(_ features: [String], crs: String = "") -> String {
         "{\"type\": \"FeatureCollection\",\(crs) \"features\": [\n" + features.joined(separator: ",\n") + "\n]}"
@@ -58,7 +65,8 @@ import Testing
 
     @Test func aCleanSetReadsTheSame() {
         let features = (0..<400).map { k in
-            k % 5 == 0 ? Self.square(k, extra: #", "zone": "z\#(k % 3)", "metadata": {"tags": ["a]", "{b"]}"#)
+            k % 5 == 0
+                ? Self.square(k, extra: #", "zone": "z\#(k % 3)", "metadata": {"tags": ["a]", "{b"]}"#)
                 : Self.circle(k, extra: #", "name": "store \"\#(k)\" [x]", "rank": \#(k % 4)"#)
         }
         let text = Self.collection(features)
@@ -117,7 +125,8 @@ import Testing
     ])
     func malformedArraysFallBackToStreaming(_ array: String) {
         let many = (0..<50).map { Self.circle($0) }.joined(separator: ",")
-        let text = "{\"type\": \"FeatureCollection\", \"features\": [" + many + "," + array.dropFirst()
+        let text =
+            "{\"type\": \"FeatureCollection\", \"features\": [" + many + "," + array.dropFirst()
             + "}"
         let out = Self.expectSame(text)
         #expect(out.hasPrefix("error bad-data: f.geojson:1:"), "\(out)")
@@ -126,12 +135,14 @@ import Testing
     @Test func reprojectionHappensOnEveryWorker() {
         let features = (0..<90).map { k in
             let x = -13_600_000.0 + Double(k) * 150
-            return #"{"type": "Feature", "properties": {"id": "m\#(k)", "radius": 40}, "geometry": {"type": "Point", "coordinates": [\#(x), 4_540_000]}}"#
+            return
+                #"{"type": "Feature", "properties": {"id": "m\#(k)", "radius": 40}, "geometry": {"type": "Point", "coordinates": [\#(x), 4_540_000]}}"#
                 .replacingOccurrences(of: "4_540_000", with: "4540000")
         }
         var options = FenceReadOptions()
         options.reproject = true
-        let out = Self.expectSame(Self.collection(features, crs: #" "crs": {"type": "name", "properties": {"name": "EPSG:3857"}},"#), options: options)
+        let out = Self.expectSame(
+            Self.collection(features, crs: #" "crs": {"type": "name", "properties": {"name": "EPSG:3857"}},"#), options: options)
         #expect(out.contains("from EPSG:3857"), "\(out.suffix(300))")
         #expect(!out.hasPrefix("error"), "\(out.prefix(300))")
     }

@@ -2,6 +2,7 @@ import Fences
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// Beacon proximity simulated from distance with seeded signal noise (SPEC §3).
@@ -10,11 +11,15 @@ import Testing
         var scene = try Scene()
         var properties: [JSONMember] = []
         if let sigma {
-            properties = [JSONMember(key: "signalNoise", node: JSONNode(.double(sigma))),
-                          JSONMember(key: "signalSeed", node: JSONNode(.int(Int64(seed))))]
+            properties = [
+                JSONMember(key: "signalNoise", node: JSONNode(.double(sigma))),
+                JSONMember(key: "signalSeed", node: JSONNode(.int(Int64(seed)))),
+            ]
         }
-        scene.fences.append(Fence(index: 0, id: "door", kind: .beacon(rangeMeters: 30, proximity: .near),
-                                  shape: .point(scene.lonLat(0, 0)), properties: properties, location: SourceLocation(file: "scene")))
+        scene.fences.append(
+            Fence(
+                index: 0, id: "door", kind: .beacon(rangeMeters: 30, proximity: .near),
+                shape: .point(scene.lonLat(0, 0)), properties: properties, location: SourceLocation(file: "scene")))
         scene.overrides.append(GeotriggerOverrides())
         scene.settings.gapPolicy = .ignore
         // The device lingers 2.5 m from the beacon (inside `near`, 3 m) for a minute, then leaves.

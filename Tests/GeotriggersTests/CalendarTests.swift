@@ -3,6 +3,7 @@ import Foundation
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// The engine's calendar (fences tested again only when the device could have reached their
@@ -185,14 +186,17 @@ import Testing
             counts.statistics.samples += 1
             if let previous, s.time.seconds(since: previous.time) > globalMaxGap { counts.statistics.gaps += 1 }
             let reach = accuracyFeed ? s.accuracy : 0
-            let box = BoundingBox(minX: s.position.x - reach, minY: s.position.y - reach, maxX: s.position.x + reach, maxY: s.position.y + reach)
+            let box = BoundingBox(
+                minX: s.position.x - reach, minY: s.position.y - reach, maxX: s.position.x + reach, maxY: s.position.y + reach)
             var candidates = Set(index.grid.large.map(Int.init))
             candidates.formUnion(inside.indices.filter { inside[$0] })
             if let c = index.cellTable.cells(box) {
                 for row in c.r0...c.r1 {
                     for column in c.c0...c.c1 {
                         let cell = row * index.grid.columns + column
-                        for k in Int(index.grid.starts[cell])..<Int(index.grid.starts[cell + 1]) { candidates.insert(Int(index.grid.items[k])) }
+                        for k in Int(index.grid.starts[cell])..<Int(index.grid.starts[cell + 1]) {
+                            candidates.insert(Int(index.grid.items[k]))
+                        }
                     }
                 }
             }
@@ -235,12 +239,14 @@ import Testing
         if got.tallies != expected.tallies {
             let missing = Set(expected.tallies).subtracting(got.tallies).sorted().prefix(5)
             let extra = Set(got.tallies).subtracting(expected.tallies).sorted().prefix(5)
-            Issue.record("\(got.tallies.count) tallies against \(expected.tallies.count); missing \(Array(missing)), extra \(Array(extra))",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(got.tallies.count) tallies against \(expected.tallies.count); missing \(Array(missing)), extra \(Array(extra))",
+                sourceLocation: sourceLocation)
         }
         if let k = got.insidePairs.indices.first(where: { got.insidePairs[$0] != expected.insidePairs[$0] }) {
-            Issue.record("inside pairs differ first after fix \(k): \(got.insidePairs[k]) against \(expected.insidePairs[k])",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "inside pairs differ first after fix \(k): \(got.insidePairs[k]) against \(expected.insidePairs[k])",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -282,8 +288,9 @@ import Testing
         let events = GeotriggerEngine(fences: compiled, traceName: "t", output: .events)
         var all: [GeotriggerEvent] = []
         for s in samples { events.process(s, into: &all) }
-        let fromEvents = Self.sortedTallies(all.filter { $0.kind == .enter || $0.kind == .exit }
-            .map { GeotriggerEngine.Tally(enter: $0.kind == .enter, fixIndex: $0.fixIndex, fence: $0.fence) })
+        let fromEvents = Self.sortedTallies(
+            all.filter { $0.kind == .enter || $0.kind == .exit }
+                .map { GeotriggerEngine.Tally(enter: $0.kind == .enter, fixIndex: $0.fixIndex, fence: $0.fence) })
         let counted = Self.engine(compiled, samples)
         #expect(fromEvents.count > 50)
         #expect(fromEvents == counted.tallies)
@@ -351,8 +358,10 @@ import Testing
         filtered.settings.filter = try FilterExpression("accuracy < 20")
         #expect(try scheduled(filtered) == [false])
         var noisy = scene
-        noisy.fences.append(Fence(index: 1, id: "beacon", kind: .beacon(rangeMeters: 30, proximity: .near), shape: .point(noisy.lonLat(0, 0)),
-                                  properties: [JSONMember(key: "signalNoise", node: JSONNode(.double(2)))], location: SourceLocation(file: "scene")))
+        noisy.fences.append(
+            Fence(
+                index: 1, id: "beacon", kind: .beacon(rangeMeters: 30, proximity: .near), shape: .point(noisy.lonLat(0, 0)),
+                properties: [JSONMember(key: "signalNoise", node: JSONNode(.double(2)))], location: SourceLocation(file: "scene")))
         noisy.overrides.append(GeotriggerOverrides())
         #expect(try scheduled(noisy) == [true, false])
         var line = scene
@@ -368,8 +377,10 @@ import Testing
         scene.circle("c", x: 0, y: 0, radius: 10)
         scene.rectangle("r", 500, 500, 600, 600)
         let compiled = try scene.compiled()
-        let samples = [scene.sample(0, t: 0, x: 2_000, y: 0, accuracy: 5), scene.sample(1, t: 1, x: 2_000, y: 0, accuracy: 1e300),
-                       scene.sample(2, t: 2, x: 2_000, y: 0, accuracy: 5)]
+        let samples = [
+            scene.sample(0, t: 0, x: 2_000, y: 0, accuracy: 5), scene.sample(1, t: 1, x: 2_000, y: 0, accuracy: 1e300),
+            scene.sample(2, t: 2, x: 2_000, y: 0, accuracy: 5),
+        ]
         let expected = Self.scan(compiled, samples)
         let got = Self.engine(compiled, samples)
         Self.expectSame(got, expected)

@@ -1,5 +1,6 @@
 import Spatial
 import Testing
+
 @testable import Geotriggers
 
 /// ``GeotriggerEngine/Output/counts`` (bench summaries): enters and exits become tallies instead
@@ -26,7 +27,8 @@ import Testing
         var events: [GeotriggerEvent] = []
         var others: [GeotriggerEvent] = []
         // Out and back, so that every fence is entered and left.
-        let fixes = Scene.straight(from: XY(-100, 0), to: XY(400, 0), count: 51)
+        let fixes =
+            Scene.straight(from: XY(-100, 0), to: XY(400, 0), count: 51)
             + Scene.straight(from: XY(400, 0), to: XY(-100, 0), count: 51).map { ($0.0 + 51, $0.1, $0.2, $0.3) }
         for (i, f) in fixes.enumerated() {
             let sample = scene.sample(i, t: f.0, x: f.1, y: f.2, accuracy: f.3)

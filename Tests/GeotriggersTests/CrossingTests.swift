@@ -1,6 +1,7 @@
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// Fences that fall between fixes, and line fences.

@@ -1,6 +1,7 @@
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// Dwell and debounce at their thresholds: one fix before, at, and after.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geotriggers
 
 /// An event's distance is the millimetre the log writes. A fence's test may hand its own

@@ -2,6 +2,7 @@ import Fences
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// The compact tables the event log reads instead of the fences themselves, against the fences.

@@ -1,6 +1,7 @@
 import Fences
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// Events of one instant are ordered by fence id (`FenceIndex.ranksByID`); one id watched by
@@ -12,7 +13,9 @@ import Testing
         }
         let text = #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",") + "]}"
         // Read with distinct ids, then given the ids wanted (a file may not repeat one).
-        var fences = try FenceReader.parse(SourceText(file: "f.geojson", bytes: Array(text.utf8)), options: FenceReadOptions(idProperty: "@index")).fences
+        var fences = try FenceReader.parse(
+            SourceText(file: "f.geojson", bytes: Array(text.utf8)), options: FenceReadOptions(idProperty: "@index")
+        ).fences
         for k in fences.indices { fences[k].id = ids[k] }
         return fences
     }

@@ -1,6 +1,7 @@
 import Fences
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// A where-clause selects fences by their properties (`FenceSet.selecting`), reading names as

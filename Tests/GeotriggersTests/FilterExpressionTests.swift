@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geotriggers
 
 @Suite struct FilterExpressionTests {
@@ -35,8 +36,10 @@ import Testing
     }
 
     @Test func whereClausesOverFenceProperties() throws {
-        let store: [String: FilterExpression.Scalar] = ["brand": .string("acme"), "floor": .number(3), "open": .boolean(true), "closed": .null,
-                                                        "level name": .string("mezzanine"), "in": .number(1)]
+        let store: [String: FilterExpression.Scalar] = [
+            "brand": .string("acme"), "floor": .number(3), "open": .boolean(true), "closed": .null,
+            "level name": .string("mezzanine"), "in": .number(1),
+        ]
         #expect(try selects("brand = 'acme' and floor >= 2", store))
         #expect(try !selects("brand = 'Acme'", store))
         #expect(try selects("brand in ('other', 'acme') AND NOT floor < 3", store))
@@ -119,9 +122,11 @@ import Testing
         #expect(try FilterExpression(deepest).accepts { $0 == .speed ? 0 : nil })
         #expect(try FilterExpression(String(repeating: "!", count: depth) + "true").accepts { _ in nil })
         // Deeper than the nesting limit, within the token limit.
-        for text in [String(repeating: "(", count: 1_000) + "speed < 1",
-                     String(repeating: "!", count: 1_000) + "true",
-                     "speed < " + String(repeating: "-", count: 1_000) + "1"] {
+        for text in [
+            String(repeating: "(", count: 1_000) + "speed < 1",
+            String(repeating: "!", count: 1_000) + "true",
+            "speed < " + String(repeating: "-", count: 1_000) + "1",
+        ] {
             #expect(throws: FilterExpression.ParseError.self) { try FilterExpression(text) }
             do {
                 _ = try FilterExpression(text)

@@ -1,5 +1,6 @@
 import Spatial
 import Testing
+
 @testable import Geotriggers
 
 /// Fences so much larger than the others that the grid keeps them on a list checked at every
@@ -22,8 +23,9 @@ import Testing
         let compiled = try scene.compiled()
         let largeIDs = compiled.index.grid.large.map { scene.fences[Int($0)].id }
         #expect(Set(largeIDs) == ["county", "region"])
-        #expect(compiled.index.grid.large.allSatisfy { compiled.index.fenceSlot[Int($0)] != $0 },
-                "the large fences' slots differ from their numbers")
+        #expect(
+            compiled.index.grid.large.allSatisfy { compiled.index.fenceSlot[Int($0)] != $0 },
+            "the large fences' slots differ from their numbers")
         // West to east along y = 50: into the county at x = -1500, out at 1500, into the region
         // at 1000 (it overlaps), out of it past 3999 (the circle is a little narrower at y = 50).
         let fixes = Scene.straight(from: XY(-2000, 50), to: XY(5000, 50), count: 71)

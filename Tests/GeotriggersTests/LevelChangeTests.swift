@@ -1,6 +1,7 @@
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// A fence with `level: intervals` has its every change of state kept for `inside` lines
@@ -45,7 +46,9 @@ import Testing
         scene.settings.enterAfter = .fixes(2)
         scene.circle("c", x: 0, y: 0, radius: 100)
         // In for one fix (not confirmed), then for two.
-        let fixes: [(Double, Double, Double, Double)] = [(0, -300, 0, 5), (1, 0, 0, 5), (2, 300, 0, 5), (3, 0, 0, 5), (4, 10, 0, 5), (5, 300, 0, 5)]
+        let fixes: [(Double, Double, Double, Double)] = [
+            (0, -300, 0, 5), (1, 0, 0, 5), (2, 300, 0, 5), (3, 0, 0, 5), (4, 10, 0, 5), (5, 300, 0, 5),
+        ]
         #expect(try changes(scene, fixes) == ["in:c@4", "out:c@5"])
     }
 
@@ -64,7 +67,11 @@ import Testing
     @Test func nothingIsKeptWithoutLevel() throws {
         var scene = try Scene()
         scene.circle("c", x: 0, y: 0, radius: 100)
-        scene.circle("d", x: 0, y: 0, radius: 50, { var o = GeotriggerOverrides(); o.level = .intervals; return o }())
+        scene.circle(
+            "d", x: 0, y: 0, radius: 50,
+            {
+                var o = GeotriggerOverrides(); o.level = .intervals; return o
+            }())
         #expect(try changes(scene, Self.through) == ["in:d@1", "out:d@2"])
     }
 }

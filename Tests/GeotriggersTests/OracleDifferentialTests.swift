@@ -3,6 +3,7 @@ import Foundation
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// ``GeotriggerEngine`` against ``OracleEngine`` on seeded random scenes: every fence kind
@@ -38,7 +39,9 @@ import Testing
             default: .immediate
             }
         }
-        let filters = try ["accuracy <= 40", "speed < 12", "interval <= 2 || accuracy < 8", "!(speed >= 30)"].map { try FilterExpression($0) }
+        let filters = try ["accuracy <= 40", "speed < 12", "interval <= 2 || accuracy < 8", "!(speed >= 30)"].map {
+            try FilterExpression($0)
+        }
         let templates = try [
             "{event.type} {fence.id} ({fence.name}, {fence.category}, {fence.rank}) fix {fix.index} at {fix.time}",
             "{fix.accuracy} m, {fix.speed} m/s, +{fix.elapsed} s, dt {fix.interval} s, {trace}",
@@ -65,15 +68,21 @@ import Testing
             let k = scene.fences.count
             // Ids out of file order, so that the log's order by id is not the file's.
             let id = "\(pick(["a", "m", "z"]))\(99 - k)-\(kind.name)"
-            var properties = [JSONMember(key: "category", node: JSONNode(.string(pick(["shop", "gate", "desk"])))),
-                              JSONMember(key: "rank", node: JSONNode(.int(Int64(k))))]
+            var properties = [
+                JSONMember(key: "category", node: JSONNode(.string(pick(["shop", "gate", "desk"])))),
+                JSONMember(key: "rank", node: JSONNode(.int(Int64(k)))),
+            ]
             if noise > 0 {
-                properties += [JSONMember(key: "signalNoise", node: JSONNode(.double(noise))),
-                               JSONMember(key: "signalSeed", node: JSONNode(.int(Int64(seed * 31 + UInt64(k)))))]
+                properties += [
+                    JSONMember(key: "signalNoise", node: JSONNode(.double(noise))),
+                    JSONMember(key: "signalSeed", node: JSONNode(.int(Int64(seed * 31 + UInt64(k))))),
+                ]
             }
-            scene.fences.append(Fence(index: k, id: id, name: chance(0.7) ? "Fence \(k)" : nil, kind: kind,
-                                      shape: shape.mapPositions { scene.frame.inverse($0) }, properties: properties,
-                                      location: SourceLocation(file: "scene")))
+            scene.fences.append(
+                Fence(
+                    index: k, id: id, name: chance(0.7) ? "Fence \(k)" : nil, kind: kind,
+                    shape: shape.mapPositions { scene.frame.inverse($0) }, properties: properties,
+                    location: SourceLocation(file: "scene")))
             scene.overrides.append(o)
         }
         func rectangle(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> [XY] {
@@ -91,12 +100,14 @@ import Testing
             case 1:
                 let range = uniform(5, 40)
                 let proximity = pick([BeaconProximity.immediate, .near, .far, .meters(range * uniform(0.2, 0.9))])
-                add(.beacon(rangeMeters: range, proximity: proximity), .point(XY(x, y)), settings(buffer: -5...10),
+                add(
+                    .beacon(rangeMeters: range, proximity: proximity), .point(XY(x, y)), settings(buffer: -5...10),
                     noise: chance(0.5) ? uniform(0.5, 3) : 0)
             case 2:
                 // A rectangle with a rectangular hole.
                 let w = uniform(30, 120), h = uniform(30, 120)
-                add(.area, .polygon([rectangle(x, y, w, h), rectangle(x + w * 0.3, y + h * 0.3, w * 0.4, h * 0.3)]),
+                add(
+                    .area, .polygon([rectangle(x, y, w, h), rectangle(x + w * 0.3, y + h * 0.3, w * 0.4, h * 0.3)]),
                     settings(buffer: -8...12))
             case 3:
                 // Star-shaped, 3 to 20 vertices.
@@ -112,7 +123,8 @@ import Testing
             case 4:
                 // Two squares as one multipolygon, the first with a hole.
                 let a = rectangle(x, y, 40, 40)
-                add(.area, .multiPolygon([[a, rectangle(x + 10, y + 10, 15, 15)], [rectangle(x + 70, y + 20, 30, 30)]]),
+                add(
+                    .area, .multiPolygon([[a, rectangle(x + 10, y + 10, 15, 15)], [rectangle(x + 70, y + 20, 30, 30)]]),
                     settings(buffer: -5...10))
             case 5:
                 // A comb: concave, teeth 10 m wide and 10 m apart.
@@ -309,9 +321,11 @@ import Testing
         func ms(_ t: Timestamp) -> String { t.description }
         func meters(_ d: Double) -> String { "\((d * 1000).rounded() / 1000)" }
         func degrees(_ v: Double) -> String { "\((v * 1e7).rounded() / 1e7)" }
-        var fields = [e.kind.rawValue, e.interpolated ? ms(e.time) : exact(e.time), ids[e.fence], "fix \(e.fixIndex)@\(exact(e.fixTime))",
-                      e.feed.rawValue, "r \(meters(e.feedRadius))", "d \(e.distance.map(meters) ?? "-")", "acc \(e.accuracy)",
-                      e.notified ? "notified" : "silent"]
+        var fields = [
+            e.kind.rawValue, e.interpolated ? ms(e.time) : exact(e.time), ids[e.fence], "fix \(e.fixIndex)@\(exact(e.fixTime))",
+            e.feed.rawValue, "r \(meters(e.feedRadius))", "d \(e.distance.map(meters) ?? "-")", "acc \(e.accuracy)",
+            e.notified ? "notified" : "silent",
+        ]
         if e.interpolated { fields.append("interpolated") }
         if let direction = e.direction { fields.append(direction.rawValue) }
         if let t = e.enterTime { fields.append("in \(ms(t))") }
@@ -339,16 +353,20 @@ import Testing
     }
 
     static func oracle(for scene: Scene) throws -> OracleEngine {
-        try OracleEngine(fences: scene.fences, settings: scene.overrides.map { $0.applied(to: scene.settings) },
-                         frame: Scene.definition, traceName: "trace")
+        try OracleEngine(
+            fences: scene.fences, settings: scene.overrides.map { $0.applied(to: scene.settings) },
+            frame: Scene.definition, traceName: "trace")
     }
 
     /// Records the first fix whose events differ, with both lists.
-    static func expectSameLogs(_ logs: (engine: [[String]], oracle: [[String]]), _ label: String,
-                               sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func expectSameLogs(
+        _ logs: (engine: [[String]], oracle: [[String]]), _ label: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         guard let k = logs.engine.indices.first(where: { logs.engine[$0] != logs.oracle[$0] }) else { return }
         let total = zip(logs.engine, logs.oracle).filter { $0 != $1 }.count
-        Issue.record("""
+        Issue.record(
+            """
             \(label): fix \(k) is the first of \(total) fixes whose events differ
             engine:
               \(logs.engine[k].joined(separator: "\n  "))
@@ -400,8 +418,10 @@ import Testing
             statistics.suppressedFlips += engine.statistics.suppressedFlips
         }
         #expect(statistics.outOfOrder >= 100 && statistics.gaps >= 100 && statistics.filtered >= 500 && statistics.suppressedFlips >= 10)
-        for tag in ["enter", "exit", "dwell", "cross", "passthrough", "suppressed", "interpolated enter", "confirmed", "silent", "message",
-                    "noisy beacon", "accuracy"] {
+        for tag in [
+            "enter", "exit", "dwell", "cross", "passthrough", "suppressed", "interpolated enter", "confirmed", "silent", "message",
+            "noisy beacon", "accuracy",
+        ] {
             #expect(seen[tag, default: 0] >= 10, "\(tag): \(seen[tag, default: 0])")
         }
     }
@@ -428,8 +448,10 @@ import Testing
         (.accuracy, .contains, ["enter@4", "exit@6"]),
         (.accuracy, .containsIntersects, ["enter@4", "exit@8"]),
     ])
-    func oracleAgreesWithHandComputedRelationships(feed: GeotriggerSettings.Feed, relationship: GeotriggerSettings.Relationship,
-                                                   expected: [String]) throws {
+    func oracleAgreesWithHandComputedRelationships(
+        feed: GeotriggerSettings.Feed, relationship: GeotriggerSettings.Relationship,
+        expected: [String]
+    ) throws {
         for square in [false, true] {
             var scene = try Scene()
             scene.settings.feed = feed
@@ -459,8 +481,10 @@ import Testing
     // MARK: - Known disagreements
 
     /// The engine's and the oracle's events for fixes given as (t, x, y, accuracy, speed).
-    static func expectSameEvents(_ scene: Scene, _ fixes: [(Double, Double, Double, Double, Double?)], oracleKinds: [String],
-                                 sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    static func expectSameEvents(
+        _ scene: Scene, _ fixes: [(Double, Double, Double, Double, Double?)], oracleKinds: [String],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let samples = fixes.enumerated().map { k, f in scene.sample(k, t: f.0, x: f.1, y: f.2, accuracy: f.3, speed: f.4) }
         let logs = try Self.logs(scene, samples, oracle: try Self.oracle(for: scene))
         // What the oracle says, as a reader can check it from the fixes.
@@ -486,8 +510,9 @@ import Testing
         scene.circle("gate", x: 0, y: 0, radius: 10, filtered)
         scene.line("line", [XY(0, -50), XY(0, 50)], filtered)
         scene.circle("far", x: 1000, y: 1000, radius: 10)
-        try Self.expectSameEvents(scene, [(0, -100, 0, 5, 5), (1, 600, 600, 5, 20), (2, 100, 0, 5, 5)],
-                                  oracleKinds: ["passthrough gate", "cross line"])
+        try Self.expectSameEvents(
+            scene, [(0, -100, 0, 5, 5), (1, 600, 600, 5, 20), (2, 100, 0, 5, 5)],
+            oracleKinds: ["passthrough gate", "cross line"])
     }
 
     /// Once a bug, fixed with issue 20 (a regression case): `GeotriggerEngine.segmentGeometry` caches
@@ -502,8 +527,9 @@ import Testing
         filtered.filter = try FilterExpression("speed < 12")
         scene.rectangle("a", -50, -60, 50, -1, filtered)
         scene.rectangle("b", -10, -10, 10, 10)
-        try Self.expectSameEvents(scene, [(0, -100, -30, 5, 5), (1, -100, 0, 5, 20), (2, 100, 0, 5, 5)],
-                                  oracleKinds: ["passthrough a", "passthrough b"])
+        try Self.expectSameEvents(
+            scene, [(0, -100, -30, 5, 5), (1, -100, 0, 5, 20), (2, 100, 0, 5, 5)],
+            oracleKinds: ["passthrough a", "passthrough b"])
     }
 
     /// Once a bug, fixed with issue 20 (a regression case): with the accuracy feed, a visit hidden
@@ -530,10 +556,14 @@ import Testing
     func noisyBeaconBetweenFixes() throws {
         let seed = try #require((0..<1000 as Range<UInt64>).first { GeotriggerEngine.signalNoise(seed: $0, fence: 0, fix: 0) > 2 })
         var scene = try Scene()
-        scene.fences.append(Fence(index: 0, id: "door", kind: .beacon(rangeMeters: 30, proximity: .far), shape: .point(scene.lonLat(0, 0)),
-                                  properties: [JSONMember(key: "signalNoise", node: JSONNode(.double(3))),
-                                               JSONMember(key: "signalSeed", node: JSONNode(.int(Int64(seed))))],
-                                  location: SourceLocation(file: "scene")))
+        scene.fences.append(
+            Fence(
+                index: 0, id: "door", kind: .beacon(rangeMeters: 30, proximity: .far), shape: .point(scene.lonLat(0, 0)),
+                properties: [
+                    JSONMember(key: "signalNoise", node: JSONNode(.double(3))),
+                    JSONMember(key: "signalSeed", node: JSONNode(.int(Int64(seed)))),
+                ],
+                location: SourceLocation(file: "scene")))
         scene.overrides.append(GeotriggerOverrides())
         try Self.expectSameEvents(scene, [(0, -100, 25, 5, nil), (1, 100, 25, 5, nil)], oracleKinds: ["passthrough door"])
     }

@@ -1,6 +1,7 @@
 import Fences
 import Spatial
 import Support
+
 @testable import Geotriggers
 
 /// A deliberately slow geotrigger engine, written from SPEC §2 so that a reader can check it by
@@ -90,8 +91,9 @@ final class OracleEngine {
             let r = radius + buffer
             return r > 0 ? .disc(center: frame.forward(fence.shape.positions[0]), enterRadius: r, exitRadius: r) : .empty
         case .beacon(let range, let proximity):
-            return .disc(center: frame.forward(fence.shape.positions[0]), enterRadius: proximity.distance(range: range),
-                         exitRadius: range + max(0, buffer))
+            return .disc(
+                center: frame.forward(fence.shape.positions[0]), enterRadius: proximity.distance(range: range),
+                exitRadius: range + max(0, buffer))
         case .line:
             let points = fence.shape.positions.map { frame.forward($0) }
             guard buffer > 0 else { return .line(points) }
@@ -176,8 +178,10 @@ final class OracleEngine {
                     if case .line = shapes[k] {
                         stays = false
                     } else if acceptedLast[k] {
-                        stays = try feedMeets(k, last.position, radius: settings[k].feed == .accuracy ? last.accuracy : 0,
-                                              noiseAtFix: last.index).stay
+                        stays = try feedMeets(
+                            k, last.position, radius: settings[k].feed == .accuracy ? last.accuracy : 0,
+                            noiseAtFix: last.index
+                        ).stay
                     }
                     if stays {
                         states[k].inside = true
@@ -248,8 +252,12 @@ final class OracleEngine {
             // A flip seen earlier did not last: it is suppressed.
             if let pending = state.pending {
                 let threshold = wasInside ? s.exitAfter : s.enterAfter
-                events.append(try event(.suppressed, j, fix, time: fix.time,
-                                    reason: "debounce: \(wasInside ? "exit" : "enter") seen since fix \(pending.sinceFix) was not confirmed (\(threshold))"))
+                events.append(
+                    try event(
+                        .suppressed, j, fix, time: fix.time,
+                        reason:
+                            "debounce: \(wasInside ? "exit" : "enter") seen since fix \(pending.sinceFix) was not confirmed (\(threshold))")
+                )
                 state.pending = nil
             }
         } else {
@@ -289,7 +297,8 @@ final class OracleEngine {
         }
 
         if state.inside, let dwell = s.dwellSeconds, !state.dwellDone, let enteredAt = state.enteredAt,
-           fix.time.seconds(since: enteredAt) >= dwell {
+            fix.time.seconds(since: enteredAt) >= dwell
+        {
             state.dwellDone = true
             var e = try event(.dwell, j, fix, time: enteredAt.adding(seconds: dwell))
             e.dwellSeconds = dwell
@@ -396,7 +405,8 @@ final class OracleEngine {
             return []
         }
         let span = to.time.seconds(since: from.time)
-        let reason = "fence lies between fix \(from.index) and fix \(to.index) (\(MessageTemplate.format(span)) s, \(MessageTemplate.format(p.distance(to: q))) m apart)"
+        let reason =
+            "fence lies between fix \(from.index) and fix \(to.index) (\(MessageTemplate.format(span)) s, \(MessageTemplate.format(p.distance(to: q))) m apart)"
         var events: [GeotriggerEvent] = []
         for (f0, f1) in visits {
             let enterTime = from.time.adding(seconds: span * f0)
@@ -405,7 +415,8 @@ final class OracleEngine {
             case .ignore:
                 break
             case .report:
-                var e = try event(.passthrough, j, to, time: enterTime, reason: reason, at: OracleEngine.point(p, q, f0), withDistance: true)
+                var e = try event(
+                    .passthrough, j, to, time: enterTime, reason: reason, at: OracleEngine.point(p, q, f0), withDistance: true)
                 e.enterTime = enterTime
                 e.exitTime = exitTime
                 events.append(e)
@@ -421,16 +432,16 @@ final class OracleEngine {
     /// there is none (or `r` is not positive).
     static func chord(_ p: XY, _ q: XY, _ c: XY, _ r: Double) -> (Double, Double)? {
         guard r > 0 else { return nil }
-        // |p + t (q - p) - c|² = r²: A t² + B t + C = 0.
+        // |p + t (q - p) - c|² = r²: qa t² + qb t + qc = 0.
         let (dx, dy) = (q.x - p.x, q.y - p.y)
         let (fx, fy) = (p.x - c.x, p.y - c.y)
-        let A = dx * dx + dy * dy
-        let B = 2 * (fx * dx + fy * dy)
-        let C = fx * fx + fy * fy - r * r
-        let discriminant = B * B - 4 * A * C
-        guard A > 0, discriminant >= 0 else { return nil }
-        let t1 = (-B - discriminant.squareRoot()) / (2 * A)
-        let t2 = (-B + discriminant.squareRoot()) / (2 * A)
+        let qa = dx * dx + dy * dy
+        let qb = 2 * (fx * dx + fy * dy)
+        let qc = fx * fx + fy * fy - r * r
+        let discriminant = qb * qb - 4 * qa * qc
+        guard qa > 0, discriminant >= 0 else { return nil }
+        let t1 = (-qb - discriminant.squareRoot()) / (2 * qa)
+        let t2 = (-qb + discriminant.squareRoot()) / (2 * qa)
         guard t1 <= 1, t2 >= 0 else { return nil }
         return (max(0, t1), min(1, t2))
     }
@@ -469,8 +480,9 @@ final class OracleEngine {
             // How far along the movement the meeting point lies.
             let (dx, dy) = (q.x - p.x, q.y - p.y)
             let f = min(1, max(0, ((meeting.x - p.x) * dx + (meeting.y - p.y) * dy) / (dx * dx + dy * dy)))
-            var e = try event(.cross, j, to, time: from.time.adding(seconds: to.time.seconds(since: from.time) * f),
-                              reason: "line crossed between fix \(from.index) and fix \(to.index)", at: meeting)
+            var e = try event(
+                .cross, j, to, time: from.time.adding(seconds: to.time.seconds(since: from.time) * f),
+                reason: "line crossed between fix \(from.index) and fix \(to.index)", at: meeting)
             e.direction = onLeft(p) ? .leftToRight : .rightToLeft
             events.append(e)
         }
@@ -485,31 +497,38 @@ final class OracleEngine {
 
     /// An event of fence `j` made at fix `fix`, with its provenance.
     func event(_ kind: GeotriggerEvent.Kind, _ j: Int, _ fix: Sample, time: Timestamp, reason: String? = nil) throws -> GeotriggerEvent {
-        make(kind, j, fix, time: time, reason: reason, distance: try signedDistance(j, fix.position), longitude: fix.longitude,
-             latitude: fix.latitude)
+        make(
+            kind, j, fix, time: time, reason: reason, distance: try signedDistance(j, fix.position), longitude: fix.longitude,
+            latitude: fix.latitude)
     }
 
     /// An event at a point between fixes, made at the later fix `fix`: interpolated, at distance
     /// 0 from the fence (it is where the path meets it), except a passthrough, which reports the
     /// later fix's distance.
-    func event(_ kind: GeotriggerEvent.Kind, _ j: Int, _ fix: Sample, time: Timestamp, reason: String, at point: XY,
-               withDistance: Bool = false) throws -> GeotriggerEvent {
+    func event(
+        _ kind: GeotriggerEvent.Kind, _ j: Int, _ fix: Sample, time: Timestamp, reason: String, at point: XY,
+        withDistance: Bool = false
+    ) throws -> GeotriggerEvent {
         let lonLat = frame.inverse(point)
-        var e = make(kind, j, fix, time: time, reason: reason, distance: withDistance ? try signedDistance(j, fix.position) : 0,
-                     longitude: lonLat.x, latitude: lonLat.y)
+        var e = make(
+            kind, j, fix, time: time, reason: reason, distance: withDistance ? try signedDistance(j, fix.position) : 0,
+            longitude: lonLat.x, latitude: lonLat.y)
         e.interpolated = true
         return e
     }
 
-    private func make(_ kind: GeotriggerEvent.Kind, _ j: Int, _ fix: Sample, time: Timestamp, reason: String?, distance: Double?,
-                      longitude: Double, latitude: Double) -> GeotriggerEvent {
+    private func make(
+        _ kind: GeotriggerEvent.Kind, _ j: Int, _ fix: Sample, time: Timestamp, reason: String?, distance: Double?,
+        longitude: Double, latitude: Double
+    ) -> GeotriggerEvent {
         let s = settings[j]
         // `notify` silences enters or exits; everything else is always a notification (a
         // passthrough is an enter and an exit, and every setting notifies one of them).
         let notified = kind == .enter ? s.notify.includesEnter : kind == .exit ? s.notify.includesExit : true
-        var e = GeotriggerEvent(kind: kind, time: time, fence: j, fixIndex: fix.index, fixTime: fix.time, feed: s.feed,
-                                feedRadius: s.feed == .accuracy ? fix.accuracy : 0, distance: distance, accuracy: fix.accuracy,
-                                reason: reason, notified: notified, longitude: longitude, latitude: latitude)
+        var e = GeotriggerEvent(
+            kind: kind, time: time, fence: j, fixIndex: fix.index, fixTime: fix.time, feed: s.feed,
+            feedRadius: s.feed == .accuracy ? fix.accuracy : 0, distance: distance, accuracy: fix.accuracy,
+            reason: reason, notified: notified, longitude: longitude, latitude: latitude)
         if notified, kind != .suppressed, let template = s.message {
             e.message = message(template, kind, j, fix)
         }
@@ -518,19 +537,20 @@ final class OracleEngine {
 
     func message(_ template: MessageTemplate, _ kind: GeotriggerEvent.Kind, _ j: Int, _ fix: Sample) -> String {
         let fence = fences[j]
-        return template.render(MessageTemplate.Context(
-            fenceProperty: { key in
-                switch key {
-                case "id": return fence.id
-                case "name": return fence.name
-                case "zone": return fence.zone
-                default:
-                    guard let node = fence.property(key), !node.isNull else { return nil }
-                    return node.string ?? JSONWriter.string(node.value)
-                }
-            },
-            fixField: { self.field($0, of: fix) },
-            fixTime: fix.time.description, fixIndex: fix.index, eventType: kind.rawValue, trace: traceName))
+        return template.render(
+            MessageTemplate.Context(
+                fenceProperty: { key in
+                    switch key {
+                    case "id": return fence.id
+                    case "name": return fence.name
+                    case "zone": return fence.zone
+                    default:
+                        guard let node = fence.property(key), !node.isNull else { return nil }
+                        return node.string ?? JSONWriter.string(node.value)
+                    }
+                },
+                fixField: { self.field($0, of: fix) },
+                fixTime: fix.time.description, fixIndex: fix.index, eventType: kind.rawValue, trace: traceName))
     }
 
     /// A fix field for filters and messages; `elapsed` counts from the trace's first fix,

@@ -2,6 +2,7 @@ import Fences
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// Compiling fences on several threads gives the single-threaded result: the same metric shapes
@@ -66,7 +67,8 @@ import Testing
     static func records(_ index: FenceIndex) -> [String] {
         (0..<index.count).map { slot in
             let r = index.records[slot]
-            return "\(r.x) \(r.y) \(r.r) \(r.rx) \(r.cells) \(r.kind) \(r.relationship) \(r.accuracyFeed) \(r.initialNone) \(r.large) \(r.scheduled) \(index.runBoxStart[slot])"
+            return
+                "\(r.x) \(r.y) \(r.r) \(r.rx) \(r.cells) \(r.kind) \(r.relationship) \(r.accuracyFeed) \(r.initialNone) \(r.large) \(r.scheduled) \(index.runBoxStart[slot])"
         }
     }
 
@@ -110,7 +112,9 @@ import Testing
         }
         var polygons = 0
         for (fence, kind) in index.kinds.enumerated() where kind == .area {
-            guard case .polygon(let rings) = try #require(index.areas[fence]).shape else { Issue.record("a rectangle is a polygon"); continue }
+            guard case .polygon(let rings) = try #require(index.areas[fence]).shape else {
+                Issue.record("a rectangle is a polygon"); continue
+            }
             let place = index.polygonRings[Int(index.fenceSlot[fence])]
             #expect(place.ringCount == 1)
             for (k, p) in rings[0].enumerated() {

@@ -1,6 +1,7 @@
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// Hand-computed cases for each relationship × feed, on a circle of radius 100 m at the origin

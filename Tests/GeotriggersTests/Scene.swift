@@ -1,6 +1,7 @@
 import Fences
 import Spatial
 import Support
+
 @testable import Geotriggers
 
 /// A test world in metres around (0°, 0°): fences and fixes are written in frame coordinates and
@@ -30,7 +31,10 @@ struct Scene {
     }
 
     /// An axis-aligned rectangle with optional rectangular holes.
-    mutating func rectangle(_ id: String, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, holes: [(Double, Double, Double, Double)] = [], _ override: GeotriggerOverrides = GeotriggerOverrides()) {
+    mutating func rectangle(
+        _ id: String, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, holes: [(Double, Double, Double, Double)] = [],
+        _ override: GeotriggerOverrides = GeotriggerOverrides()
+    ) {
         func ring(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> [XY] {
             [XY(a, b), XY(c, b), XY(c, d), XY(a, d), XY(a, b)]
         }
@@ -55,8 +59,9 @@ struct Scene {
     /// A fix at metres (`x`, `y`), `t` seconds after the start.
     func sample(_ index: Int, t: Double, x: Double, y: Double, accuracy: Double = 5, speed: Double? = nil) -> Sample {
         let ll = lonLat(x, y)
-        return Sample(index: index, time: start.adding(seconds: t), position: XY(x, y), longitude: ll.x, latitude: ll.y,
-                      accuracy: accuracy, speed: speed)
+        return Sample(
+            index: index, time: start.adding(seconds: t), position: XY(x, y), longitude: ll.x, latitude: ll.y,
+            accuracy: accuracy, speed: speed)
     }
 
     /// Runs fixes given as (t, x, y, accuracy) through a fresh engine.

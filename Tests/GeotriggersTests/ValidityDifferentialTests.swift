@@ -2,6 +2,7 @@ import Fences
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// ``GeotriggerEngine`` against ``OracleEngine`` on the random scenes of
@@ -71,7 +72,8 @@ import Testing
 
     static func compare(seed: UInt64) throws -> [GeotriggerEvent] {
         let plain = try OracleDifferentialTests.scene(seed: seed)
-        let samples = try OracleDifferentialTests.trace(seed: seed, count: 300, scene: plain, oracle: try OracleDifferentialTests.oracle(for: plain))
+        let samples = try OracleDifferentialTests.trace(
+            seed: seed, count: 300, scene: plain, oracle: try OracleDifferentialTests.oracle(for: plain))
         let scene = changing(plain, samples: samples, seed: seed)
         let oracle = try OracleDifferentialTests.oracle(for: scene)
         OracleDifferentialTests.expectSameLogs(try OracleDifferentialTests.logs(scene, samples, oracle: oracle), "seed \(seed)")
@@ -92,7 +94,9 @@ import Testing
         var seen: [String: Int] = [:]
         for seed in Self.seeds {
             for e in try Self.compare(seed: seed) {
-                if let reason = e.reason, ["added", "removed", "replaced"].contains(reason) { seen["\(e.kind.rawValue) \(reason)", default: 0] += 1 }
+                if let reason = e.reason, ["added", "removed", "replaced"].contains(reason) {
+                    seen["\(e.kind.rawValue) \(reason)", default: 0] += 1
+                }
             }
         }
         for tag in ["enter added", "exit removed", "exit replaced", "enter replaced"] {

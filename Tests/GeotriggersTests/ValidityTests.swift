@@ -2,6 +2,7 @@ import Fences
 import Spatial
 import Support
 import Testing
+
 @testable import Geotriggers
 
 /// Fences that exist only part of the time (``Fences/FenceValidity``): appearing under the
@@ -10,7 +11,8 @@ import Testing
     /// `kind:id@fix@seconds after the start[:reason]` for each event.
     static func timeline(_ events: [GeotriggerEvent], _ scene: Scene) -> [String] {
         events.map { e in
-            "\(e.kind.rawValue):\(scene.fences[e.fence].id)@\(e.fixIndex)@\(e.time.seconds(since: scene.start))" + (e.reason.map { ":\($0)" } ?? "")
+            "\(e.kind.rawValue):\(scene.fences[e.fence].id)@\(e.fixIndex)@\(e.time.seconds(since: scene.start))"
+                + (e.reason.map { ":\($0)" } ?? "")
         }
     }
 
@@ -57,8 +59,9 @@ import Testing
         scene.fences[0].validity = FenceValidity(until: change)
         scene.fences[1].validity = FenceValidity(from: change)
         // Out at the change; in the moved fence when the device walks into it.
-        #expect(Self.timeline(try scene.run(Self.standThenWalk), scene)
-            == ["enter:a@0@0.0", "exit:a@7@7.5:replaced", "enter:a@17@17.0", "exit:a@20@20.0"])
+        #expect(
+            Self.timeline(try scene.run(Self.standThenWalk), scene)
+                == ["enter:a@0@0.0", "exit:a@7@7.5:replaced", "enter:a@17@17.0", "exit:a@20@20.0"])
     }
 
     @Test func fenceReplacedStillAroundTheDeviceKeepsItsState() throws {
@@ -93,8 +96,11 @@ import Testing
     func scheduleAcrossMidnightInATimeZone(days: Set<Int>, open: Bool) throws {
         var scene = try Scene()
         scene.circle("a", x: 0, y: 0, radius: 30)
-        scene.fences[0].validity = FenceValidity(schedule: [ZoneConditions.TimeWindow(days: days, fromMinute: 23 * 60 + 59, toMinute: 1,
-                                                                                        timeZone: "Europe/Zurich")])
+        scene.fences[0].validity = FenceValidity(schedule: [
+            ZoneConditions.TimeWindow(
+                days: days, fromMinute: 23 * 60 + 59, toMinute: 1,
+                timeZone: "Europe/Zurich")
+        ])
         // 22:58:20 to 23:02:00 UTC, every 20 s, at the fence.
         let fixes = (0...11).map { (-3700 + Double($0) * 20, 0.0, 0.0, 5.0) }
         let events = Self.timeline(try scene.run(fixes), scene)
@@ -108,8 +114,9 @@ import Testing
         var scene = try Scene()
         scene.circle("a", x: 100, y: 0, radius: 10)
         if from != nil || until != nil {
-            scene.fences[0].validity = FenceValidity(from: from.map { scene.start.adding(seconds: $0) },
-                                                     until: until.map { scene.start.adding(seconds: $0) })
+            scene.fences[0].validity = FenceValidity(
+                from: from.map { scene.start.adding(seconds: $0) },
+                until: until.map { scene.start.adding(seconds: $0) })
         }
         let events = Self.timeline(try scene.run([(0, 0, 0, 5), (1, 200, 0, 5)]), scene)
         #expect(events == (seen ? ["passthrough:a@1@0.45:fence lies between fix 0 and fix 1 (1 s, 200 m apart)"] : []), "\(events)")
@@ -151,8 +158,9 @@ import Testing
 
     @Test func validityChangesAreFoundOnWholeMinutes() {
         let start = Timestamp(seconds: 1_767_225_600)  // Thursday 2026-01-01T00:00Z
-        let validity = FenceValidity(until: start.adding(seconds: 600.5),
-                                     schedule: [ZoneConditions.TimeWindow(days: [], fromMinute: 2, toMinute: 4, timeZone: "UTC")])
+        let validity = FenceValidity(
+            until: start.adding(seconds: 600.5),
+            schedule: [ZoneConditions.TimeWindow(days: [], fromMinute: 2, toMinute: 4, timeZone: "UTC")])
         let found = validity.changes(after: start, through: start.adding(seconds: 900)).map { ($0.time.seconds(since: start), $0.exists) }
         #expect(found.map(\.0) == [120, 240])
         #expect(found.map(\.1) == [true, false])

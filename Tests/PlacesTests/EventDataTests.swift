@@ -10,7 +10,10 @@ import Testing
     func docsResponse() {
         var state = Fixture.state(.docs)
         let entry = state.processRegionEvent(.entry, poi: a, at: Fixture.t0)
-        #expect(Fixture.json(entry.responseEventData) == #"{"triggeringregion":{"regionid":"A","regionname":"POI A","latitude":37.33,"longitude":-121.89,"radius":82,"weight":20,"libraryid":"lib","useriswithin":true,"regionmetadata":{"brand":"Starbucks"}},"regioneventtype":"entry"}"#)
+        #expect(
+            Fixture.json(entry.responseEventData)
+                == #"{"triggeringregion":{"regionid":"A","regionname":"POI A","latitude":37.33,"longitude":-121.89,"radius":82,"weight":20,"libraryid":"lib","useriswithin":true,"regionmetadata":{"brand":"Starbucks"}},"regioneventtype":"entry"}"#
+        )
         let exit = state.processRegionEvent(.exit, poi: a, at: Fixture.at(1))
         #expect(Fixture.json(exit.responseEventData).contains(#""useriswithin":false"#))
     }
@@ -34,7 +37,8 @@ import Testing
         #expect(Fixture.json(entry.responseEventData).contains(#""useriswithin":false"#))
         // After a lookup that found the device inside A, the exit still reports true
         // (PlacesTests.swift testHandleProcessRegionEventRequestExit asserts true for both).
-        _ = state.applyNearbyResponse(PlacesQueryResponse(userWithin: [a], pois: []), at: Fixture.at(10), latitude: 37.33, longitude: -121.89)
+        _ = state.applyNearbyResponse(
+            PlacesQueryResponse(userWithin: [a], pois: []), at: Fixture.at(10), latitude: 37.33, longitude: -121.89)
         let exit = state.processRegionEvent(.exit, poi: a, at: Fixture.at(20))
         #expect(Fixture.json(exit.responseEventData).contains(#""useriswithin":true"#))
         #expect(Fixture.json(exit.sharedState).contains(#""lastexitedpoi":{"regionid":"A""#))
@@ -67,7 +71,8 @@ import Testing
     func nearbyShape() {
         var state = Fixture.state(.docs)
         let b = Fixture.poi("B", rank: 20, radius: 50, latitude: 37.34)
-        let r = state.applyNearbyResponse(PlacesQueryResponse(userWithin: [a], pois: [b]), at: Fixture.t0, latitude: 37.33, longitude: -121.89)
+        let r = state.applyNearbyResponse(
+            PlacesQueryResponse(userWithin: [a], pois: [b]), at: Fixture.t0, latitude: 37.33, longitude: -121.89)
         #expect(Fixture.json(r.sharedState).hasPrefix(#"{"nearbypois":[{"regionid":"A","#))
         #expect(r.events.map(\.name) == ["responsegetnearbyplaces"])
         #expect(Fixture.json(r.events[0].data).hasSuffix(#""status":0}"#))

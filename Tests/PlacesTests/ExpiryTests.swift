@@ -32,12 +32,14 @@ import Testing
 
     /// Seed 000: the TTL ends Last Entered and Last Exited POI too (the default); seed 001: they
     /// have no expiration (`lastPOIExpiry: never`), and only Current is cleared.
-    @Test("lastPOIExpiry: ttl clears all three POIs, never keeps Last Entered and Last Exited",
-          arguments: PlacesPlatform.allCases, PlacesExpiryMode.allCases)
+    @Test(
+        "lastPOIExpiry: ttl clears all three POIs, never keeps Last Entered and Last Exited",
+        arguments: PlacesPlatform.allCases, PlacesExpiryMode.allCases)
     func lastPOIExpiry(platform: PlacesPlatform, mode: PlacesExpiryMode) throws {
         #expect(PlacesConfiguration().lastPOIExpiry == .ttl)
         for reading in PlacesLastPOIExpiry.allCases {
-            var state = PlacesState(configuration: PlacesConfiguration(membershipTTL: 60, expiry: mode, lastPOIExpiry: reading, platform: platform))
+            var state = PlacesState(
+                configuration: PlacesConfiguration(membershipTTL: 60, expiry: mode, lastPOIExpiry: reading, platform: platform))
             _ = state.processRegionEvent(.entry, poi: a, at: Fixture.at(0))
             _ = state.processRegionEvent(.exit, poi: a, at: Fixture.at(10))
             _ = state.processRegionEvent(.entry, poi: b, at: Fixture.at(20))

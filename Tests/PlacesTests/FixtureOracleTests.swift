@@ -78,8 +78,10 @@ struct FixtureOracleTests {
 
     @Test("malformed responses: bad JSON and a missing places object are located errors")
     func malformed() throws {
-        for (repo, name) in [(Self.ios, "AEPPlaces__Tests__Assets__badJson.json"), (Self.ios, "AEPPlaces__Tests__Assets__noPlaces.json"),
-                             (Self.android, "code__places__src__androidTest__resources__invalid.json")] {
+        for (repo, name) in [
+            (Self.ios, "AEPPlaces__Tests__Assets__badJson.json"), (Self.ios, "AEPPlaces__Tests__Assets__noPlaces.json"),
+            (Self.android, "code__places__src__androidTest__resources__invalid.json"),
+        ] {
             let source = try AdobeFixtures.source(repo, name)
             #expect(throws: FencesimError.self, "\(name)") {
                 _ = try PlacesQueryResponse.decode(source, platform: .android)

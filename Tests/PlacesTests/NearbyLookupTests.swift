@@ -10,8 +10,10 @@ import Testing
         var pois: [POI] = []
         for k in 0..<5 {
             let p = Geodesic.wgs84.direct(latitude: 37.33, longitude: -121.89, azimuth: 0, distanceMeters: 50 + 100 * Double(k))
-            pois.append(POI(id: "p\(k)", name: "P\(k)", latitude: p.latitude, longitude: p.longitude,
-                            radiusMeters: k < 2 ? 200 : 60, library: "lib", rank: 10))
+            pois.append(
+                POI(
+                    id: "p\(k)", name: "P\(k)", latitude: p.latitude, longitude: p.longitude,
+                    radiusMeters: k < 2 ? 200 : 60, library: "lib", rank: 10))
         }
         return (POICatalog(pois: pois), pois)
     }

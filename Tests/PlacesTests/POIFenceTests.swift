@@ -8,10 +8,13 @@ import Testing
 @Suite struct POIFenceTests {
     static let location = SourceLocation(file: "fences.geojson", line: 3, column: 5)
 
-    static func circle(_ id: String, radius: Double = 82, library: String? = "Restaurants", rank: Int? = 20, metadata: JSONValue? = nil) -> Fence {
-        Fence(index: 0, id: id, name: "Cityview \(id)", kind: .circle(radiusMeters: radius),
-              shape: .point(XY(longitude: -121.8910217, latitude: 37.3325958)), library: library, rank: rank,
-              metadata: metadata, location: location)
+    static func circle(_ id: String, radius: Double = 82, library: String? = "Restaurants", rank: Int? = 20, metadata: JSONValue? = nil)
+        -> Fence
+    {
+        Fence(
+            index: 0, id: id, name: "Cityview \(id)", kind: .circle(radiusMeters: radius),
+            shape: .point(XY(longitude: -121.8910217, latitude: 37.3325958)), library: library, rank: rank,
+            metadata: metadata, location: location)
     }
 
     @Test("a circle fence becomes a POI with its Places properties")
@@ -48,7 +51,8 @@ import Testing
 
     @Test("iOS and Android read missing query-service fields differently")
     func wireDefaults() throws {
-        let body = #"{"places":{"pois":[{"p":["id1",null,"1.5","2.5",null,null,null]},{"p":["id2","n","999","2",10,"l",1]},{"p":["short"]}]}}"#
+        let body =
+            #"{"places":{"pois":[{"p":["id1",null,"1.5","2.5",null,null,null]},{"p":["id2","n","999","2",10,"l",1]},{"p":["short"]}]}}"#
         let source = SourceText(file: "r.json", bytes: Array(body.utf8))
         let ios = try PlacesQueryResponse.decode(source, platform: .ios)
         #expect(ios.response.pois.map(\.id) == ["id1", "id2"])
@@ -56,7 +60,9 @@ import Testing
         #expect(ios.warnings.count == 1)
         let android = try PlacesQueryResponse.decode(source, platform: .android)
         #expect(android.response.pois.map(\.id) == ["id1"])
-        #expect(android.response.pois[0].name == "unnamed" && android.response.pois[0].radiusMeters == 100 && android.response.pois[0].rank == 1000)
+        #expect(
+            android.response.pois[0].name == "unnamed" && android.response.pois[0].radiusMeters == 100
+                && android.response.pois[0].rank == 1000)
         #expect(android.warnings.count == 2)
     }
 }

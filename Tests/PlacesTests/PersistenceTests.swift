@@ -10,8 +10,9 @@ import Testing
         let a = Fixture.poi("A", rank: 1, radius: 82.5, metadata: ["city": "San José", "quote": "say \"hi\"\n"])
         let b = Fixture.poi("B", rank: 2, radius: 50, latitude: 37.3301234567891)
         let c = Fixture.poi("C", rank: 3, radius: 20, latitude: 37.331)
-        _ = state.applyNearbyResponse(PlacesQueryResponse(userWithin: [a], pois: [b, c]), at: Fixture.t0.adding(nanoseconds: 7),
-                                      latitude: 37.33, longitude: -121.89)
+        _ = state.applyNearbyResponse(
+            PlacesQueryResponse(userWithin: [a], pois: [b, c]), at: Fixture.t0.adding(nanoseconds: 7),
+            latitude: 37.33, longitude: -121.89)
         _ = state.processRegionEvent(.entry, poi: b, at: Fixture.at(10.123456789))
         _ = state.processRegionEvent(.exit, poi: c, at: Fixture.at(20))
         return state
@@ -29,7 +30,8 @@ import Testing
         // The decoded state carries on exactly like the original.
         var x = state, y = decoded
         let c = Fixture.poi("C", rank: 3, radius: 20, latitude: 37.331)
-        #expect(Fixture.json(x.processRegionEvent(.entry, poi: c, at: Fixture.at(30)).sharedState)
+        #expect(
+            Fixture.json(x.processRegionEvent(.entry, poi: c, at: Fixture.at(30)).sharedState)
                 == Fixture.json(y.processRegionEvent(.entry, poi: c, at: Fixture.at(30)).sharedState))
         #expect(x == y)
     }
@@ -37,7 +39,8 @@ import Testing
     @Test("an empty state round-trips")
     func emptyRoundTrip() throws {
         let state = PlacesState()
-        let decoded = try PlacesState.decode(SourceText(file: "s", bytes: Array(state.encoded().utf8)), configuration: PlacesConfiguration())
+        let decoded = try PlacesState.decode(
+            SourceText(file: "s", bytes: Array(state.encoded().utf8)), configuration: PlacesConfiguration())
         #expect(decoded == state)
     }
 

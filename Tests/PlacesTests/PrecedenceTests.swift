@@ -84,7 +84,8 @@ import Testing
         let pois = ["a", "b", "c"].map { Fixture.poi($0) }
         func run(_ platform: PlacesPlatform) -> (afterEntries: String?, afterExit: String?) {
             var state = Fixture.state(platform)
-            _ = state.applyNearbyResponse(PlacesQueryResponse(userWithin: [], pois: pois), at: Fixture.t0, latitude: 37.33, longitude: -121.89)
+            _ = state.applyNearbyResponse(
+                PlacesQueryResponse(userWithin: [], pois: pois), at: Fixture.t0, latitude: 37.33, longitude: -121.89)
             for (k, id) in ["c", "b", "a"].enumerated() {
                 _ = state.processRegionEvent(.entry, poi: pois.first { $0.id == id }!, at: Fixture.at(Double(k + 1)))
             }

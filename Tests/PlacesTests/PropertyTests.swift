@@ -7,8 +7,9 @@ import Testing
     static func randomPOIs(_ rng: inout SplitMix64, count: Int) -> [POI] {
         (0..<count).map { k in
             // Few distinct ranks and radii, so that ties are frequent.
-            Fixture.poi("p\(k)", rank: Int(rng.next() % 3), radius: Double(50 + 25 * Int(rng.next() % 3)),
-                        latitude: 37.33 + rng.nextUnitDouble() * 0.01)
+            Fixture.poi(
+                "p\(k)", rank: Int(rng.next() % 3), radius: Double(50 + 25 * Int(rng.next() % 3)),
+                latitude: 37.33 + rng.nextUnitDouble() * 0.01)
         }
     }
 
@@ -28,53 +29,53 @@ import Testing
                 let wasEntered = state.isEntered(poi.id)
                 let before = state
                 let r = state.processRegionEvent(type, poi: poi, at: time)
-                let where_ = "seed \(seed) step \(step) \(type.rawValue) \(poi.id)"
-                #expect(r.isProcessed, "\(where_)")
+                let context = "seed \(seed) step \(step) \(type.rawValue) \(poi.id)"
+                #expect(r.isProcessed, "\(context)")
                 if type == .entry { model.insert(poi.id) } else { model.remove(poi.id) }
 
                 // The entered set follows the signals exactly; expiry never touches it.
-                #expect(Set(state.enteredIDs) == model, "\(where_)")
-                #expect(state.enteredIDs == state.enteredIDs.sorted(), "\(where_)")
+                #expect(Set(state.enteredIDs) == model, "\(context)")
+                #expect(state.enteredIDs == state.enteredIDs.sorted(), "\(context)")
                 // A processed signal refreshes membership: nothing is expired right after it.
-                #expect(state.validUntil != nil && !state.isExpired(at: time), "\(where_)")
+                #expect(state.validUntil != nil && !state.isExpired(at: time), "\(context)")
                 #expect(r.current == state.currentID && r.lastEntered == state.lastEnteredID && r.lastExited == state.lastExitedID)
-                #expect(r.events.count == 2, "\(where_)")
+                #expect(r.events.count == 2, "\(context)")
 
                 if type == .entry {
-                    #expect(state.lastEnteredID == poi.id, "\(where_)")
+                    #expect(state.lastEnteredID == poi.id, "\(context)")
                 } else {
-                    #expect(state.lastExitedID == poi.id, "\(where_)")
+                    #expect(state.lastExitedID == poi.id, "\(context)")
                     if !wasEntered {
                         // research §1.3: an exit of a POI not entered is processed again; the
                         // entered set is unchanged, and so is Current when nothing expired.
-                        #expect(Set(state.enteredIDs) == Set(before.enteredIDs), "\(where_)")
+                        #expect(Set(state.enteredIDs) == Set(before.enteredIDs), "\(context)")
                         // (Android recalculates over its cache order here, which can differ
                         // from the winner of an earlier entry tie.)
                         if r.expiry == nil && before.currentID != nil && platform != .android {
-                            #expect(state.currentID == before.currentID, "\(where_)")
+                            #expect(state.currentID == before.currentID, "\(context)")
                         }
                     }
                 }
 
                 // Current is in the entered set, and present whenever the set is non-empty.
                 if let current = state.currentID {
-                    #expect(state.isEntered(current), "\(where_)")
+                    #expect(state.isEntered(current), "\(context)")
                 }
-                #expect(state.entered.isEmpty == (state.currentID == nil), "\(where_)")
+                #expect(state.entered.isEmpty == (state.currentID == nil), "\(context)")
 
                 // Current obeys precedence.
                 if let current = state.current {
                     let best = state.entered.map { ($0.poi.rank, $0.poi.radiusMeters) }.min { $0 < $1 }
                     switch platform {
                     case .docs:
-                        #expect(state.currentID == state.entered.min(by: PlacesState.documentedPrecedes)?.id, "\(where_)")
+                        #expect(state.currentID == state.entered.min(by: PlacesState.documentedPrecedes)?.id, "\(context)")
                     case .ios:
-                        #expect(best.map { $0 == (current.rank, current.radiusMeters) } == true, "\(where_)")
+                        #expect(best.map { $0 == (current.rank, current.radiusMeters) } == true, "\(context)")
                     case .android:
                         // After a strict expiry Android lets the next entry become current
                         // without comparing it to the entered set (PrecedenceTests).
                         if mode == .lazy {
-                            #expect(best.map { $0 == (current.rank, current.radiusMeters) } == true, "\(where_)")
+                            #expect(best.map { $0 == (current.rank, current.radiusMeters) } == true, "\(context)")
                         }
                     }
                 }
@@ -111,7 +112,8 @@ import Testing
             var state = Fixture.state(.ios, seed: 7)
             var out = ""
             for step in 0..<200 {
-                let r = state.processRegionEvent(rng.next() % 2 == 0 ? .entry : .exit, poi: pois[Int(rng.next() % 6)], at: Fixture.at(Double(step)))
+                let r = state.processRegionEvent(
+                    rng.next() % 2 == 0 ? .entry : .exit, poi: pois[Int(rng.next() % 6)], at: Fixture.at(Double(step)))
                 out += Fixture.json(r.sharedState) + Fixture.json(r.responseEventData) + "\n"
             }
             return out + state.encoded()

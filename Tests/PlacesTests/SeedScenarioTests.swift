@@ -68,7 +68,10 @@ import Testing
         #expect(entry.events.map(\.type) == [PlacesEvent.placesType, PlacesEvent.edgeType])
         #expect(entry.events.map(\.source) == [PlacesEvent.responseContentSource, PlacesEvent.requestContentSource])
         #expect(entry.events[1].mask == ["xdm.eventType", "xdm.placeContext.POIinteraction.poiDetail.poiID"])
-        #expect(Fixture.json(entry.edgeEventData) == #"{"xdm":{"eventType":"location.entry","placeContext":{"POIinteraction":{"poiDetail":{"poiID":"A","name":"POI A","metadata":{"list":[{"key":"brand","value":"Adobe"},{"key":"city","value":"San Jose"}]}}}}}}"#)
+        #expect(
+            Fixture.json(entry.edgeEventData)
+                == #"{"xdm":{"eventType":"location.entry","placeContext":{"POIinteraction":{"poiDetail":{"poiID":"A","name":"POI A","metadata":{"list":[{"key":"brand","value":"Adobe"},{"key":"city","value":"San Jose"}]}}}}}}"#
+        )
         let exit = state.processRegionEvent(.exit, poi: a, at: Fixture.at(10))
         #expect(Fixture.json(exit.edgeEventData).contains(#""eventType":"location.exit""#))
         #expect(Fixture.json(exit.responseEventData).contains(#""regioneventtype":"exit""#))

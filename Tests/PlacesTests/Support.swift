@@ -12,16 +12,22 @@ enum Fixture {
     static func at(_ seconds: Double) -> Timestamp { t0.adding(seconds: seconds) }
 
     /// A POI near (37.33, -121.89) with the given rank and radius.
-    static func poi(_ id: String, rank: Int = 1, radius: Double = 100, latitude: Double = 37.33, longitude: Double = -121.89,
-                    metadata: [String: String] = [:]) -> POI {
-        POI(id: id, name: "POI \(id)", latitude: latitude, longitude: longitude, radiusMeters: radius,
+    static func poi(
+        _ id: String, rank: Int = 1, radius: Double = 100, latitude: Double = 37.33, longitude: Double = -121.89,
+        metadata: [String: String] = [:]
+    ) -> POI {
+        POI(
+            id: id, name: "POI \(id)", latitude: latitude, longitude: longitude, radiusMeters: radius,
             library: "lib", rank: rank, metadata: metadata)
     }
 
-    static func state(_ platform: PlacesPlatform = .docs, expiry: PlacesExpiryMode = .lazy, ttl: Double = 3600,
-                      budget: Int? = nil, seed: UInt64 = 0) -> PlacesState {
-        PlacesState(configuration: PlacesConfiguration(
-            membershipTTL: ttl, expiry: expiry, platform: platform, regionBudget: budget, dictionarySeed: seed))
+    static func state(
+        _ platform: PlacesPlatform = .docs, expiry: PlacesExpiryMode = .lazy, ttl: Double = 3600,
+        budget: Int? = nil, seed: UInt64 = 0
+    ) -> PlacesState {
+        PlacesState(
+            configuration: PlacesConfiguration(
+                membershipTTL: ttl, expiry: expiry, platform: platform, regionBudget: budget, dictionarySeed: seed))
     }
 
     static func json(_ value: JSONValue?) -> String {

@@ -1,14 +1,15 @@
 import Accuracy
 import EventPipeline
+import Fences
 import Foundation
-@testable import Reports
+import Geotriggers
 import Scenarios
+import Spatial
 import Support
 import Testing
 import Traces
-import Geotriggers
-import Fences
-import Spatial
+
+@testable import Reports
 
 /// Loads a page in headless Chromium with a test script appended (allowed by its own hash, the
 /// page's policy otherwise unchanged), which acts on the page and writes what it saw into
@@ -23,7 +24,8 @@ enum Browser {
 
     static func load(_ html: String, testScript: String, name: String = "page.html") throws -> Run {
         // The script may set `out.wait` and call `finish()` later (after a timer).
-        let wrapped = "(function(){var out={};function finish(){var pre=document.createElement('pre');pre.id='fs-test';pre.textContent=JSON.stringify(out);document.body.appendChild(pre);}"
+        let wrapped =
+            "(function(){var out={};function finish(){var pre=document.createElement('pre');pre.id='fs-test';pre.textContent=JSON.stringify(out);document.body.appendChild(pre);}"
             + "try{" + testScript + "}catch(e){out.exception=String(e&&e.stack||e);out.wait=false;}if(!out.wait)finish();})();"
         let hash = "'sha256-\(SHA256.base64Digest(wrapped))'"
         guard html.contains("script-src 'sha256-") else { throw Failure("the page allows no script by its hash") }
@@ -33,16 +35,21 @@ enum Browser {
         let dir = try ReportTests.temporaryDirectory()
         let url = dir.appendingPathComponent(name)
         try page.write(to: url, atomically: true, encoding: .utf8)
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
-                      "--disable-component-update", "--disable-sync", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
-                      "--enable-logging=stderr", "--v=1", "--window-size=1280,900", "--virtual-time-budget=3000"]
+        let common = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
+            "--enable-logging=stderr", "--v=1", "--window-size=1280,900", "--virtual-time-budget=3000",
+        ]
         let run = try ReportTests.runChromium(common + ["--dump-dom", url.absoluteString])
         guard run.status == 0 else { throw Failure("chromium exited \(run.status): \(run.stderr.suffix(1500))") }
-        guard let start = run.stdout.range(of: "<pre id=\"fs-test\">"), let stop = run.stdout.range(of: "</pre>", range: start.upperBound..<run.stdout.endIndex) else {
+        guard let start = run.stdout.range(of: "<pre id=\"fs-test\">"),
+            let stop = run.stdout.range(of: "</pre>", range: start.upperBound..<run.stdout.endIndex)
+        else {
             throw Failure("the test script left no result: \(run.stderr.suffix(1500))")
         }
         let text = String(run.stdout[start.upperBound..<stop.lowerBound])
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(
+                of: "&amp;", with: "&")
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
         if let keep = ProcessInfo.processInfo.environment["FENCESIM_BROWSER_KEEP"] {
             // For a person checking the design: the page, what the script saw, and a screenshot.
@@ -74,8 +81,10 @@ enum Browser {
     static func number(_ v: Any?) -> Double? { (v as? NSNumber)?.doubleValue }
 }
 
-@Suite(.enabled(if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` to test the report's map in a real browser"),
-       .timeLimit(.minutes(3)))
+@Suite(
+    .enabled(
+        if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` to test the report's map in a real browser"),
+    .timeLimit(.minutes(3)))
 struct MapBrowserTests {
     /// Wheel, keys and buttons move the map's viewBox; a fence row zooms to the fence and
     /// highlights it and its events; a timeline bar does too; the timeline zooms.
@@ -175,7 +184,11 @@ struct MapBrowserTests {
         let html = ReportHTML.render(report, basemap: template)
         #expect(html.contains("img-src http://127.0.0.1:9\""))
         #expect(html.contains("loads map tiles from http://127.0.0.1:9"))
-        let run = try Browser.load(html, testScript: "out.tiles=document.querySelectorAll('#map g.basemap image').length;out.href=(document.querySelector('#map g.basemap image')||{getAttribute:function(){return ''}}).getAttribute('href');")
+        let run = try Browser.load(
+            html,
+            testScript:
+                "out.tiles=document.querySelectorAll('#map g.basemap image').length;out.href=(document.querySelector('#map g.basemap image')||{getAttribute:function(){return ''}}).getAttribute('href');"
+        )
         #expect((Browser.number(run.results["tiles"]) ?? 0) > 0)
         #expect((run.results["href"] as? String)?.hasPrefix("http://127.0.0.1:9/tiles/") == true)
         // Tiles were requested (and failed: nothing listens on port 9), and nothing was refused.
@@ -200,11 +213,12 @@ struct MapBrowserTests {
         #expect(html.components(separatedBy: "<script").count == 2)
     }
 
-    @Test(arguments: [
-        ("https://tile.openstreetmap.org/{z}/{x}/{y}.png", "https://tile.openstreetmap.org"),
-        ("https://{s}.tile.example.com:8443/a/{z}/{x}/{y}@2x.png?key=1", "https://*.tile.example.com:8443"),
-        ("ftp://tiles/{z}/{x}/{y}", nil), ("https://tile.openstreetmap.org/{z}/{x}.png", nil), ("https://a b/{z}/{x}/{y}", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("https://tile.openstreetmap.org/{z}/{x}/{y}.png", "https://tile.openstreetmap.org"),
+            ("https://{s}.tile.example.com:8443/a/{z}/{x}/{y}@2x.png?key=1", "https://*.tile.example.com:8443"),
+            ("ftp://tiles/{z}/{x}/{y}", nil), ("https://tile.openstreetmap.org/{z}/{x}.png", nil), ("https://a b/{z}/{x}/{y}", nil),
+        ] as [(String, String?)])
     func basemapHosts(template: String, host: String?) {
         #expect(MapTemplate.host(template) == host)
     }
@@ -220,25 +234,32 @@ struct MapBrowserTests {
         #expect(html.contains("<div class=\"k\">exits lost</div><div class=\"v\">\(o.exitsMissed)</div>"))
         #expect(html.contains("<div class=\"k\">flaps</div><div class=\"v\">\(o.flaps)</div>"))
         let undetected = report.visits.filter { !$0.detected && $0.missReason != .gap && $0.missReason != .entryLoss }.count
-        #expect(html.contains("<div class=\"k\">missed visits</div><div class=\"v\">\(o.missed)</div><div class=\"d\">gap \(o.missedInGap) · undetected \(undetected) · lost notification 0</div>"))
+        #expect(
+            html.contains(
+                "<div class=\"k\">missed visits</div><div class=\"v\">\(o.missed)</div><div class=\"d\">gap \(o.missedInGap) · undetected \(undetected) · lost notification 0</div>"
+            ))
         #expect(html.contains("<td>gap (fence between fixes)</td>"))
         // Rows of the visits table name their fence, for the map.
         #expect(html.contains("<tr data-fence=\"\(report.visits[0].truth.fenceID)\">"))
     }
 }
 
-@Suite(.enabled(if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` to test the replay view in a real browser"),
-       .timeLimit(.minutes(3)))
+@Suite(
+    .enabled(
+        if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` to test the replay view in a real browser"),
+    .timeLimit(.minutes(3)))
 struct ReplayViewBrowserTests {
     static func page(degradation: Degradation?, in folder: URL) throws -> String {
         let (fences, traces, frame) = try ReportTests.drives(in: folder)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
-        let evaluator = Evaluator(Evaluator.Configuration(
-            replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 1), degradation: degradation,
-            trackPointLimit: 1_000_000))
+        let evaluator = Evaluator(
+            Evaluator.Configuration(
+                replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 1), degradation: degradation,
+                trackPointLimit: 1_000_000))
         let evaluations = try evaluator.run([traces[0]])
-        let report = AccuracyReport(evaluations: evaluations, fences: fences, title: "row", generator: "fencesim test", truth: "clean trace",
-                                    degradation: degradation)
+        let report = AccuracyReport(
+            evaluations: evaluations, fences: fences, title: "row", generator: "fencesim test", truth: "clean trace",
+            degradation: degradation)
         return ReplayView.render(report, events: evaluations[0].outcome.events)
     }
 
@@ -285,7 +306,8 @@ struct ReplayViewBrowserTests {
         #expect(Browser.number(r["slider"]) == Browser.number(r["enterT"]))
         #expect(r["current"] as? Bool == true && r["inside"] as? Bool == true)
         #expect(Browser.number(r["insideCount"]) == 1 && Browser.number(r["insideAtStart"]) == 0)
-        #expect((Browser.number(r["scrollEnd"]) ?? 0) > 0 && r["lastVisible"] as? Bool == true && Browser.number(r["scrollStart"]) == 0, "\(r)")
+        #expect(
+            (Browser.number(r["scrollEnd"]) ?? 0) > 0 && r["lastVisible"] as? Bool == true && Browser.number(r["scrollStart"]) == 0, "\(r)")
         #expect(r["viewBox"] as? String != "0 0 960 600")
         #expect(r["followed"] as? Bool == true && (Browser.number(r["followedWidth"]) ?? 960) < 960 && r["stayed"] as? Bool == true, "\(r)")
         #expect((Browser.number(r["played"]) ?? 0) > 0, "\(r)")
@@ -295,8 +317,11 @@ struct ReplayViewBrowserTests {
     }
 }
 
-@Suite(.enabled(if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` to test the report's timelines in a real browser"),
-       .timeLimit(.minutes(3)))
+@Suite(
+    .enabled(
+        if: ReportTests.chromium != nil,
+        "chromium is not on PATH: run `make setup-browser` to test the report's timelines in a real browser"),
+    .timeLimit(.minutes(3)))
 struct TimelineBrowserTests {
     /// Three days with a 2-minute and a 1-hour visit each day: at first the axis counts days and
     /// the 2-minute visits are 2 pixels wide (not lost); zoomed in, the axis counts minutes or
@@ -316,14 +341,19 @@ struct TimelineBrowserTests {
         }
         let trace = dir.appendingPathComponent("days.csv")
         try csv.write(to: trace, atomically: true, encoding: .utf8)
-        let fence = Fence(index: 0, id: "office", kind: .circle(radiusMeters: 50), shape: .point(centre), zone: "work",
-                          location: SourceLocation(file: "office.geojson", line: 1))
+        let fence = Fence(
+            index: 0, id: "office", kind: .circle(radiusMeters: 50), shape: .point(centre), zone: "work",
+            location: SourceLocation(file: "office.geojson", line: 1))
         let fences = FenceSet(file: "office.geojson", fences: [fence])
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
-        let evaluator = Evaluator(Evaluator.Configuration(
-            replay: Replayer.Configuration(fences: fences, frame: .transverseMercator(latitudeOfOrigin: 47.39, centralMeridian: 8.5), settings: settings, workers: 1)))
+        let evaluator = Evaluator(
+            Evaluator.Configuration(
+                replay: Replayer.Configuration(
+                    fences: fences, frame: .transverseMercator(latitudeOfOrigin: 47.39, centralMeridian: 8.5), settings: settings,
+                    workers: 1)))
         let evaluations = try evaluator.run([TraceInput(path: trace.path, label: "days")])
-        let report = AccuracyReport(evaluations: evaluations, fences: fences, title: "days", generator: "fencesim test", truth: "clean trace", degradation: nil)
+        let report = AccuracyReport(
+            evaluations: evaluations, fences: fences, title: "days", generator: "fencesim test", truth: "clean trace", degradation: nil)
         #expect(report.visits.count == 6)
         let script = """
             var tl=document.querySelector('svg.timeline-svg');var r=tl.getBoundingClientRect();
@@ -362,10 +392,12 @@ struct TimelineBrowserTests {
         let (fences, traces, frame) = try ReportTests.drives(in: folder)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
         let many = (0..<6).flatMap { k in traces.map { TraceInput(path: $0.path, label: "\($0.label)-\(k)") } }
-        let evaluator = Evaluator(Evaluator.Configuration(
-            replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2), drawnEventsKept: 0))
-        let report = AccuracyReport(evaluations: try evaluator.run(many), fences: fences, title: "many", generator: "fencesim test",
-                                    truth: "clean trace", degradation: nil)
+        let evaluator = Evaluator(
+            Evaluator.Configuration(
+                replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2), drawnEventsKept: 0))
+        let report = AccuracyReport(
+            evaluations: try evaluator.run(many), fences: fences, title: "many", generator: "fencesim test",
+            truth: "clean trace", degradation: nil)
         let html = ReportHTML.render(report)
         let timelines = try #require(html.range(of: "<section><h2>Timelines</h2>"))
         let folded = try #require(html.range(of: "<details class=\"more\"><summary>Timelines of 8 more traces</summary>"))

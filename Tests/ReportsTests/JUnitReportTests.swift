@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import Reports
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-@testable import Reports
 
 /// The JUnit XML of `fencesim check --junit` (SPEC §6.5).
 @Suite struct JUnitReportTests {
@@ -11,8 +13,10 @@ import Testing
     final class Collector: NSObject, XMLParserDelegate {
         var elements: [(name: String, attributes: [String: String])] = []
         var text = ""
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             elements.append((elementName, attributes))
         }
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
@@ -22,7 +26,8 @@ import Testing
         let diff = "trace a.csv: 1 missing\n  - missing  2026-01-01T09:00:00.000Z enter fence=\"A&B <1>\"\n"
         let report = JUnitReport(cases: [
             JUnitReport.TestCase(name: "scenarios/a.yaml", file: "scenarios/a.yaml", outcome: .passed),
-            JUnitReport.TestCase(name: "scenarios/b.yaml", file: "scenarios/b.yaml", outcome: .failed(message: "1 difference from x", text: diff)),
+            JUnitReport.TestCase(
+                name: "scenarios/b.yaml", file: "scenarios/b.yaml", outcome: .failed(message: "1 difference from x", text: diff)),
             JUnitReport.TestCase(name: "scenarios/c \"d\".yaml", outcome: .error(message: "c.yaml:1:1: error: bad\u{1}", text: "bad")),
         ])
         let parser = XMLParser(data: Data(report.xml.utf8))

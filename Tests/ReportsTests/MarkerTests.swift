@@ -1,7 +1,8 @@
-@testable import Accuracy
-@testable import EventPipeline
 import Support
 import Testing
+
+@testable import Accuracy
+@testable import EventPipeline
 @testable import Reports
 
 /// Map markers of a trace are found in one pass over its event log, however many false
@@ -36,16 +37,23 @@ import Testing
         for k in 0..<count {
             let fence = "f\(k)"
             let enter = t0.adding(seconds: Double(2 * k))
-            events.append(LogEvent(time: enter, trace: "t", type: .enter, fields: [("fence", .string(fence))],
-                                   longitude: Double(k), latitude: 1))
-            events.append(LogEvent(time: enter.adding(seconds: 1), trace: "t", type: .exit, fields: [("fence", .string(fence))],
-                                   longitude: Double(k), latitude: 2))
-            detections.append(TraceScore.FalseDetection(trace: "t", zone: "default",
-                                                        visit: DetectedVisit(fence: k, fenceID: fence, enter: enter, exit: enter.adding(seconds: 1))))
+            events.append(
+                LogEvent(
+                    time: enter, trace: "t", type: .enter, fields: [("fence", .string(fence))],
+                    longitude: Double(k), latitude: 1))
+            events.append(
+                LogEvent(
+                    time: enter.adding(seconds: 1), trace: "t", type: .exit, fields: [("fence", .string(fence))],
+                    longitude: Double(k), latitude: 2))
+            detections.append(
+                TraceScore.FalseDetection(
+                    trace: "t", zone: "default",
+                    visit: DetectedVisit(fence: k, fenceID: fence, enter: enter, exit: enter.adding(seconds: 1))))
         }
         let counter = Counter()
-        let markers = AccuracyReport.markers(events: CountingEvents(events: events, counter: counter),
-                                             score: TraceScore(trace: "t", durationSeconds: 1, falseDetections: detections))
+        let markers = AccuracyReport.markers(
+            events: CountingEvents(events: events, counter: counter),
+            score: TraceScore(trace: "t", durationSeconds: 1, falseDetections: detections))
         #expect(counter.reads == events.count)
         let placed = markers.filter { $0.kind == .falseDetection }
         #expect(placed.count == count)
@@ -59,8 +67,10 @@ import Testing
         let t0 = Timestamp(seconds: 1_767_225_600)
         var events: [LogEvent] = []
         for k in 0..<300 {
-            events.append(LogEvent(time: t0.adding(seconds: Double(k)), trace: "t", type: k % 2 == 0 ? .enter : .exit,
-                                   fields: [("fence", .string("f"))], longitude: Double(k), latitude: 1))
+            events.append(
+                LogEvent(
+                    time: t0.adding(seconds: Double(k)), trace: "t", type: k % 2 == 0 ? .enter : .exit,
+                    fields: [("fence", .string("f"))], longitude: Double(k), latitude: 1))
         }
         let counter = Counter()
         let limited = AccuracyReport.markers(events: CountingEvents(events: events, counter: counter), score: nil, limit: 100)

@@ -1,9 +1,10 @@
-@testable import Execution
 import Foundation
-@testable import Regression
 import Support
 import Testing
 import Traces
+
+@testable import Execution
+@testable import Regression
 @testable import Reports
 
 /// A report's entries written into a shard's part and read back render the same bytes
@@ -15,8 +16,9 @@ import Traces
         let report = try ReportTests.report(degradation: degradation, in: folder, drawnEventsKept: AccuracyReport.markerLimit)
         let (fences, _, _) = try ReportTests.drives(in: folder)
         #expect(report.traces.contains { !$0.markers.isEmpty } && !report.visits.isEmpty)
-        let header = RunPart.Header(kind: .report, run: "test", shard: try Shard(index: 0, count: 1), traceCount: report.traces.count,
-                                    positions: Array(report.traces.indices), arguments: [])
+        let header = RunPart.Header(
+            kind: .report, run: "test", shard: try Shard(index: 0, count: 1), traceCount: report.traces.count,
+            positions: Array(report.traces.indices), arguments: [])
         let bytes = RunPart.text(header, records: report.traces.map { $0.partValue(failure: nil) })
         var entries: [AccuracyReport.TraceEntry] = []
         let back = try RunPart.read(SourceText(file: "part.jsonl", bytes: bytes)) { (_, position, node) throws(FencesimError) in
@@ -24,8 +26,9 @@ import Traces
             entries.append(try AccuracyReport.TraceEntry.read(part: node).entry)
         }
         #expect(back == header)
-        let merged = AccuracyReport(entries: entries, fences: fences, title: report.title, generator: report.generator,
-                                    truth: report.truth, degradation: report.degradation)
+        let merged = AccuracyReport(
+            entries: entries, fences: fences, title: report.title, generator: report.generator,
+            truth: report.truth, degradation: report.degradation)
         let sameHTML = ReportHTML.render(merged) == ReportHTML.render(report)
         #expect(sameHTML, "the HTML differs")
         #expect(ReportTable.render(merged) == ReportTable.render(report), "the table differs")

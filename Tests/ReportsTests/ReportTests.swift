@@ -1,14 +1,15 @@
-@testable import Accuracy
-@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import Accuracy
+@testable import EventPipeline
 @testable import Reports
+@testable import Scenarios
 
 /// The accuracy report (SPEC §6.3): the recall-by-speed plot on a synthetic drive, agreement of
 /// the three renderings, and the HTML page in a real browser.
@@ -31,10 +32,15 @@ import Traces
         var fences: [Fence] = []
         var features: [String] = []
         for k in 0..<10 {
-            let p = geodesic.direct(latitude: start.latitude, longitude: start.longitude, azimuth: 90, distanceMeters: 100 + Double(k) * 200 + Double(k) * 3.7)
-            fences.append(Fence(index: k, id: "f\(k)", kind: .circle(radiusMeters: 6), shape: .point(XY(longitude: p.longitude, latitude: p.latitude)),
-                                zone: "row", location: SourceLocation(file: "row.geojson", line: k + 1)))
-            features.append("{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\",\"radius\":6,\"zone\":\"row\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(p.longitude),\(p.latitude)]}}")
+            let p = geodesic.direct(
+                latitude: start.latitude, longitude: start.longitude, azimuth: 90, distanceMeters: 100 + Double(k) * 200 + Double(k) * 3.7)
+            fences.append(
+                Fence(
+                    index: k, id: "f\(k)", kind: .circle(radiusMeters: 6), shape: .point(XY(longitude: p.longitude, latitude: p.latitude)),
+                    zone: "row", location: SourceLocation(file: "row.geojson", line: k + 1)))
+            features.append(
+                "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\",\"radius\":6,\"zone\":\"row\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(p.longitude),\(p.latitude)]}}"
+            )
         }
         let end = geodesic.direct(latitude: start.latitude, longitude: start.longitude, azimuth: 90, distanceMeters: 2200)
         let route = [start, XY(longitude: end.longitude, latitude: end.latitude)]
@@ -46,22 +52,27 @@ import Traces
             traces.append(TraceInput(path: url.path, label: "drive-\(Int(speed))"))
         }
         let fenceURL = dir.appendingPathComponent("row.geojson")
-        try ("{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}").write(to: fenceURL, atomically: true, encoding: .utf8)
+        try ("{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}").write(
+            to: fenceURL, atomically: true, encoding: .utf8)
         let set = FenceSet(file: fenceURL.path, fences: fences)
         return (set, traces, .transverseMercator(latitudeOfOrigin: 47.39, centralMeridian: 8.51))
     }
 
-    static func report(degradation: Degradation? = nil, in folder: URL? = nil, keepsEvents: Bool = true,
-                       drawnEventsKept: Int? = nil) throws -> AccuracyReport {
+    static func report(
+        degradation: Degradation? = nil, in folder: URL? = nil, keepsEvents: Bool = true,
+        drawnEventsKept: Int? = nil
+    ) throws -> AccuracyReport {
         let (fences, traces, frame) = try drives(in: folder)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
-        let evaluator = Evaluator(Evaluator.Configuration(
-            replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2), degradation: degradation,
-            drawnEventsKept: drawnEventsKept ?? (keepsEvents ? .max : 0)))
+        let evaluator = Evaluator(
+            Evaluator.Configuration(
+                replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2), degradation: degradation,
+                drawnEventsKept: drawnEventsKept ?? (keepsEvents ? .max : 0)))
         let evaluations = try evaluator.run(traces)
         #expect(evaluations.allSatisfy { $0.outcome.events.isEmpty == (drawnEventsKept == 0 || !keepsEvents) })
-        return AccuracyReport(evaluations: evaluations, fences: fences, title: "row of narrow fences", generator: "fencesim test",
-                              truth: "clean trace", degradation: degradation)
+        return AccuracyReport(
+            evaluations: evaluations, fences: fences, title: "row of narrow fences", generator: "fencesim test",
+            truth: "clean trace", degradation: degradation)
     }
 
     @Test func recallBySpeedShowsTheMissesInTheirBand() throws {
@@ -163,8 +174,11 @@ import Traces
         let (fences, traces, frame) = try Self.drives(in: folder)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
         func evaluations(_ kept: Int) throws -> [TraceEvaluation] {
-            try Evaluator(Evaluator.Configuration(replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2),
-                                                  degradation: degradation, drawnEventsKept: kept)).run(traces)
+            try Evaluator(
+                Evaluator.Configuration(
+                    replay: Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: 2),
+                    degradation: degradation, drawnEventsKept: kept)
+            ).run(traces)
         }
         let whole = try evaluations(.max)
         #expect(whole.contains { $0.outcome.events.filter(\.isDrawn).count > 10 }, "the limits below should cut a log")
@@ -173,8 +187,9 @@ import Traces
             for (a, b) in zip(whole, few) {
                 #expect(b.outcome.events.count <= a.outcome.events.count)
                 #expect(b.outcome.events.filter(\.isDrawn).count == min(limit, a.outcome.events.filter(\.isDrawn).count))
-                #expect(AccuracyReport.markers(events: b.outcome.events, score: b.score, limit: limit)
-                    == AccuracyReport.markers(events: a.outcome.events, score: a.score, limit: limit))
+                #expect(
+                    AccuracyReport.markers(events: b.outcome.events, score: b.score, limit: limit)
+                        == AccuracyReport.markers(events: a.outcome.events, score: a.score, limit: limit))
             }
         }
     }
@@ -220,11 +235,17 @@ import Traces
         process.waitUntilExit()
         try out.close()
         try err.close()
-        return (process.terminationStatus, try String(contentsOf: outURL, encoding: .utf8), String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return (
+            process.terminationStatus, try String(contentsOf: outURL, encoding: .utf8),
+            String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        )
     }
 
-    @Test(.enabled(if: ReportTests.chromium != nil, "chromium is not on PATH: run `make setup-browser` (Debian's chromium) to load the HTML report in a real browser"),
-          .timeLimit(.minutes(3)))
+    @Test(
+        .enabled(
+            if: ReportTests.chromium != nil,
+            "chromium is not on PATH: run `make setup-browser` (Debian's chromium) to load the HTML report in a real browser"),
+        .timeLimit(.minutes(3)))
     func htmlReportInARealBrowser() throws {
         let report = try Self.report(degradation: Degradation(resampleSeconds: 2, noise: 0.3, exitLoss: 0.2, seed: 8))
         let html = ReportHTML.render(report)
@@ -236,15 +257,19 @@ import Traces
         let page = dir.appendingPathComponent("report.html")
         try html.write(to: page, atomically: true, encoding: .utf8)
         let profile = dir.appendingPathComponent("profile").path
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
-                      "--disable-component-update", "--disable-sync", "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=1",
-                      "--virtual-time-budget=3000"]
+        let common = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=1",
+            "--virtual-time-budget=3000",
+        ]
         let dom = try Self.runChromium(common + ["--dump-dom", page.absoluteString])
         #expect(dom.status == 0, "\(dom.stderr.suffix(2000))")
         // The script ran (it marks the page ready) and every figure and table is in the DOM.
         #expect(dom.stdout.contains("data-ready=\"1\""))
-        for id in ["id=\"map\"", "id=\"recall-by-speed\"", "id=\"latency-histogram\"", "class=\"figure timeline-svg\"", "id=\"table-fence\"",
-                   "id=\"table-speed\"", "id=\"table-trace\"", "id=\"table-visits\"", "class=\"legend\"", "class=\"scalebar\""] {
+        for id in [
+            "id=\"map\"", "id=\"recall-by-speed\"", "id=\"latency-histogram\"", "class=\"figure timeline-svg\"", "id=\"table-fence\"",
+            "id=\"table-speed\"", "id=\"table-trace\"", "id=\"table-visits\"", "class=\"legend\"", "class=\"scalebar\"",
+        ] {
             #expect(dom.stdout.contains(id), "missing \(id)")
         }
         // No request left the page and nothing was logged as an error by the page: Chromium
@@ -262,7 +287,8 @@ import Traces
             }
         }
         let png = dir.appendingPathComponent("report.png")
-        let shot = try Self.runChromium(common + ["--hide-scrollbars", "--window-size=1100,2600", "--screenshot=\(png.path)", page.absoluteString])
+        let shot = try Self.runChromium(
+            common + ["--hide-scrollbars", "--window-size=1100,2600", "--screenshot=\(png.path)", page.absoluteString])
         #expect(shot.status == 0)
         let size = (try? FileManager.default.attributesOfItem(atPath: png.path)[.size] as? Int) ?? 0
         #expect(size > 20_000, "screenshot of \(size) bytes")

@@ -1,13 +1,14 @@
-@testable import Accuracy
-@testable import Execution
 import Fences
 import Foundation
-@testable import Regression
-@testable import Scenarios
 import Support
 import Testing
 import Traces
+
+@testable import Accuracy
+@testable import Execution
+@testable import Regression
 @testable import Reports
+@testable import Scenarios
 
 /// The row of narrow fences of the sweep tests (SimulationTests/SweepTests.swift), built here
 /// again: a drive east along the equator at 30 m/s with a fix every 30 m from x = 0, past ten
@@ -28,13 +29,15 @@ enum NarrowRow {
             let x = 300 * Double(k + 1) + phase
             let (w, e) = ((x - 4) / metresPerDegree, (x + 4) / metresPerDegree)
             let ring = [(w, -half), (e, -half), (e, half), (w, half), (w, -half)].map { String(format: "[%.10f,%.10f]", $0.0, $0.1) }
-            return "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\"},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(ring.joined(separator: ","))]]}}"
+            return
+                "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\"},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(ring.joined(separator: ","))]]}}"
         }
         try csv.write(to: dir.appendingPathComponent("drive.csv"), atomically: true, encoding: .utf8)
         try ("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n")
             .write(to: dir.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         let scenario = dir.appendingPathComponent("row.yaml")
-        try "name: narrow-row\ntraces: [drive.csv]\nfences: fences.geojson\ntruth: trace\n".write(to: scenario, atomically: true, encoding: .utf8)
+        try "name: narrow-row\ntraces: [drive.csv]\nfences: fences.geojson\ntruth: trace\n".write(
+            to: scenario, atomically: true, encoding: .utf8)
         return scenario.path
     }
 }
@@ -44,10 +47,12 @@ enum NarrowRow {
 @Suite struct SweepReportTests {
     static func sweep(_ axes: [String], target: String?) throws -> (runner: ScenarioRunner, report: SweepReport) {
         let runner = try ScenarioRunner(scenario: try ScenarioReader.read(path: try NarrowRow.write()), workers: 2)
-        let sweep = try Sweep(base: Sweep.Base(runner: runner, truth: .trace), axes: try axes.map { try SweepAxis(parsing: $0) },
-                              target: try target.map { try SweepTarget(parsing: $0) })
-        let report = SweepReport(title: "narrow-row", generator: "fencesim test", scenario: "row.yaml", truth: "clean trace",
-                                 degradation: nil, result: try sweep.run())
+        let sweep = try Sweep(
+            base: Sweep.Base(runner: runner, truth: .trace), axes: try axes.map { try SweepAxis(parsing: $0) },
+            target: try target.map { try SweepTarget(parsing: $0) })
+        let report = SweepReport(
+            title: "narrow-row", generator: "fencesim test", scenario: "row.yaml", truth: "clean trace",
+            degradation: nil, result: try sweep.run())
         return (runner, report)
     }
 
@@ -57,8 +62,9 @@ enum NarrowRow {
     @Test func recallBySpeedShowsTheMissesInThe30PlusBand() throws {
         let (runner, sweep) = try Self.sweep(["buffer=0,11"], target: "recall>=1")
         let evaluations = try Evaluator(Evaluator.Configuration(replay: runner.configuration, truth: .trace)).run(runner.scenario.traces)
-        let report = AccuracyReport(evaluations: evaluations, fences: runner.fences, title: "narrow-row", generator: "fencesim test",
-                                    truth: "clean trace", degradation: nil)
+        let report = AccuracyReport(
+            evaluations: evaluations, fences: runner.fences, title: "narrow-row", generator: "fencesim test",
+            truth: "clean trace", degradation: nil)
         let bands = Dictionary(uniqueKeysWithValues: report.summary.bySpeedBand.map { ($0.key, $0.metrics) })
         let fast = try #require(bands["30+"])
         #expect(fast.truthVisits == 10 && fast.missed == 5 && fast.missedInGap == 5)
@@ -84,8 +90,11 @@ enum NarrowRow {
         let table = SweepTable.render(report)
         let lines = table.split(separator: "\n").map(String.init)
         let header = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("# ") })
-        #expect(header.split(separator: " ").map(String.init) == ["#", "buffer", "relationship", "recall", "precision", "f1", "enter", "p50", "exit", "p50",
-                                                                  "falseExits/h", "visits", "missed", "target"])
+        #expect(
+            header.split(separator: " ").map(String.init) == [
+                "#", "buffer", "relationship", "recall", "precision", "f1", "enter", "p50", "exit", "p50",
+                "falseExits/h", "visits", "missed", "target",
+            ])
         for row in r.rows {
             let cells = SweepTable.row(row, in: r)
             #expect(lines.contains { $0.split(separator: " ").map(String.init) == cells }, "\(cells)")

@@ -15,12 +15,16 @@ import ZIPFoundation
     }
 
     /// Writes a ZIP archive with ZIPFoundation, entries deflated.
-    static func makeArchive(in dir: URL, name: String = "rules.zip", _ entries: [(path: String, size: Int, bytes: (Int, Int) -> Data)]) throws -> URL {
+    static func makeArchive(in dir: URL, name: String = "rules.zip", _ entries: [(path: String, size: Int, bytes: (Int, Int) -> Data)])
+        throws -> URL
+    {
         let url = dir.appendingPathComponent(name)
         let archive = try Archive(url: url, accessMode: .create)
         for entry in entries {
-            try archive.addEntry(with: entry.path, type: .file, uncompressedSize: Int64(entry.size), compressionMethod: .deflate,
-                                 bufferSize: 1 << 20) { position, size in entry.bytes(Int(position), size) }
+            try archive.addEntry(
+                with: entry.path, type: .file, uncompressedSize: Int64(entry.size), compressionMethod: .deflate,
+                bufferSize: 1 << 20
+            ) { position, size in entry.bytes(Int(position), size) }
         }
         return url
     }
@@ -34,7 +38,8 @@ import ZIPFoundation
         (path, count, { _, size in Data(count: size) })
     }
 
-    static let validRules = #"{"version": 1, "rules": [{"condition": {"type": "matcher", "definition": {"key": "~type", "matcher": "ex"}}, "consequences": [{"id": "c", "type": "pb", "detail": {}}]}]}"#
+    static let validRules =
+        #"{"version": 1, "rules": [{"condition": {"type": "matcher", "definition": {"key": "~type", "matcher": "ex"}}, "consequences": [{"id": "c", "type": "pb", "detail": {}}]}]}"#
 
     /// Only the archive itself is in the directory after reading.
     static func expectNothingExtracted(_ dir: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
@@ -45,7 +50,8 @@ import ZIPFoundation
     @Test func archiveWithRulesAtTheRootOrAloneInsideLoads() throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let root = try Self.makeArchive(in: dir, name: "root.zip", [Self.text("README.txt", "hi"), Self.text("rules.json", Self.validRules)])
+        let root = try Self.makeArchive(
+            in: dir, name: "root.zip", [Self.text("README.txt", "hi"), Self.text("rules.json", Self.validRules)])
         let set = try RulesLoader.load(path: root.path)
         #expect(set.rules.count == 1)
         #expect(set.file == root.path + "!rules.json")
@@ -83,7 +89,8 @@ import ZIPFoundation
             """
         let error = #expect(throws: FencesimError.self) { try Fixture.rules(text, file: "r.json") }
         #expect(error?.code.exitStatus == 65)
-        #expect(error?.description.hasPrefix("r.json:2:26: error: unknown condition type \"matches\"") == true, "\(error?.description ?? "")")
+        #expect(
+            error?.description.hasPrefix("r.json:2:26: error: unknown condition type \"matches\"") == true, "\(error?.description ?? "")")
     }
 
     @Test func archiveWithoutRulesIsRefused() throws {
@@ -93,7 +100,8 @@ import ZIPFoundation
         let error = #expect(throws: FencesimError.self) { try RulesLoader.load(path: url.path) }
         #expect(error?.code == .badData)
         #expect(error?.description == "\(url.path): error: the archive holds no rules.json")
-        let two = try Self.makeArchive(in: dir, name: "two.zip", [Self.text("a/rules.json", Self.validRules), Self.text("b/rules.json", Self.validRules)])
+        let two = try Self.makeArchive(
+            in: dir, name: "two.zip", [Self.text("a/rules.json", Self.validRules), Self.text("b/rules.json", Self.validRules)])
         let several = #expect(throws: FencesimError.self) { try RulesLoader.load(path: two.path) }
         #expect(several?.message.contains("several rules.json") == true)
         try Self.expectNothingExtracted(dir)

@@ -7,9 +7,10 @@ import Testing
 @Suite(.enabled(if: AdobeFixtures.isAvailable, AdobeFixtures.skipMessage))
 struct ConsequenceTests {
     static let platforms: [RulesPlatform] = [.ios, .android, .docs]
-    static let launch = RuleEvent(name: "Application Launch", type: "com.adobe.eventType.lifecycle",
-                                  source: "com.adobe.eventSource.applicationLaunch", data: Fixture.json(#"{"xdm": "test data"}"#),
-                                  time: Fixture.epoch)
+    static let launch = RuleEvent(
+        name: "Application Launch", type: "com.adobe.eventType.lifecycle",
+        source: "com.adobe.eventSource.applicationLaunch", data: Fixture.json(#"{"xdm": "test data"}"#),
+        time: Fixture.epoch)
 
     // MARK: add / mod
 
@@ -18,11 +19,14 @@ struct ConsequenceTests {
     @Test(arguments: platforms)
     func attachData(_ platform: RulesPlatform) throws {
         let rules = try AdobeFixtures.load("rules_testAttachData", platform: platform)
-        let outcome = Fixture.evaluate(rules, Fixture.lifecycleEvent(), Fixture.lifecycle(#"{"lifecyclecontextdata": {"carriername": "AT&T"}}"#))
+        let outcome = Fixture.evaluate(
+            rules, Fixture.lifecycleEvent(), Fixture.lifecycle(#"{"lifecyclecontextdata": {"carriername": "AT&T"}}"#))
         #expect(outcome.dispatchedEvents.isEmpty)
         #expect(outcome.consequences.map(\.effect.name) == ["attachedData"])
         #expect(outcome.consequences.first?.consequenceEvent == nil)
-        #expect(outcome.event.data?.text == #"{"lifecyclecontextdata":{"launchevent":"LaunchEvent"},"attached_data":{"key1":"value1","launches":""}}"#)
+        #expect(
+            outcome.event.data?.text
+                == #"{"lifecyclecontextdata":{"launchevent":"LaunchEvent"},"attached_data":{"key1":"value1","launches":""}}"#)
     }
 
     /// testAttachData_invalidJson: a detail without `eventdata` does nothing, with a warning.
@@ -43,19 +47,23 @@ struct ConsequenceTests {
         let rules = try AdobeFixtures.load("rules_testAttachDataArray", platform: .ios)
         let state = #"{"lifecyclecontextdata": {"carriername": "AT&T", "osversion": "17.1"}}"#
         let outcome = Fixture.evaluate(rules, Fixture.lifecycleEvent(), Fixture.lifecycle(state))
-        #expect(outcome.event.data?.get("attached_data_array")?.text ==
-            #"["AT&T","testStringTopLevel",{"testDictKey":"testVal","osversionNested":"17.1"},["17.1","testStringInsideNestedArray",null],null]"#)
+        #expect(
+            outcome.event.data?.get("attached_data_array")?.text
+                == #"["AT&T","testStringTopLevel",{"testDictKey":"testVal","osversionNested":"17.1"},["17.1","testStringInsideNestedArray",null],null]"#
+        )
     }
 
     /// testModifyData: `launchevent: null` deletes the key, `launches` becomes "2".
     @Test(arguments: platforms)
     func modifyData(_ platform: RulesPlatform) throws {
         let rules = try AdobeFixtures.load("rules_testModifyData", platform: platform)
-        let outcome = Fixture.evaluate(rules, Fixture.lifecycleEvent(), Fixture.lifecycle(#"{"lifecyclecontextdata": {"carriername": "AT&T", "launches": 2}}"#))
+        let outcome = Fixture.evaluate(
+            rules, Fixture.lifecycleEvent(), Fixture.lifecycle(#"{"lifecyclecontextdata": {"carriername": "AT&T", "launches": 2}}"#))
         #expect(outcome.dispatchedEvents.isEmpty)
         #expect(outcome.event.data?.text == #"{"lifecyclecontextdata":{"launches":"2"}}"#)
         let invalid = try AdobeFixtures.load("rules_testModifyData_invalidJson", platform: platform)
-        let unchanged = Fixture.evaluate(invalid, Fixture.lifecycleEvent(), Fixture.lifecycle(#"{"lifecyclecontextdata": {"launches": 2}}"#))
+        let unchanged = Fixture.evaluate(
+            invalid, Fixture.lifecycleEvent(), Fixture.lifecycle(#"{"lifecyclecontextdata": {"launches": 2}}"#))
         #expect(unchanged.event.data?.text == #"{"lifecyclecontextdata":{"launchevent":"LaunchEvent"}}"#)
     }
 
@@ -63,16 +71,19 @@ struct ConsequenceTests {
     /// `[*]` reaches every element, and both need data on the event.
     @Test func mergeRules() throws {
         func run(_ type: String, _ eventData: String?, _ attach: String) throws -> RulesOutcome {
-            let text = #"{"version": 1, "rules": [{"condition": {"type": "matcher", "definition": {"key": "~type", "matcher": "ex"}}, "consequences": [{"id": "m", "type": "\#(type)", "detail": {"eventdata": \#(attach)}}]}]}"#
+            let text =
+                #"{"version": 1, "rules": [{"condition": {"type": "matcher", "definition": {"key": "~type", "matcher": "ex"}}, "consequences": [{"id": "m", "type": "\#(type)", "detail": {"eventdata": \#(attach)}}]}]}"#
             let event = RuleEvent(type: "t", source: "s", data: eventData.map(Fixture.json), time: Fixture.epoch)
             return Fixture.evaluate(try Fixture.rules(text), event)
         }
         let data = #"{"a": 1, "list": [1], "obj": {"x": 1}, "items": [{"id": 1}, {"id": 2}, 3]}"#
         let attach = #"{"a": 2, "b": 3, "list": [2], "obj": {"x": 2, "y": 2}, "items[*]": {"tag": "t", "id": 9}, "gone": null}"#
-        #expect(try run("add", data, attach).event.data?.text ==
-            #"{"a":1,"list":[1,2],"obj":{"x":1,"y":2},"items":[{"id":1,"tag":"t"},{"id":2,"tag":"t"},3],"b":3}"#)
-        #expect(try run("mod", data, attach).event.data?.text ==
-            #"{"a":2,"list":[1,2],"obj":{"x":2,"y":2},"items":[{"id":9,"tag":"t"},{"id":9,"tag":"t"},3],"b":3}"#)
+        #expect(
+            try run("add", data, attach).event.data?.text
+                == #"{"a":1,"list":[1,2],"obj":{"x":1,"y":2},"items":[{"id":1,"tag":"t"},{"id":2,"tag":"t"},3],"b":3}"#)
+        #expect(
+            try run("mod", data, attach).event.data?.text
+                == #"{"a":2,"list":[1,2],"obj":{"x":2,"y":2},"items":[{"id":9,"tag":"t"},{"id":9,"tag":"t"},3],"b":3}"#)
         let noData = try run("add", nil, attach)
         #expect(noData.event.data == nil)
         #expect(noData.warnings.first?.message.contains("the event has no data") == true)
@@ -111,8 +122,10 @@ struct ConsequenceTests {
     }
 
     /// testDispatchEvent_invalidAction, _noAction, _noType, _noSource: nothing is dispatched.
-    @Test(arguments: ["rules_testDispatchEventInvalidAction", "rules_testDispatchEventNoAction",
-                      "rules_testDispatchEventNoType", "rules_testDispatchEventNoSource"])
+    @Test(arguments: [
+        "rules_testDispatchEventInvalidAction", "rules_testDispatchEventNoAction",
+        "rules_testDispatchEventNoType", "rules_testDispatchEventNoSource",
+    ])
     func dispatchInvalid(_ fixture: String) throws {
         for platform in Self.platforms {
             let outcome = Fixture.evaluate(try AdobeFixtures.load(fixture, platform: platform), Self.launch)
@@ -129,8 +142,9 @@ struct ConsequenceTests {
     @Test(arguments: platforms)
     func oneLevelOfChaining(_ platform: RulesPlatform) throws {
         let rules = try AdobeFixtures.load("rules_testDispatchEventChain", platform: platform)
-        let edge = RuleEvent(name: "Edge Request", type: "com.adobe.eventType.edge", source: "com.adobe.eventSource.requestContent",
-                             data: Fixture.json(#"{"xdm": "test data"}"#), time: Fixture.epoch)
+        let edge = RuleEvent(
+            name: "Edge Request", type: "com.adobe.eventType.edge", source: "com.adobe.eventSource.requestContent",
+            data: Fixture.json(#"{"xdm": "test data"}"#), time: Fixture.epoch)
         let first = Fixture.evaluate(rules, edge)
         #expect(first.dispatchedEvents.count == 1)
         let dispatched = try #require(first.dispatchedEvents.first)
@@ -156,8 +170,9 @@ struct ConsequenceTests {
 
     // MARK: schema (event history operations)
 
-    static let trackEvent = RuleEvent(name: "Test Event", type: "com.adobe.eventType.generic.track",
-                                      source: "com.adobe.eventSource.requestContent", data: nil, time: Fixture.epoch)
+    static let trackEvent = RuleEvent(
+        name: "Test Event", type: "com.adobe.eventType.generic.track",
+        source: "com.adobe.eventSource.requestContent", data: nil, time: Fixture.epoch)
 
     /// The validation matrix of RulesEngineHistoricalTests: which schema consequences record and
     /// dispatch (`true`) and which do nothing (`false`).
@@ -196,10 +211,14 @@ struct ConsequenceTests {
     /// The recorded event is the content, with tokens rendered; the dispatched consequence event
     /// is `Dispatch Consequence Result` on rulesEngine/responseContent with that data.
     @Test func schemaInsertRecordsTheContent() throws {
-        let rules = try AdobeFixtures.load("RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsert_withTokens", platform: .ios)
+        let rules = try AdobeFixtures.load(
+            "RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsert_withTokens", platform: .ios)
         let outcome = Fixture.evaluate(rules, Self.trackEvent)
         let record = try #require(outcome.historyRecords.first)
-        #expect(record.data.text == #"{"key1":"value1","tokenKey_type":"com.adobe.eventType.generic.track","tokenKey_source":"com.adobe.eventSource.requestContent"}"#)
+        #expect(
+            record.data.text
+                == #"{"key1":"value1","tokenKey_type":"com.adobe.eventType.generic.track","tokenKey_source":"com.adobe.eventSource.requestContent"}"#
+        )
         #expect(record.time == Fixture.epoch)
         let event = try #require(outcome.consequences.first?.consequenceEvent)
         #expect(event.name == "Dispatch Consequence Result")
@@ -208,13 +227,16 @@ struct ConsequenceTests {
         #expect(event.data?.text == record.data.text)
 
         let full = try AdobeFixtures.load("RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsert", platform: .ios)
-        #expect(Fixture.evaluate(full, Self.trackEvent).historyRecords.first?.data.text ==
-            #"{"stringKey":"stringValue","numberKey":123,"booleanKey":true,"arrayKey":["value1",2,false],"objectKey":{"nestedKey1":"nestedValue1","nestedKey2":456,"nestedKey3":false},"nullKey":null}"#)
+        #expect(
+            Fixture.evaluate(full, Self.trackEvent).historyRecords.first?.data.text
+                == #"{"stringKey":"stringValue","numberKey":123,"booleanKey":true,"arrayKey":["value1",2,false],"objectKey":{"nestedKey1":"nestedValue1","nestedKey2":456,"nestedKey3":false},"nullKey":null}"#
+        )
     }
 
     /// insertIfNotExists records only when no equal event is in the history.
     @Test func schemaInsertIfNotExists() throws {
-        let rules = try AdobeFixtures.load("RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsertIfNotExists", platform: .ios)
+        let rules = try AdobeFixtures.load(
+            "RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsertIfNotExists", platform: .ios)
         let first = Fixture.evaluate(rules, Self.trackEvent)
         #expect(first.historyRecords.count == 1)
         var context = RulesContext()
@@ -245,10 +267,13 @@ struct ConsequenceTests {
         #expect(outcome.matchedRules == [0, 1])
         #expect(outcome.consequences.map(\.type) == ["url", "add"])
         #expect(outcome.consequences.map(\.ruleIndex) == [0, 1])
-        #expect(outcome.consequences.first?.jsonLine ==
-            #"{"id":"RCd6959d7b48da42709b442c52b74b0e3c","type":"url","detail":{"url":"http://adobe.com/device=iPhone X"}}"#)
-        #expect(outcome.consequences.first?.consequenceEvent?.data?.text ==
-            #"{"triggeredconsequence":{"id":"RCd6959d7b48da42709b442c52b74b0e3c","type":"url","detail":{"url":"http://adobe.com/device=iPhone X"}}}"#)
+        #expect(
+            outcome.consequences.first?.jsonLine
+                == #"{"id":"RCd6959d7b48da42709b442c52b74b0e3c","type":"url","detail":{"url":"http://adobe.com/device=iPhone X"}}"#)
+        #expect(
+            outcome.consequences.first?.consequenceEvent?.data?.text
+                == #"{"triggeredconsequence":{"id":"RCd6959d7b48da42709b442c52b74b0e3c","type":"url","detail":{"url":"http://adobe.com/device=iPhone X"}}}"#
+        )
         #expect(outcome.event.data?.get("key")?.asString == "value")
         #expect(outcome.event.data?.get("ecid")?.asString == "")
         #expect(outcome.event.data?.get("myObject")?.text == #"{"objKey":"objValue"}"#)
@@ -257,7 +282,8 @@ struct ConsequenceTests {
     /// Tokens render against the event as it arrived, not as add/mod left it (the SDKs build the
     /// token finder once, on the triggering event).
     @Test func tokensReadTheOriginalEvent() throws {
-        let text = #"{"version": 1, "rules": [{"condition": {"type": "matcher", "definition": {"key": "~type", "matcher": "ex"}}, "consequences": [{"id": "m", "type": "mod", "detail": {"eventdata": {"k": "changed"}}}, {"id": "p", "type": "pb", "detail": {"k": "{%k%}"}}]}]}"#
+        let text =
+            #"{"version": 1, "rules": [{"condition": {"type": "matcher", "definition": {"key": "~type", "matcher": "ex"}}, "consequences": [{"id": "m", "type": "mod", "detail": {"eventdata": {"k": "changed"}}}, {"id": "p", "type": "pb", "detail": {"k": "{%k%}"}}]}]}"#
         let event = RuleEvent(type: "t", source: "s", data: Fixture.json(#"{"k": "original"}"#), time: Fixture.epoch)
         let outcome = Fixture.evaluate(try Fixture.rules(text), event)
         #expect(outcome.event.data?.text == #"{"k":"changed"}"#)

@@ -24,7 +24,10 @@ import Testing
 
         let ios = try Fixture.rules(alone, platform: .ios)
         #expect(ios.rules.isEmpty)
-        #expect(ios.warnings.map(\.message).contains { $0.contains("unknown matcher \"eqq\"") && $0.contains("dropped, as the iOS SDK drops it") })
+        #expect(
+            ios.warnings.map(\.message).contains {
+                $0.contains("unknown matcher \"eqq\"") && $0.contains("dropped, as the iOS SDK drops it")
+            })
         #expect(ios.warnings.map(\.message).contains { $0.contains("rule 1 dropped") })
 
         let android = #expect(throws: FencesimError.self) { try Fixture.rules(alone, platform: .android) }
@@ -79,7 +82,8 @@ import Testing
     /// refuses the file, docs is an error.
     @Test(arguments: [#"{"type": "pb", "detail": {}}"#, #"{"id": "x", "detail": {}}"#, #"{"id": "x", "type": "pb", "detail": "text"}"#])
     func malformedConsequence(_ consequence: String) throws {
-        let text = #"{"version": 1, "rules": [{"condition": \#(Self.good), "consequences": [\#(consequence), {"id": "ok", "type": "url", "detail": {"url": "u"}}]}]}"#
+        let text =
+            #"{"version": 1, "rules": [{"condition": \#(Self.good), "consequences": [\#(consequence), {"id": "ok", "type": "url", "detail": {"url": "u"}}]}]}"#
         let ios = try Fixture.rules(text, platform: .ios)
         #expect(ios.rules.first?.consequences.map(\.id) == ["ok"])
         #expect(ios.warnings.count == 1)
@@ -109,8 +113,14 @@ import Testing
         (#"{"version": 1}"#, "missing \"rules\""),
         (#"{"version": 1, "rules": {}}"#, "\"rules\" must be an array"),
         (#"{"version": 1, "rules": [{"consequences": []}]}"#, "rule 1 has no \"condition\""),
-        (#"{"version": 1, "rules": [{"condition": {"type": "group"}, "consequences": []}]}"#, "group condition has no \"definition\" object"),
-        (#"{"version": 1, "rules": [{"condition": {"type": "regex", "definition": {}}, "consequences": []}]}"#, "unknown condition type \"regex\""),
+        (
+            #"{"version": 1, "rules": [{"condition": {"type": "group"}, "consequences": []}]}"#,
+            "group condition has no \"definition\" object"
+        ),
+        (
+            #"{"version": 1, "rules": [{"condition": {"type": "regex", "definition": {}}, "consequences": []}]}"#,
+            "unknown condition type \"regex\""
+        ),
         (#"{"version": "1", "rules": []}"#, "\"version\" must be an integer"),
     ])
     func structuralErrors(_ text: String, _ message: String) throws {
@@ -144,7 +154,8 @@ import Testing
         #expect(throws: FencesimError.self) { try Fixture.rules(Fixture.oneRule(Fixture.matcher("k", "lt", "[true]")), platform: .docs) }
         let fine = try Fixture.rules(Fixture.oneRule(Fixture.matcher("k", "ex", "[]")), platform: .docs)
         #expect(fine.rules.count == 1 && fine.warnings.isEmpty)
-        let unknownType = try Fixture.rules(#"{"version": 1, "rules": [{"condition": \#(Self.good), "consequences": [{"id": "x", "type": "custom", "detail": {}}]}]}"#)
+        let unknownType = try Fixture.rules(
+            #"{"version": 1, "rules": [{"condition": \#(Self.good), "consequences": [{"id": "x", "type": "custom", "detail": {}}]}]}"#)
         #expect(unknownType.warnings.first?.message.contains("undocumented type \"custom\"") == true)
     }
 

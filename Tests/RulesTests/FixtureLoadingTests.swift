@@ -40,9 +40,18 @@ struct FixtureLoadingTests {
         ("RulesEngineHistoricalTests__consequence_rules_testSchemaDataEmpty", .loads(rules: 1, consequences: 1, types: ["schema"])),
         ("RulesEngineHistoricalTests__consequence_rules_testSchemaDataMissing", .loads(rules: 1, consequences: 1, types: ["schema"])),
         ("RulesEngineHistoricalTests__consequence_rules_testSchemaDataNull", .loads(rules: 1, consequences: 1, types: ["schema"])),
-        ("RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsert", .loads(rules: 1, consequences: 1, types: ["schema"])),
-        ("RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsertIfNotExists", .loads(rules: 1, consequences: 1, types: ["schema"])),
-        ("RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsert_withTokens", .loads(rules: 1, consequences: 1, types: ["schema"])),
+        (
+            "RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsert",
+            .loads(rules: 1, consequences: 1, types: ["schema"])
+        ),
+        (
+            "RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsertIfNotExists",
+            .loads(rules: 1, consequences: 1, types: ["schema"])
+        ),
+        (
+            "RulesEngineHistoricalTests__consequence_rules_testSchemaEventHistoryInsert_withTokens",
+            .loads(rules: 1, consequences: 1, types: ["schema"])
+        ),
         ("RulesEngineHistoricalTests__consequence_rules_testSchemaIdEmpty", .loads(rules: 1, consequences: 1, types: ["schema"])),
         ("RulesEngineHistoricalTests__consequence_rules_testSchemaIdMissing", .loads(rules: 1, consequences: 1, types: ["schema"])),
         ("RulesEngineHistoricalTests__consequence_rules_testSchemaIdNull", .loads(rules: 1, consequences: 1, types: ["schema"])),
@@ -78,7 +87,10 @@ struct FixtureLoadingTests {
         ("rules_testMatcherNe", .loads(rules: 1, consequences: 1, types: ["pb"])),
         ("rules_testMatcherNe_multipleValues", .loads(rules: 1, consequences: 1, types: ["pb"])),
         ("rules_testMatcherNx", .loads(rules: 1, consequences: 1, types: ["pb"])),
-        ("rules_testMatcherWithDifferentTypesOfParameters", .undocumented(rules: 1, reason: "gt compares numbers, but its value \"2\" is a string")),
+        (
+            "rules_testMatcherWithDifferentTypesOfParameters",
+            .undocumented(rules: 1, reason: "gt compares numbers, but its value \"2\" is a string")
+        ),
         ("rules_testModifyData", .loads(rules: 1, consequences: 1, types: ["mod"])),
         ("rules_testModifyData_invalidJson", .loads(rules: 1, consequences: 1, types: ["mod"])),
         ("rules_testTimestampu", .loads(rules: 1, consequences: 1, types: ["url"])),
@@ -135,30 +147,49 @@ struct FixtureLoadingTests {
     }
 
     static let androidParserFixtures: [(String, [RulesPlatform: Outcome])] = [
-        ("rules_json_unknown_condition_type__rules", [
-            .docs: .fails("unknown condition type \"unknownType\""),
-            .ios: .fails("unknown condition type \"unknownType\" (expected group, matcher or historical) (the iOS SDK refuses the whole file)"),
-            .android: .fails("(the Android SDK refuses the whole file)"),
-        ]),
-        ("rules_missing_version__rules", [
-            .docs: .fails("missing \"version\""),
-            .ios: .fails("missing \"version\""),
-            .android: .loadsWithWarning(2, "no \"version\": Android reads version 0"),
-        ]),
-        ("rules_nonJson__rules", [.docs: .fails("expected a JSON value"), .ios: .fails("expected a JSON value"), .android: .fails("expected a JSON value")]),
-        ("rules_unit_test4_noaction__rules", [
-            .docs: .fails("expected a JSON object"), .ios: .fails("expected a JSON object"), .android: .fails("expected a JSON object"),
-        ]),
-        ("rules_json_extra_keys__rules", [
-            .docs: .loadsWithWarning(1, "unknown member \"extra_awesome_qualifer_key\""),
-            .ios: .loadsWithWarning(1, "unknown member \"extra_awesome_qualifer_key\""),
-            .android: .loadsWithWarning(1, "unknown member \"extra_awesome_qualifer_key\""),
-        ]),
-        ("rules_json_unknown_condition_key__rules", [
-            .docs: .loadsWithWarning(2, "unknown member \"unknownkey\""),
-            .ios: .loadsWithWarning(2, "unknown member \"unknownkey\""),
-            .android: .loadsWithWarning(2, "unknown member \"unknownkey\""),
-        ]),
+        (
+            "rules_json_unknown_condition_type__rules",
+            [
+                .docs: .fails("unknown condition type \"unknownType\""),
+                .ios: .fails(
+                    "unknown condition type \"unknownType\" (expected group, matcher or historical) (the iOS SDK refuses the whole file)"),
+                .android: .fails("(the Android SDK refuses the whole file)"),
+            ]
+        ),
+        (
+            "rules_missing_version__rules",
+            [
+                .docs: .fails("missing \"version\""),
+                .ios: .fails("missing \"version\""),
+                .android: .loadsWithWarning(2, "no \"version\": Android reads version 0"),
+            ]
+        ),
+        (
+            "rules_nonJson__rules",
+            [.docs: .fails("expected a JSON value"), .ios: .fails("expected a JSON value"), .android: .fails("expected a JSON value")]
+        ),
+        (
+            "rules_unit_test4_noaction__rules",
+            [
+                .docs: .fails("expected a JSON object"), .ios: .fails("expected a JSON object"), .android: .fails("expected a JSON object"),
+            ]
+        ),
+        (
+            "rules_json_extra_keys__rules",
+            [
+                .docs: .loadsWithWarning(1, "unknown member \"extra_awesome_qualifer_key\""),
+                .ios: .loadsWithWarning(1, "unknown member \"extra_awesome_qualifer_key\""),
+                .android: .loadsWithWarning(1, "unknown member \"extra_awesome_qualifer_key\""),
+            ]
+        ),
+        (
+            "rules_json_unknown_condition_key__rules",
+            [
+                .docs: .loadsWithWarning(2, "unknown member \"unknownkey\""),
+                .ios: .loadsWithWarning(2, "unknown member \"unknownkey\""),
+                .android: .loadsWithWarning(2, "unknown member \"unknownkey\""),
+            ]
+        ),
         ("rules_empty__rules", [.docs: .loads(0), .ios: .loads(0), .android: .loads(0)]),
         ("rules_happy_big__rules", [.docs: .loads(1051), .ios: .loads(1051), .android: .loads(1051)]),
         ("rules_happy_wnotexists__rules", [.docs: .loads(785), .ios: .loads(785), .android: .loads(785)]),
@@ -180,7 +211,9 @@ struct FixtureLoadingTests {
                 #expect(set.rules.count == count, "\(name) on \(platform)")
                 #expect(set.warnings.contains { $0.message.contains(text) && $0.location?.line != nil }, "\(set.warnings)")
             case .fails(let text):
-                let error = #expect(throws: FencesimError.self, "\(name) on \(platform)") { try RulesLoader.load(path: path, platform: platform) }
+                let error = #expect(throws: FencesimError.self, "\(name) on \(platform)") {
+                    try RulesLoader.load(path: path, platform: platform)
+                }
                 #expect(error?.code == .badData)
                 #expect(error?.message.contains(text) == true, "\(name) on \(platform): \(error?.description ?? "")")
                 #expect(error?.location?.line != nil)

@@ -12,8 +12,9 @@ import Testing
         Timestamp(seconds: milliseconds / 1000, nanoseconds: (milliseconds % 1000) * 1_000_000)
     }
 
-    static let entry = RuleEvent(type: "com.adobe.eventType.places", source: "com.adobe.eventSource.responseContent",
-                                 data: Fixture.json("{}"), time: Timestamp(seconds: 1_800_000_000))
+    static let entry = RuleEvent(
+        type: "com.adobe.eventType.places", source: "com.adobe.eventSource.responseContent",
+        data: Fixture.json("{}"), time: Timestamp(seconds: 1_800_000_000))
 
     static func history(_ events: [(Int64, String)], mask: [String]? = nil) -> RulesContext {
         RulesContext(history: events.map { RuleHistoryEvent(time: at($0.0), data: Fixture.json($0.1), mask: mask) })
@@ -60,7 +61,9 @@ import Testing
         let rules = try Fixture.rules(Self.rule(#"{"events": [{"a": 1}, {"b": 1}], "searchType": "ordered", "matcher": "eq", "value": 1}"#))
         #expect(Fixture.evaluate(rules, Self.entry, Self.history([(1000, #"{"a": 1}"#), (2000, #"{"b": 1}"#)])).matchedRules == [0])
         #expect(Fixture.evaluate(rules, Self.entry, Self.history([(2000, #"{"a": 1}"#), (1000, #"{"b": 1}"#)])).matchedRules.isEmpty)
-        #expect(Fixture.evaluate(rules, Self.entry, Self.history([(1000, #"{"b": 1}"#), (2000, #"{"a": 1}"#), (3000, #"{"b": 1}"#)])).matchedRules == [0])
+        #expect(
+            Fixture.evaluate(rules, Self.entry, Self.history([(1000, #"{"b": 1}"#), (2000, #"{"a": 1}"#), (3000, #"{"b": 1}"#)]))
+                .matchedRules == [0])
         #expect(Fixture.evaluate(rules, Self.entry, Self.history([(1000, #"{"a": 1}"#)])).matchedRules.isEmpty)
     }
 
@@ -73,15 +76,20 @@ import Testing
 
     /// A Places visit counter: the masked Edge event of research §1.7, counted per POI.
     @Test func maskedPlacesEntriesCountPerPOI() throws {
-        let rules = try Fixture.rules(Self.rule(#"""
-            {"events": [{"xdm.eventType": "location.entry", "xdm.placeContext.POIinteraction.poiDetail.poiID": "p1"}],
-             "searchType": "any", "matcher": "ge", "value": 2, "from": 1700000000000}
-            """#))
+        let rules = try Fixture.rules(
+            Self.rule(
+                #"""
+                {"events": [{"xdm.eventType": "location.entry", "xdm.placeContext.POIinteraction.poiDetail.poiID": "p1"}],
+                 "searchType": "any", "matcher": "ge", "value": 2, "from": 1700000000000}
+                """#))
         let mask = ["xdm.eventType", "xdm.placeContext.POIinteraction.poiDetail.poiID"]
         func visit(_ poi: String, _ seconds: Int64) -> RuleHistoryEvent {
-            RuleHistoryEvent(time: Timestamp(seconds: seconds),
-                             data: Fixture.json(#"{"xdm": {"eventType": "location.entry", "placeContext": {"POIinteraction": {"poiDetail": {"poiID": "\#(poi)", "name": "N"}}}}}"#),
-                             mask: mask)
+            RuleHistoryEvent(
+                time: Timestamp(seconds: seconds),
+                data: Fixture.json(
+                    #"{"xdm": {"eventType": "location.entry", "placeContext": {"POIinteraction": {"poiDetail": {"poiID": "\#(poi)", "name": "N"}}}}}"#
+                ),
+                mask: mask)
         }
         let once = RulesContext(history: [visit("p1", 1_750_000_000), visit("p2", 1_750_000_100)])
         let twice = RulesContext(history: [visit("p1", 1_750_000_000), visit("p1", 1_760_000_000)])

@@ -31,7 +31,9 @@ import Testing
         #expect(both.consequences[0].jsonLine == #"{"id":"ping","type":"pb","detail":{"templateurl":"https://example.com"}}"#)
         #expect(both.displayNote(for: both.consequences[0]) == nil)
         #expect(both.displayNote(for: both.consequences[1])?.hasPrefix("shown: the first of the 3 in-app messages") == true)
-        #expect(both.displayNote(for: both.consequences[2]) == #"not shown: in-app messages are first-one-wins, and "first" of rule 1 is shown for this event"#)
+        #expect(
+            both.displayNote(for: both.consequences[2])
+                == #"not shown: in-app messages are first-one-wins, and "first" of rule 1 is shown for this event"#)
 
         // When the first rule does not match, the second rule's first message is shown.
         let second = Fixture.evaluate(rules, RuleEvent(type: "t", source: "s", data: Fixture.json(#"{"k": "b"}"#), time: Fixture.epoch))
@@ -40,7 +42,8 @@ import Testing
     }
 
     @Test func aLoneMessageIsShownWithoutANote() throws {
-        let rules = try Fixture.rules(Fixture.oneRule(Fixture.matcher("k", "ex", "[]")).replacingOccurrences(of: #""type": "pb""#, with: #""type": "iam""#))
+        let rules = try Fixture.rules(
+            Fixture.oneRule(Fixture.matcher("k", "ex", "[]")).replacingOccurrences(of: #""type": "pb""#, with: #""type": "iam""#))
         let outcome = Fixture.evaluate(rules, RuleEvent(type: "t", source: "s", data: Fixture.json(#"{"k": 1}"#), time: Fixture.epoch))
         #expect(outcome.consequences.map(\.isShownMessage) == [true])
         #expect(outcome.displayNote(for: outcome.consequences[0]) == nil)

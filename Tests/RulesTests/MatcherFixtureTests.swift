@@ -81,7 +81,8 @@ struct MatcherFixtureTests {
     @Test(arguments: [RulesPlatform.ios, .android, .docs])
     func transform(_ platform: RulesPlatform) throws {
         let rules = try AdobeFixtures.load("rules_testTransform", platform: platform)
-        let event = Fixture.lifecycleEvent(data: #"{"lifecyclecontextdata": {"numberString": "3", "booleanValue": true, "intValue": 5, "doubleValue": 10.3}}"#)
+        let event = Fixture.lifecycleEvent(
+            data: #"{"lifecyclecontextdata": {"numberString": "3", "booleanValue": true, "intValue": 5, "doubleValue": 10.3}}"#)
         let outcome = Fixture.evaluate(rules, event)
         #expect(Fixture.fired(outcome) == 1)
         #expect(outcome.consequences.first?.type == "url")

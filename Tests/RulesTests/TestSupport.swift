@@ -44,10 +44,13 @@ enum Fixture {
 
     /// The default event of `RulesEngineFunctionalTests`: Lifecycle responseContent with
     /// `lifecyclecontextdata.launchevent`.
-    static func lifecycleEvent(data: String = #"{"lifecyclecontextdata": {"launchevent": "LaunchEvent"}}"#,
-                               time: Timestamp = epoch) -> RuleEvent {
-        RuleEvent(name: "Configure with file path", type: "com.adobe.eventType.lifecycle",
-                  source: "com.adobe.eventSource.responseContent", data: json(data), time: time)
+    static func lifecycleEvent(
+        data: String = #"{"lifecyclecontextdata": {"launchevent": "LaunchEvent"}}"#,
+        time: Timestamp = epoch
+    ) -> RuleEvent {
+        RuleEvent(
+            name: "Configure with file path", type: "com.adobe.eventType.lifecycle",
+            source: "com.adobe.eventSource.responseContent", data: json(data), time: time)
     }
 
     /// A context with the simulated `com.adobe.module.lifecycle` shared state (or none).
@@ -82,8 +85,10 @@ enum Fixture {
     }
 
     /// Evaluates with a fixed seed.
-    static func evaluate(_ rules: RuleSet, _ event: RuleEvent, _ context: RulesContext = RulesContext(),
-                         platform: RulesPlatform? = nil, seed: UInt64 = 7, explain: Bool = false) -> RulesOutcome {
+    static func evaluate(
+        _ rules: RuleSet, _ event: RuleEvent, _ context: RulesContext = RulesContext(),
+        platform: RulesPlatform? = nil, seed: UInt64 = 7, explain: Bool = false
+    ) -> RulesOutcome {
         var rng = SplitMix64(seed: seed)
         return RulesEngine(ruleSet: rules, platform: platform).evaluate(event, context: context, rng: &rng, explain: explain)
     }

@@ -5,13 +5,17 @@ import Testing
 /// Keys and `{%…%}` token rendering (research §2.2, §2.5).
 @Suite struct TokenTests {
     /// Renders `template` as the `url` detail of a `url` consequence that always fires.
-    static func render(_ template: String, data: String? = #"{"k": "v"}"#, platform: RulesPlatform = .ios,
-                       context: RulesContext = RulesContext(), time: Timestamp = Fixture.epoch, seed: UInt64 = 7) throws -> String {
+    static func render(
+        _ template: String, data: String? = #"{"k": "v"}"#, platform: RulesPlatform = .ios,
+        context: RulesContext = RulesContext(), time: Timestamp = Fixture.epoch, seed: UInt64 = 7
+    ) throws -> String {
         let detail = JSONWriter.string(.orderedObject([("url", .string(template))]))
-        let text = #"{"version": 1, "rules": [{"condition": {"type": "group", "definition": {"logic": "and", "conditions": [{"type": "matcher", "definition": {"key": "~type", "matcher": "ex", "values": []}}]}}, "consequences": [{"id": "u", "type": "url", "detail": \#(detail)}]}]}"#
+        let text =
+            #"{"version": 1, "rules": [{"condition": {"type": "group", "definition": {"logic": "and", "conditions": [{"type": "matcher", "definition": {"key": "~type", "matcher": "ex", "values": []}}]}}, "consequences": [{"id": "u", "type": "url", "detail": \#(detail)}]}]}"#
         let rules = try Fixture.rules(text, platform: platform)
-        let event = RuleEvent(type: "com.adobe.eventType.places", source: "com.adobe.eventSource.responseContent",
-                              data: data.map(Fixture.json), time: time)
+        let event = RuleEvent(
+            type: "com.adobe.eventType.places", source: "com.adobe.eventSource.responseContent",
+            data: data.map(Fixture.json), time: time)
         let outcome = Fixture.evaluate(rules, event, context, seed: seed)
         return try #require(outcome.consequences.first?.detail.get("url")?.asString)
     }
@@ -55,7 +59,8 @@ import Testing
     }
 
     @Test func everyRenderedTokenIsAStringAndRenderingRecurses() throws {
-        let text = #"{"version": 1, "rules": [{"condition": {"type": "matcher", "definition": {"key": "n", "matcher": "ex"}}, "consequences": [{"id": "c", "type": "pb", "detail": {"n": "{%n%}", "list": ["{%n%}", {"deep": "{%s%}"}, 4, null], "keep": 7}}]}]}"#
+        let text =
+            #"{"version": 1, "rules": [{"condition": {"type": "matcher", "definition": {"key": "n", "matcher": "ex"}}, "consequences": [{"id": "c", "type": "pb", "detail": {"n": "{%n%}", "list": ["{%n%}", {"deep": "{%s%}"}, 4, null], "keep": 7}}]}]}"#
         let rules = try Fixture.rules(text)
         let event = RuleEvent(type: "t", source: "s", data: Fixture.json(#"{"n": 2, "s": "x"}"#), time: Fixture.epoch)
         let detail = try #require(Fixture.evaluate(rules, event).consequences.first?.detail)
@@ -65,7 +70,8 @@ import Testing
     @Test func sharedStateKeys() throws {
         var context = RulesContext()
         context.sharedStates["com.adobe.module.places"] = Fixture.json(
-            #"{"currentpoi": {"regionid": "p1", "regionname": "Cityview Plaza", "weight": 20}, "nearbypois": [{"regionid": "p1"}, {"regionid": "p2"}]}"#)
+            #"{"currentpoi": {"regionid": "p1", "regionname": "Cityview Plaza", "weight": 20}, "nearbypois": [{"regionid": "p1"}, {"regionid": "p2"}]}"#
+        )
         #expect(try Self.render("{%~state.com.adobe.module.places/currentpoi.regionname%}", context: context) == "Cityview Plaza")
         #expect(try Self.render("{%~state.com.adobe.module.places/nearbypois.1.regionid%}", context: context) == "p2")
         #expect(try Self.render("[{%~state.com.adobe.module.places/currentpoi%}]", context: context) == "[]", "a non-leaf key is missing")
@@ -79,17 +85,20 @@ import Testing
 
     @Test func clientSideProfileIsReadableThroughState() throws {
         var profile = ClientSideProfile()
-        let write = FiredConsequence(ruleIndex: 0, id: "w", type: "csp", detail: Fixture.json(#"{"operation": "write", "key": "seen", "value": "yes"}"#),
-                                     effect: .ruleEvent)
+        let write = FiredConsequence(
+            ruleIndex: 0, id: "w", type: "csp", detail: Fixture.json(#"{"operation": "write", "key": "seen", "value": "yes"}"#),
+            effect: .ruleEvent)
         #expect(profile.apply(write) == nil)
         var context = RulesContext()
         context.sharedStates[ClientSideProfile.extensionName] = profile.sharedState
         #expect(try Self.render("{%~state.com.adobe.module.userProfile/userprofiledata.seen%}", context: context) == "yes")
-        let delete = FiredConsequence(ruleIndex: 0, id: "d", type: "csp", detail: Fixture.json(#"{"operation": "delete", "key": "seen"}"#),
-                                      effect: .ruleEvent)
+        let delete = FiredConsequence(
+            ruleIndex: 0, id: "d", type: "csp", detail: Fixture.json(#"{"operation": "delete", "key": "seen"}"#),
+            effect: .ruleEvent)
         #expect(profile.apply(delete) == nil)
         #expect(profile.sharedState.text == #"{"userprofiledata":{}}"#)
-        let bad = FiredConsequence(ruleIndex: 0, id: "b", type: "csp", detail: Fixture.json(#"{"operation": "increment"}"#), effect: .ruleEvent)
+        let bad = FiredConsequence(
+            ruleIndex: 0, id: "b", type: "csp", detail: Fixture.json(#"{"operation": "increment"}"#), effect: .ruleEvent)
         #expect(profile.apply(bad)?.severity == .warning)
     }
 
@@ -128,4 +137,3 @@ import Testing
         #expect(try Self.render("[{%~all_url%}][{%~all_json%}]", data: nil) == "[][]")
     }
 }
-

@@ -1,13 +1,14 @@
-@testable import EventPipeline
-@testable import Execution
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import EventPipeline
+@testable import Execution
+@testable import Scenarios
 
 /// The benchmark contract of SPEC §8 on the seed-1 small workload: the counts and checksums of
 /// `../shared/bench/README.md`, in both feed modes.
@@ -28,7 +29,8 @@ enum SmallWorkload {
         guard files.fileExists(atPath: generator.path) else { return nil }
         let out = files.temporaryDirectory.appendingPathComponent("fencesim-bench-small-s1")
         if files.fileExists(atPath: out.appendingPathComponent("manifest.json").path) { return out }
-        let scratch = files.temporaryDirectory.appendingPathComponent("fencesim-bench-small-s1.\(ProcessInfo.processInfo.processIdentifier)")
+        let scratch = files.temporaryDirectory.appendingPathComponent(
+            "fencesim-bench-small-s1.\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? files.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -57,8 +59,10 @@ extension BenchContractTests {
         var global = GeotriggerOverrides()
         global.feed = feed
         let settings = try SettingsResolver.resolve(fences, global: global)
-        let replayer = Replayer(Replayer.Configuration(fences: fences, frame: .projString(projString), settings: settings,
-                                                       workers: workers, summaryOnly: true))
+        let replayer = Replayer(
+            Replayer.Configuration(
+                fences: fences, frame: .projString(projString), settings: settings,
+                workers: workers, summaryOnly: true))
         let outcomes = try replayer.run([TraceInput(path: dir.appendingPathComponent("trace.csv").path)])
         #expect(outcomes.allSatisfy { $0.error == nil })
         var total = BenchSummary()
@@ -73,16 +77,21 @@ extension BenchContractTests {
         let dir = try #require(Self.workload)
         let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
         for (feed, expected) in [
-            (GeotriggerSettings.Feed.point, "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875"),
+            (
+                GeotriggerSettings.Feed.point,
+                "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875"
+            ),
             (.accuracy, "mode=accuracy inside_pairs=1023 enter=36 exit=36 enter_checksum=158673490510 exit_checksum=159696493579"),
         ] {
             var global = GeotriggerOverrides()
             global.feed = feed
             let settings = try SettingsResolver.resolve(fences, global: global)
-            let configuration = Replayer.Configuration(fences: fences, frame: .projString(Self.projString), settings: settings, summaryOnly: true)
+            let configuration = Replayer.Configuration(
+                fences: fences, frame: .projString(Self.projString), settings: settings, summaryOnly: true)
             #expect(ParallelSummary.applies(to: configuration))
-            let (summary, statistics) = try ParallelSummary.run(TraceInput(path: dir.appendingPathComponent("trace.csv").path),
-                                                                configuration: configuration, workers: workers, chunkSize: chunk)
+            let (summary, statistics) = try ParallelSummary.run(
+                TraceInput(path: dir.appendingPathComponent("trace.csv").path),
+                configuration: configuration, workers: workers, chunkSize: chunk)
             #expect(summary.line(mode: feed.rawValue) == expected)
             #expect(statistics.fixesAccepted == 10_000)
         }
@@ -90,12 +99,15 @@ extension BenchContractTests {
 
     @Test func pointFeedMatchesTheReference() throws {
         let s = try Self.summary(feed: .point)
-        #expect(s.line(mode: "point") == "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875")
+        #expect(
+            s.line(mode: "point") == "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875")
     }
 
     @Test func accuracyFeedMatchesTheReference() throws {
         let s = try Self.summary(feed: .accuracy)
-        #expect(s.line(mode: "accuracy") == "mode=accuracy inside_pairs=1023 enter=36 exit=36 enter_checksum=158673490510 exit_checksum=159696493579")
+        #expect(
+            s.line(mode: "accuracy")
+                == "mode=accuracy inside_pairs=1023 enter=36 exit=36 enter_checksum=158673490510 exit_checksum=159696493579")
     }
 
     /// The full event log agrees with the summary: the same enters and exits, by fix and fence.
@@ -128,9 +140,11 @@ struct ParallelSummaryFailureTests {
     /// The small workload's trace with row `row` (1-based data row) replaced by `replacement`.
     static func trace(breakingRow row: Int, with replacement: String) throws -> URL {
         let dir = try #require(SmallWorkload.directory)
-        var lines = try String(contentsOf: dir.appendingPathComponent("trace.csv"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = try String(contentsOf: dir.appendingPathComponent("trace.csv"), encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         lines[row] = Substring(replacement)
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-broken-\(row)-\(ProcessInfo.processInfo.processIdentifier).csv")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fencesim-broken-\(row)-\(ProcessInfo.processInfo.processIdentifier).csv")
         try lines.joined(separator: "\n").write(to: out, atomically: true, encoding: .utf8)
         return out
     }
@@ -139,7 +153,8 @@ struct ParallelSummaryFailureTests {
         let dir = SmallWorkload.directory!
         let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
-        let configuration = Replayer.Configuration(fences: fences, frame: .projString(BenchContractTests.projString), settings: settings, summaryOnly: true)
+        let configuration = Replayer.Configuration(
+            fences: fences, frame: .projString(BenchContractTests.projString), settings: settings, summaryOnly: true)
         return try ParallelSummary.run(TraceInput(path: trace.path), configuration: configuration, workers: 2, chunkSize: chunk).0
     }
 
@@ -168,7 +183,9 @@ struct ParallelSummaryFailureTests {
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
         let configuration = Replayer.Configuration(fences: fences, frame: frame, settings: settings, summaryOnly: true)
         let (summary, statistics) = try ParallelSummary.run(feed, configuration: configuration, workers: 3)
-        #expect(summary.line(mode: "point") == "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875")
+        #expect(
+            summary.line(mode: "point")
+                == "mode=point inside_pairs=963 enter=34 exit=34 enter_checksum=154035475986 exit_checksum=154998478875")
         #expect(statistics.fixesAccepted == 10_000)
     }
 
@@ -176,7 +193,8 @@ struct ParallelSummaryFailureTests {
     /// cancelled, even while it waits for room in its read-ahead.
     @Test func aCancelledFeedStops() throws {
         let dir = try #require(SmallWorkload.directory)
-        let feed = ParallelSummary.Feed(TraceInput(path: dir.appendingPathComponent("trace.csv").path), readOptions: TraceReadOptions(), chunkSize: 10, readAhead: 1)
+        let feed = ParallelSummary.Feed(
+            TraceInput(path: dir.appendingPathComponent("trace.csv").path), readOptions: TraceReadOptions(), chunkSize: 10, readAhead: 1)
         feed.cancel()
         feed.cancel()
     }

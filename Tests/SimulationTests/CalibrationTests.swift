@@ -1,13 +1,14 @@
-@testable import Accuracy
-@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import Accuracy
+@testable import EventPipeline
+@testable import Scenarios
 
 /// `fencesim calibrate` (issue 25): parameters a profile generated logs with, under a fixed
 /// seed, are recovered within stated tolerances.
@@ -19,10 +20,13 @@ import Traces
     /// with a fix a second (10 m apart).
     static func scene(passes: Int) throws -> (fences: FenceSet, fixes: [Fix]) {
         let metric = try MetricFrame(frame)
-        let fences = FenceSet(file: "line.geojson", fences: (0..<5).map { k in
-            Fence(index: k, id: "f\(k)", kind: .circle(radiusMeters: 150), shape: .point(metric.inverse(XY(Double(k) * 1000, 0))),
-                  location: SourceLocation(file: "line.geojson", line: k + 1))
-        })
+        let fences = FenceSet(
+            file: "line.geojson",
+            fences: (0..<5).map { k in
+                Fence(
+                    index: k, id: "f\(k)", kind: .circle(radiusMeters: 150), shape: .point(metric.inverse(XY(Double(k) * 1000, 0))),
+                    location: SourceLocation(file: "line.geojson", line: k + 1))
+            })
         var fixes: [Fix] = []
         var t = 0.0
         for pass in 0..<passes {
@@ -84,8 +88,9 @@ import Traces
         let otherDir = dir.appendingPathComponent("other")
         try FileManager.default.createDirectory(at: otherDir, withIntermediateDirectories: true)
         let second = try Self.generate(other, passes: 40, in: otherDir)
-        let refit = try Calibration.fit(logs: [try DeviceLog.read(path: second.log, fences: fences)], base: OSProfile.builtIn(.androidGeofencing),
-                                        setup: DeviceLog.ScoringSetup(fences: fences, frame: Self.frame, truths: [second.truth], maxGapSeconds: 120))
+        let refit = try Calibration.fit(
+            logs: [try DeviceLog.read(path: second.log, fences: fences)], base: OSProfile.builtIn(.androidGeofencing),
+            setup: DeviceLog.ScoringSetup(fences: fences, frame: Self.frame, truths: [second.truth], maxGapSeconds: 120))
         #expect(refit.profile.exitLoss < 0.03, "exitLoss \(refit.profile.exitLoss)")
         #expect(abs(refit.profile.delayMeanSeconds - 90) < 13.5, "delayMean \(refit.profile.delayMeanSeconds)")
     }
@@ -95,11 +100,13 @@ import Traces
         defer { try? FileManager.default.removeItem(at: dir) }
         let (fences, fixes) = try Self.scene(passes: 2)
         let truth = try Paths.write(TraceWriter.render(fixes, format: .gpx), "drive.gpx", in: dir)
-        let csv = try Paths.write("time,fence,type\n\(Self.t0.adding(seconds: 50).description),f0,enter\n\(Self.t0.adding(seconds: 90).description),f0,exit\n",
-                                  "phone.csv", in: dir)
+        let csv = try Paths.write(
+            "time,fence,type\n\(Self.t0.adding(seconds: 50).description),f0,enter\n\(Self.t0.adding(seconds: 90).description),f0,exit\n",
+            "phone.csv", in: dir)
         let base = OSProfile.builtIn(.iosRegion)
-        let fit = try Calibration.fit(logs: [try DeviceLog.read(path: csv, fences: fences)], base: base,
-                                      setup: DeviceLog.ScoringSetup(fences: fences, frame: Self.frame, truths: [truth], maxGapSeconds: 120))
+        let fit = try Calibration.fit(
+            logs: [try DeviceLog.read(path: csv, fences: fences)], base: base,
+            setup: DeviceLog.ScoringSetup(fences: fences, frame: Self.frame, truths: [truth], maxGapSeconds: 120))
         #expect(fit.profile.delayMeanSeconds == base.delayMeanSeconds)
         #expect(fit.notFitted.map(\.key).contains("delayMean"))
         #expect(fit.fits["exitLoss"]?.samples == 1)

@@ -1,8 +1,9 @@
-@testable import EventPipeline
 import Foundation
 import Geotriggers
-import Testing
 import Support
+import Testing
+
+@testable import EventPipeline
 
 /// The event log as the writer renders it, byte for byte against a slow, obviously correct
 /// renderer (whole strings, a JSON tree per event, a dictionary of columns), and streamed in
@@ -47,8 +48,10 @@ import Support
         }
 
         static func object(_ e: LogEvent) -> String {
-            var members = [("time", quote(e.time.description)), ("seq", String(e.seq)), ("trace", quote(e.trace)),
-                           ("type", quote(e.type.rawValue))]
+            var members = [
+                ("time", quote(e.time.description)), ("seq", String(e.seq)), ("trace", quote(e.trace)),
+                ("type", quote(e.type.rawValue)),
+            ]
             members += e.orderedFields.map { ($0.0, json($0.1)) }
             return "{" + members.map { quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
         }
@@ -107,8 +110,10 @@ import Support
     static func events(seed: UInt64, count: Int, traces: Int = 1) -> [[LogEvent]] {
         var rng = SplitMix64(seed: seed)
         func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
-        let texts = ["", "plain", "a,b", "say \"hi\"", "line\nbreak", "cr\rlf", "crlf\r\nend", "tab\there", "\u{1}\u{1f}ctl",
-                     "ünïcødé ✓ 🛰️", "back\\slash", "é\u{301}", "null"]
+        let texts = [
+            "", "plain", "a,b", "say \"hi\"", "line\nbreak", "cr\rlf", "crlf\r\nend", "tab\there", "\u{1}\u{1f}ctl",
+            "ünïcødé ✓ 🛰️", "back\\slash", "é\u{301}", "null",
+        ]
         func number() -> Double {
             pick([0, -0.0, 1, -1.5, 123.456, 1e-7, 1e15, 1e16, 123_456_789.125, .nan, .infinity, -.infinity, 0.1 + 0.2, 47.3700246])
         }
@@ -131,9 +136,11 @@ import Support
                 if rng.next() % 3 == 0 { keys.shuffle(using: &rng) }
                 let fields = keys.map { ($0, value(0)) }
                 let located = rng.next() % 5 != 0
-                return LogEvent(time: start.adding(nanoseconds: Int64(k) * 333_333_333 + Int64(rng.next() % 1000)), trace: "trace \(t), \"\(pick(texts))\"",
-                                type: pick(LogEvent.EventType.allCases), fields: fields,
-                                longitude: located ? number() : nil, latitude: located ? number() : nil)
+                return LogEvent(
+                    time: start.adding(nanoseconds: Int64(k) * 333_333_333 + Int64(rng.next() % 1000)),
+                    trace: "trace \(t), \"\(pick(texts))\"",
+                    type: pick(LogEvent.EventType.allCases), fields: fields,
+                    longitude: located ? number() : nil, latitude: located ? number() : nil)
             }
         }
     }
@@ -175,14 +182,15 @@ import Support
         if let d = e.dwellSeconds { fields.append(("dwellSeconds", .double(d))) }
         if let reason = e.reason { fields.append(("reason", .string(reason))) }
         if let message = e.message { fields.append(("message", .string(message))) }
-        let type: LogEvent.EventType = switch e.kind {
-        case .enter: .enter
-        case .exit: .exit
-        case .dwell: .dwell
-        case .cross: .cross
-        case .passthrough: .passthrough
-        case .suppressed: .suppressed
-        }
+        let type: LogEvent.EventType =
+            switch e.kind {
+            case .enter: .enter
+            case .exit: .exit
+            case .dwell: .dwell
+            case .cross: .cross
+            case .passthrough: .passthrough
+            case .suppressed: .suppressed
+            }
         return LogEvent(time: e.time, trace: line.trace, type: type, fields: fields, longitude: e.longitude, latitude: e.latitude)
     }
 
@@ -194,8 +202,10 @@ import Support
         func maybe<T>(_ value: @autoclosure () -> T) -> T? { rng.next() % 3 == 0 ? value() : nil }
         let texts = ["", "plain", "a,b", "say \"hi\"", "line\nbreak", "cr\rlf", "tab\there", "\u{1}ctl", "ünïcødé ✓ 🛰️", "back\\slash"]
         func number() -> Double {
-            pick([0, -0.0, 1, -1.5, 8.8, -60.629, 123.456, 1e-7, 0.00049, 1e15, 1e16, 123_456_789.125, .nan, .infinity, 0.1 + 0.2,
-                  -122.206875, 37.7726567, Double(rng.next() % 100_000_000) / 1e7 - 5])
+            pick([
+                0, -0.0, 1, -1.5, 8.8, -60.629, 123.456, 1e-7, 0.00049, 1e15, 1e16, 123_456_789.125, .nan, .infinity, 0.1 + 0.2,
+                -122.206875, 37.7726567, Double(rng.next() % 100_000_000) / 1e7 - 5,
+            ])
         }
         var time = Timestamp(seconds: 1_767_225_600)
         return (0..<count).map { _ in
@@ -208,8 +218,9 @@ import Support
                 enterTime: maybe(time.adding(nanoseconds: -Int64(rng.next() % 1_000_000_000))),
                 exitTime: maybe(time.adding(nanoseconds: Int64(rng.next() % 1_000_000_000))), dwellSeconds: maybe(number()),
                 reason: maybe(pick(texts)), notified: true, message: maybe(pick(texts)), longitude: number(), latitude: number())
-            return EngineLogLine(event, fenceID: pick(["f034691", "f,1", "f \"q\"", "fence-with-a-long-identifier-\(rng.next() % 9)"]),
-                                 zone: maybe(pick(["z076", "", "zone, \"quoted\""])), trace: pick(["t", "trace, \"1\"", "/tmp/a/trace.csv"]))
+            return EngineLogLine(
+                event, fenceID: pick(["f034691", "f,1", "f \"q\"", "fence-with-a-long-identifier-\(rng.next() % 9)"]),
+                zone: maybe(pick(["z076", "", "zone, \"quoted\""])), trace: pick(["t", "trace, \"1\"", "/tmp/a/trace.csv"]))
         }
     }
 
@@ -254,12 +265,14 @@ import Support
     func tracesStreamedInAnyOrderGiveTheWholeLog(_ format: EventLogFormat) throws {
         for seed in 0..<12 as Range<UInt64> {
             let traces = Self.events(seed: 100 + seed, count: Int(seed % 4) * 40, traces: 1 + Int(seed % 5))
-                .map { $0.map { e -> LogEvent in
-                    var e = e
-                    // A streamed CSV has SPEC's columns only (events fencesim makes have no other keys).
-                    if format == .csv { e.fields.removeAll { LogEvent.rank(of: $0.0) == nil } }
-                    return e
-                } }
+                .map {
+                    $0.map { e -> LogEvent in
+                        var e = e
+                        // A streamed CSV has SPEC's columns only (events fencesim makes have no other keys).
+                        if format == .csv { e.fields.removeAll { LogEvent.rank(of: $0.0) == nil } }
+                        return e
+                    }
+                }
             let expected = format.render(Self.numbered(traces))
             let memory = MemorySink()
             let writer = EventLogWriter(format: format, sink: memory)
@@ -297,8 +310,9 @@ import Support
     @Test func theWriterHoldsOneBufferWhateverTheLength() throws {
         let sink = CountingSink()
         let writer = EventLogWriter(format: .jsonl, sink: sink)
-        let event = LogEvent(time: Timestamp(seconds: 1_767_225_600), trace: "t", type: .enter,
-                             fields: [("fence", .string("f1")), ("fix", .int(3)), ("distance", .double(-1.5))], longitude: 8.5, latitude: 47.3)
+        let event = LogEvent(
+            time: Timestamp(seconds: 1_767_225_600), trace: "t", type: .enter,
+            fields: [("fence", .string("f1")), ("fix", .int(3)), ("distance", .double(-1.5))], longitude: 8.5, latitude: 47.3)
         var largest = 0
         for _ in 0..<200_000 {
             try writer.append(event)

@@ -3,6 +3,7 @@ import Foundation
 import Geotriggers
 import Support
 import Testing
+
 @testable import Accuracy
 @testable import EventPipeline
 @testable import Execution
@@ -20,8 +21,9 @@ import Testing
 
     /// A folder with the two fences (also as the named set `city`), two traces and `yaml`.
     static func folder(_ yaml: String, fences: String = fences) throws -> (dir: URL, scenario: String) {
-        let made = try ScenarioHarness.folder(fences: fences, traces: ["a.csv": walk, "b.csv": ScenarioHarness.walk(from: 8.545, step: 0.0003, count: 100)],
-                                              yaml: yaml)
+        let made = try ScenarioHarness.folder(
+            fences: fences, traces: ["a.csv": walk, "b.csv": ScenarioHarness.walk(from: 8.545, step: 0.0003, count: 100)],
+            yaml: yaml)
         try Paths.write(fences, "city.geojson", in: made.dir)
         return made
     }
@@ -37,8 +39,10 @@ import Testing
 
     // MARK: reading
 
-    func expectError(_ yaml: String, line: Int, column: Int? = nil, _ message: String,
-                     sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    func expectError(
+        _ yaml: String, line: Int, column: Int? = nil, _ message: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let (_, path) = try Self.folder(yaml)
         do {
             let s = try ScenarioReader.read(path: path)
@@ -55,18 +59,19 @@ import Testing
     static let head = "traces: [a.csv]\nfences: {city: city.geojson}\n"
 
     @Test func readsNamesSetsAndSettings() throws {
-        let (_, path) = try Self.folder(Self.head + """
-            geotriggers:
-              - name: near
-                fences: city
-                buffer: 200
-                notify: enter
-              - name: shops
-                fences: [city]
-                where: "brand = 'acme'"
-                dwell: 30
-                level: intervals
-            """)
+        let (_, path) = try Self.folder(
+            Self.head + """
+                geotriggers:
+                  - name: near
+                    fences: city
+                    buffer: 200
+                    notify: enter
+                  - name: shops
+                    fences: [city]
+                    where: "brand = 'acme'"
+                    dwell: 30
+                    level: intervals
+                """)
         let s = try ScenarioReader.read(path: path)
         #expect(s.geotriggers.map(\.name) == ["near", "shops"])
         #expect(s.geotriggers.map(\.sets) == [["city"], ["city"]])
@@ -87,15 +92,20 @@ import Testing
         try expectError(h + "geotriggers:\n  - name: \"\"\n", line: 4, column: 11, "non-empty string")
         try expectError(h + "geotriggers:\n  - name: 7\n", line: 4, column: 11, "non-empty string")
         try expectError(h + "geotriggers:\n  - name: \"a\\tb\"\n", line: 4, column: 11, "control characters")
-        try expectError(h + "geotriggers:\n  - name: a\n  - name: b\n  - name: a\n", line: 6, column: 11, "duplicate geotrigger name \"a\" (first at")
+        try expectError(
+            h + "geotriggers:\n  - name: a\n  - name: b\n  - name: a\n", line: 6, column: 11, "duplicate geotrigger name \"a\" (first at")
         try expectError(h + "geotriggers:\n  - name: a\n    bufer: 5\n", line: 5, column: 5, "unknown geotrigger key \"bufer\"")
-        try expectError(h + "geotriggers:\n  - name: a\n    fences: shops\n", line: 5, column: 13, "unknown fence set \"shops\" (the scenario's sets are city)")
+        try expectError(
+            h + "geotriggers:\n  - name: a\n    fences: shops\n", line: 5, column: 13,
+            "unknown fence set \"shops\" (the scenario's sets are city)")
         try expectError(h + "geotriggers:\n  - name: a\n    fences: [city, city]\n", line: 5, column: 20, "named twice")
         try expectError(h + "geotriggers:\n  - name: a\n    fences: []\n", line: 5, "fences is empty")
         try expectError(h + "geotriggers:\n  - name: a\n    fences: {city: x}\n", line: 5, "set name or a list of set names")
-        try expectError("traces: [a.csv]\nfences: fences.geojson\ngeotriggers:\n  - name: a\n    fences: city\n", line: 5, "not a map of named sets")
+        try expectError(
+            "traces: [a.csv]\nfences: fences.geojson\ngeotriggers:\n  - name: a\n    fences: city\n", line: 5, "not a map of named sets")
         // Its settings are read as geotrigger: reads them, located at their column.
-        try expectError(h + "geotriggers:\n  - name: a\n    where: \"brand = 'acme\"\n", line: 5, column: 21, "where: the string has no closing '")
+        try expectError(
+            h + "geotriggers:\n  - name: a\n    where: \"brand = 'acme\"\n", line: 5, column: 21, "where: the string has no closing '")
         try expectError(h + "geotriggers:\n  - name: a\n    feed: gps\n", line: 5, column: 11, "feed must be one of")
         try expectError(h + "geotriggers:\n  - name: a\n    buffer: 1e400\n", line: 5, "out of range")
         try expectError(h + "geotriggers:\n  - name: a\n    message: \"{fence.nme\"\n", line: 5, "message:")
@@ -104,7 +114,8 @@ import Testing
     @Test func tooManyPairsAreRefusedAtTheGeotriggerThatPassesTheLimit() throws {
         // 1,000 fences watched by 2,001 geotriggers: 2,001,000 pairs, past the 2,000,000 limit
         // at the last geotrigger (the engine would track every pair as a fence).
-        let fences = ScenarioHarness.collection((0..<1000).map { ScenarioHarness.circle("f\($0)", longitude: 8.5 + Double($0) * 0.001, radius: 10) })
+        let fences = ScenarioHarness.collection(
+            (0..<1000).map { ScenarioHarness.circle("f\($0)", longitude: 8.5 + Double($0) * 0.001, radius: 10) })
         let yaml = "traces: [a.csv]\nfences: fences.geojson\ngeotriggers:\n" + (0...2000).map { "  - name: g\($0)\n" }.joined()
         let (_, path) = try Self.folder(yaml, fences: fences)
         let scenario = try ScenarioReader.read(path: path)
@@ -116,7 +127,12 @@ import Testing
             #expect(error.message.contains("more than 2000000 (geotrigger, fence) pairs"), "\(error.message)")
         }
         // One geotrigger fewer is within it.
-        #expect(try ScenarioReader.read(path: Paths.write(yaml.split(separator: "\n").dropLast().joined(separator: "\n") + "\n", "fewer.yaml", in: URL(fileURLWithPath: path).deletingLastPathComponent()))
+        #expect(
+            try ScenarioReader.read(
+                path: Paths.write(
+                    yaml.split(separator: "\n").dropLast().joined(separator: "\n") + "\n", "fewer.yaml",
+                    in: URL(fileURLWithPath: path).deletingLastPathComponent())
+            )
             .readFences(options: FenceReadOptions()).fences.count == 2_000_000)
     }
 
@@ -138,13 +154,16 @@ import Testing
         let (_, path) = try Self.folder(Self.twoOnOneFence)
         let events = try Self.run(path)
         func engine(_ name: String) -> [String] {
-            events.filter { [.enter, .exit].contains($0.type) && Self.name($0) == name }.map { "\($0.type.rawValue) \(ScenarioHarness.text($0, "fence")) \($0.time)" }
+            events.filter { [.enter, .exit].contains($0.type) && Self.name($0) == name }.map {
+                "\($0.type.rawValue) \(ScenarioHarness.text($0, "fence")) \($0.time)"
+            }
         }
         let tight = engine("tight"), wide = engine("wide")
         #expect(tight.count == 2 && wide.count == 2, "\(tight) \(wide)")
         // The wide one's buffer takes it in earlier and out later.
         let enters = events.filter { $0.type == .enter }
-        let tightEnter = try #require(enters.first { Self.name($0) == "tight" }), wideEnter = try #require(enters.first { Self.name($0) == "wide" })
+        let tightEnter = try #require(enters.first { Self.name($0) == "tight" }),
+            wideEnter = try #require(enters.first { Self.name($0) == "wide" })
         #expect(wideEnter.time < tightEnter.time)
         #expect(ScenarioHarness.text(wideEnter, "message") == "enter shop" && tightEnter.field("message") == nil)
         // The cafe is watched by neither.
@@ -180,8 +199,9 @@ import Testing
         #expect(fences.watchedOnce.fences.count == 1)
         var membership = FenceMembership(fences)
         func event(_ kind: GeotriggerEvent.Kind, _ fence: Int) -> GeotriggerEvent {
-            GeotriggerEvent(kind: kind, time: Timestamp(seconds: 0), fence: fence, fixIndex: 0, fixTime: Timestamp(seconds: 0), feed: .point,
-                            feedRadius: 0, distance: nil, accuracy: 5, longitude: 0, latitude: 0)
+            GeotriggerEvent(
+                kind: kind, time: Timestamp(seconds: 0), fence: fence, fixIndex: 0, fixTime: Timestamp(seconds: 0), feed: .point,
+                feedRadius: 0, distance: nil, accuracy: 5, longitude: 0, latitude: 0)
         }
         var out: [GeotriggerEvent] = []
         func take(_ events: [GeotriggerEvent]) -> [String] {
@@ -193,7 +213,10 @@ import Testing
         #expect(take([event(.dwell, 0), event(.exit, 1)]) == [])
         #expect(take([event(.exit, 0)]) == ["exit 0"])
         // Outside both: one passthrough for the fence, the suppressed findings of its first geotrigger.
-        #expect(take([event(.passthrough, 0), event(.passthrough, 1), event(.suppressed, 1), event(.suppressed, 0)]) == ["passthrough 0", "suppressed 0"])
+        #expect(
+            take([event(.passthrough, 0), event(.passthrough, 1), event(.suppressed, 1), event(.suppressed, 0)]) == [
+                "passthrough 0", "suppressed 0",
+            ])
         #expect(take([event(.exit, 1)]) == [])
     }
 
@@ -264,7 +287,9 @@ import Testing
             """
         let indented = settings.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
         let dir = try Paths.temporaryDirectory()
-        let one = try Paths.write(common + "geotrigger:\n" + settings.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n", "one.yaml", in: dir)
+        let one = try Paths.write(
+            common + "geotrigger:\n" + settings.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n", "one.yaml", in: dir
+        )
         let list = try Paths.write(common + "geotriggers:\n  - name: only\n" + indented + "\n", "list.yaml", in: dir)
         let expected = try Self.run(one)
         var named = try Self.run(list)
@@ -306,7 +331,9 @@ import Testing
         // Identical settings: both geotriggers enter and exit the shop at the same fixes.
         let (dir, _) = try Self.folder("traces: [a.csv]\nfences: fences.geojson\n")
         func order(_ names: [String]) throws -> [String] {
-            let yaml = "traces: [a.csv]\nfences: fences.geojson\ngeotriggers:\n" + names.map { "  - {name: \($0), where: \"id = 'shop'\"}\n" }.joined()
+            let yaml =
+                "traces: [a.csv]\nfences: fences.geojson\ngeotriggers:\n"
+                + names.map { "  - {name: \($0), where: \"id = 'shop'\"}\n" }.joined()
             let path = try Paths.write(yaml, "o.yaml", in: dir)
             return try Self.run(path).filter { $0.type == .enter }.map(Self.name)
         }
@@ -331,16 +358,20 @@ import Testing
     @Test func theGoldenScenarioUsesEveryPart() throws {
         let events = try Self.run(Paths.repository("scenarios/demo-geotriggers.yaml"))
         func has(_ type: LogEvent.EventType, _ fence: String, _ geotrigger: String, reason: String? = nil) -> Bool {
-            events.contains { $0.type == type && ScenarioHarness.text($0, "fence") == fence && Self.name($0) == geotrigger
-                && (reason == nil || ScenarioHarness.text($0, "reason") == reason) }
+            events.contains {
+                $0.type == type && ScenarioHarness.text($0, "fence") == fence && Self.name($0) == geotrigger
+                    && (reason == nil || ScenarioHarness.text($0, "reason") == reason)
+            }
         }
         // Two named sets: both prefixes.
         #expect(has(.enter, "venues/cafe", "venues") && has(.enter, "city/fuel", "approach"))
         // The where-clauses: arrivals watches the shops only, approach the stores zone only.
         #expect(!has(.enter, "city/fuel", "arrivals") && !events.contains { ScenarioHarness.text($0, "fence") == "city/depot" })
         // Two geotriggers on one fence with different settings, at different times.
-        let arrivals = try #require(events.first { $0.type == .enter && ScenarioHarness.text($0, "fence") == "city/store-a" && Self.name($0) == "arrivals" })
-        let approach = try #require(events.first { $0.type == .enter && ScenarioHarness.text($0, "fence") == "city/store-a" && Self.name($0) == "approach" })
+        let arrivals = try #require(
+            events.first { $0.type == .enter && ScenarioHarness.text($0, "fence") == "city/store-a" && Self.name($0) == "arrivals" })
+        let approach = try #require(
+            events.first { $0.type == .enter && ScenarioHarness.text($0, "fence") == "city/store-a" && Self.name($0) == "approach" })
         #expect(approach.time < arrivals.time)
         // Fences changing over time.
         #expect(has(.exit, "venues/kiosk", "venues", reason: "removed") && has(.enter, "venues/pop-up", "venues", reason: "added"))

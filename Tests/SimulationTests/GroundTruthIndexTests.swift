@@ -1,10 +1,11 @@
-@testable import Accuracy
 import Fences
 import Foundation
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import Accuracy
 
 /// Ground truth through the fence grid: the same visits as every fence against every segment,
 /// and work that grows with the path, not with the path times the fence set.
@@ -42,7 +43,8 @@ import Traces
             case 0..<4:
                 out.append(Fence(index: j, id: id, kind: .circle(radiusMeters: r), shape: .point(ll(cx, cy)), location: location))
             case 4:
-                out.append(Fence(index: j, id: id, kind: .beacon(rangeMeters: r, proximity: .near), shape: .point(ll(cx, cy)), location: location))
+                out.append(
+                    Fence(index: j, id: id, kind: .beacon(rangeMeters: r, proximity: .near), shape: .point(ll(cx, cy)), location: location))
             case 5..<8:
                 let outer = star(cx, cy, r, 3 + Int(rng.next() % 12))
                 let rings = rng.next() % 3 == 0 ? [outer, star(cx, cy, r * 0.3, 3 + Int(rng.next() % 5), clockwise: true)] : [outer]
@@ -141,8 +143,9 @@ import Traces
         let firstSpeed = path.count > 1 ? GroundTruth.speed(path[0], path[1]) : nil
         for (j, region) in regions.enumerated() {
             guard let region, try inside(region, points[0]) else { continue }
-            open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: true,
-                                 enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
+            open[j] = TruthVisit(
+                fence: j, fenceID: fences.fences[j].id, enter: firstTime, exit: nil, startsInside: true,
+                enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
         }
         for i in 0..<max(0, points.count - 1) {
             let a = points[i], b = points[i + 1]
@@ -162,8 +165,9 @@ import Traces
                     let time = ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
                     let place = f.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
                     if now {
-                        open[j] = TruthVisit(fence: j, fenceID: fences.fences[j].id, enter: time, exit: nil, enterSpeed: speed,
-                                             enterLongitude: place.longitude, enterLatitude: place.latitude)
+                        open[j] = TruthVisit(
+                            fence: j, fenceID: fences.fences[j].id, enter: time, exit: nil, enterSpeed: speed,
+                            enterLongitude: place.longitude, enterLatitude: place.latitude)
                     } else if var visit = open[j] {
                         open[j] = nil
                         visit.exit = time
@@ -186,8 +190,9 @@ import Traces
         let same = indexed.count == oracle.count && k == indexed.count
         let a = k < indexed.count ? "\(indexed[k])" : "none"
         let b = k < oracle.count ? "\(oracle[k])" : "none"
-        #expect(same, "\(indexed.count) visits indexed, \(oracle.count) by brute force; first difference at \(k): \(a) vs \(b)",
-                sourceLocation: sourceLocation)
+        #expect(
+            same, "\(indexed.count) visits indexed, \(oracle.count) by brute force; first difference at \(k): \(a) vs \(b)",
+            sourceLocation: sourceLocation)
     }
 
     // MARK: - Tests
@@ -206,11 +211,16 @@ import Traces
         // Fixes on circle centres and exactly on a square's corners and edges.
         let f = try MetricFrame(Self.frame)
         let ll = { (x: Double, y: Double) in f.inverse(XY(x, y)) }
-        let fences = FenceSet(file: "edge.geojson", fences: [
-            Fence(index: 0, id: "c", kind: .circle(radiusMeters: 20), shape: .point(ll(0, 0)), location: SourceLocation(file: "edge.geojson", line: 1)),
-            Fence(index: 1, id: "s", kind: .area, shape: .polygon([[ll(0, 0), ll(40, 0), ll(40, 40), ll(0, 40), ll(0, 0)]]),
-                  location: SourceLocation(file: "edge.geojson", line: 2)),
-        ])
+        let fences = FenceSet(
+            file: "edge.geojson",
+            fences: [
+                Fence(
+                    index: 0, id: "c", kind: .circle(radiusMeters: 20), shape: .point(ll(0, 0)),
+                    location: SourceLocation(file: "edge.geojson", line: 1)),
+                Fence(
+                    index: 1, id: "s", kind: .area, shape: .polygon([[ll(0, 0), ll(40, 0), ll(40, 40), ll(0, 40), ll(0, 0)]]),
+                    location: SourceLocation(file: "edge.geojson", line: 2)),
+            ])
         let corners: [(Double, Double)] = [(0, 0), (40, 0), (40, 40), (20, 40), (20, 20), (60, 20), (0, 0), (-30, -30)]
         let fixes = corners.enumerated().map { k, c in
             let p = ll(c.0, c.1)
@@ -265,9 +275,13 @@ import Traces
         ring.append(ring[0])
         let hole = [XY(-10, -10), XY(-10, 10), XY(10, 10), XY(10, -10), XY(-10, -10)]
         let metric = Shape.polygon(seed % 2 == 0 ? [ring, hole] : [ring])
-        let fences = FenceSet(file: "p.geojson", fences: [
-            Fence(index: 0, id: "p", kind: .area, shape: metric.mapPositions { f.inverse($0) }, location: SourceLocation(file: "p.geojson", line: 1)),
-        ])
+        let fences = FenceSet(
+            file: "p.geojson",
+            fences: [
+                Fence(
+                    index: 0, id: "p", kind: .area, shape: metric.mapPositions { f.inverse($0) },
+                    location: SourceLocation(file: "p.geojson", line: 1))
+            ])
         let truth = try GroundTruth(fences: fences, frame: Self.frame)
         let geometry = try Geometry(truth.layout.shapes[0], context: truth.context)
         let vertices = truth.layout.shapes[0]
@@ -332,10 +346,13 @@ import Traces
     @Test func stretchesEndingOnABoundary() throws {
         let f = try MetricFrame(Self.frame)
         let ll = { (x: Double, y: Double) in f.inverse(XY(x, y)) }
-        let fences = FenceSet(file: "edge.geojson", fences: [
-            Fence(index: 0, id: "s", kind: .area, shape: .polygon([[ll(0, 0), ll(400, 0), ll(400, 400), ll(0, 400), ll(0, 0)]]),
-                  location: SourceLocation(file: "edge.geojson", line: 1)),
-        ])
+        let fences = FenceSet(
+            file: "edge.geojson",
+            fences: [
+                Fence(
+                    index: 0, id: "s", kind: .area, shape: .polygon([[ll(0, 0), ll(400, 0), ll(400, 400), ll(0, 400), ll(0, 0)]]),
+                    location: SourceLocation(file: "edge.geojson", line: 1))
+            ])
         // Along the bottom edge (on the boundary), then inside, then out.
         var points: [(Double, Double)] = (0..<300).map { (Double($0), 0) }
         points += (0..<300).map { (300 - Double($0) * 0.5, 50) }
@@ -361,12 +378,16 @@ import Traces
     @Test func micrometreCrawlsAfterALongDrive() throws {
         let f = try MetricFrame(Self.frame)
         let ll = { (x: Double, y: Double) in f.inverse(XY(x, y)) }
-        let fences = FenceSet(file: "crawl.geojson", fences: [
-            Fence(index: 0, id: "square", kind: .area, shape: .polygon([[ll(0, 0), ll(40, 0), ll(40, 40), ll(0, 40), ll(0, 0)]]),
-                  location: SourceLocation(file: "crawl.geojson", line: 1)),
-            Fence(index: 1, id: "circle", kind: .circle(radiusMeters: 10), shape: .point(ll(20, -30)),
-                  location: SourceLocation(file: "crawl.geojson", line: 2)),
-        ])
+        let fences = FenceSet(
+            file: "crawl.geojson",
+            fences: [
+                Fence(
+                    index: 0, id: "square", kind: .area, shape: .polygon([[ll(0, 0), ll(40, 0), ll(40, 40), ll(0, 40), ll(0, 0)]]),
+                    location: SourceLocation(file: "crawl.geojson", line: 1)),
+                Fence(
+                    index: 1, id: "circle", kind: .circle(radiusMeters: 10), shape: .point(ll(20, -30)),
+                    location: SourceLocation(file: "crawl.geojson", line: 2)),
+            ])
         var points: [(Double, Double)] = []
         // Out and back 2,000 km in 20 km steps, passing through both fences each way.
         for k in 0...100 { points.append((-20 - Double(k) * 20_000, 5)) }

@@ -1,13 +1,14 @@
-@testable import Accuracy
-@testable import EventPipeline
 import Fences
-import Geotriggers
 import Foundation
-@testable import Scenarios
+import Geotriggers
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import Accuracy
+@testable import EventPipeline
+@testable import Scenarios
 
 /// Ground truth (SPEC §6.1): crossings and interpolated times checked by hand in a metric frame
 /// centred on the fences, so that metres along the path are exact.
@@ -20,7 +21,8 @@ import Traces
         let f = try MetricFrame(frame)
         return stride(from: 0.0, through: 40, by: step).map { s in
             let ll = f.inverse(XY(-200 + 10 * s, y))
-            return Fix(time: t0.adding(seconds: s), latitude: ll.latitude, longitude: ll.longitude, accuracyMeters: 5, accuracySource: .reported)
+            return Fix(
+                time: t0.adding(seconds: s), latitude: ll.latitude, longitude: ll.longitude, accuracyMeters: 5, accuracySource: .reported)
         }
     }
 
@@ -34,11 +36,19 @@ import Traces
         // A 200 m square with a 100 m square hole, both centred on the origin.
         let outer = try lonLat([(-100, -100), (100, -100), (100, 100), (-100, 100), (-100, -100)])
         let hole = try lonLat([(-50, -50), (-50, 50), (50, 50), (50, -50), (-50, -50)])
-        return FenceSet(file: "f.geojson", fences: [
-            Fence(index: 0, id: "circle", kind: .circle(radiusMeters: 50), shape: .point(center), location: SourceLocation(file: "f.geojson", line: 1)),
-            Fence(index: 1, id: "square", kind: .area, shape: .polygon([outer, hole]), location: SourceLocation(file: "f.geojson", line: 2)),
-            Fence(index: 2, id: "line", kind: .line, shape: .lineString(try lonLat([(0, -10), (0, 10)])), location: SourceLocation(file: "f.geojson", line: 3)),
-        ])
+        return FenceSet(
+            file: "f.geojson",
+            fences: [
+                Fence(
+                    index: 0, id: "circle", kind: .circle(radiusMeters: 50), shape: .point(center),
+                    location: SourceLocation(file: "f.geojson", line: 1)),
+                Fence(
+                    index: 1, id: "square", kind: .area, shape: .polygon([outer, hole]),
+                    location: SourceLocation(file: "f.geojson", line: 2)),
+                Fence(
+                    index: 2, id: "line", kind: .line, shape: .lineString(try lonLat([(0, -10), (0, 10)])),
+                    location: SourceLocation(file: "f.geojson", line: 3)),
+            ])
     }
 
     static func near(_ a: Timestamp?, _ seconds: Double) -> Bool {
@@ -75,7 +85,9 @@ import Traces
         let f = try MetricFrame(Self.frame)
         let fixes = [(0.0, 0.0), (1, 1), (301, 200), (302, 201), (900, 2)].map { (t, x) in
             let ll = f.inverse(XY(x, 0))
-            return Fix(time: Self.t0.adding(seconds: t), latitude: ll.latitude, longitude: ll.longitude, accuracyMeters: 5, accuracySource: .reported)
+            return Fix(
+                time: Self.t0.adding(seconds: t), latitude: ll.latitude, longitude: ll.longitude, accuracyMeters: 5,
+                accuracySource: .reported)
         }
         let visits = try truth.visits(along: fixes)
         #expect(visits.count == 2)
@@ -149,7 +161,9 @@ import Traces
         let configuration = Evaluator.Configuration(
             replay: Replayer.Configuration(fences: fences, frame: Self.frame, settings: settings, workers: 1),
             truth: .reference(dir.appendingPathComponent("{name}.reference.csv").path))
-        #expect(TruthSource.referencePath(dir.appendingPathComponent("{name}.reference.csv").path, for: TraceInput(path: feedPath)) == referencePath)
+        #expect(
+            TruthSource.referencePath(dir.appendingPathComponent("{name}.reference.csv").path, for: TraceInput(path: feedPath))
+                == referencePath)
         let results = try Evaluator(configuration).run([TraceInput(path: feedPath, label: "drive")])
         let r = try #require(results.first)
         #expect(r.error == nil)
@@ -161,7 +175,8 @@ import Traces
 
     @Test func visitsFileWithAnUnknownFenceIsLocated() throws {
         let dir = try Paths.temporaryDirectory()
-        let path = try Paths.write("""
+        let path = try Paths.write(
+            """
             fence,enter,exit
             circle,2026-01-01T00:00:15Z,2026-01-01T00:00:25Z
             square,1767225610,

@@ -1,13 +1,14 @@
-@testable import Accuracy
-@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import Accuracy
+@testable import EventPipeline
+@testable import Scenarios
 
 /// The operating system's geofencing layer (issue 25): each test names the documented rule it
 /// checks. Sources are listed beside each parameter in docs/profiles.md.
@@ -24,8 +25,10 @@ import Traces
             let metric = try MetricFrame(OSProfileTests.frame)
             var list: [Fence] = []
             for (k, c) in circles.enumerated() {
-                list.append(Fence(index: k, id: "f\(k)", kind: .circle(radiusMeters: c.r), shape: .point(metric.inverse(XY(c.x, c.y))),
-                                  location: SourceLocation(file: "scene.geojson", line: k + 1)))
+                list.append(
+                    Fence(
+                        index: k, id: "f\(k)", kind: .circle(radiusMeters: c.r), shape: .point(metric.inverse(XY(c.x, c.y))),
+                        location: SourceLocation(file: "scene.geojson", line: k + 1)))
             }
             for var e in extra {
                 e.index = list.count
@@ -41,8 +44,9 @@ import Traces
 
         func sample(_ k: Int, seconds: Double, x: Double, y: Double, accuracy: Double = 0) -> Sample {
             let ll = metric.inverse(XY(x, y))
-            return Sample(index: k, time: OSProfileTests.t0.adding(seconds: seconds), position: XY(x, y), longitude: ll.longitude,
-                          latitude: ll.latitude, accuracy: accuracy)
+            return Sample(
+                index: k, time: OSProfileTests.t0.adding(seconds: seconds), position: XY(x, y), longitude: ll.longitude,
+                latitude: ll.latitude, accuracy: accuracy)
         }
     }
 
@@ -84,7 +88,8 @@ import Traces
 
     /// A straight walk along x from `from` to `to` metres at `speed` m/s, one fix every `every` s.
     static func walk(from: Double, to: Double, speed: Double, every: Double, start: Double = 0, accuracy: Double = 0)
-        -> [(Double, Double, Double, Double)] {
+        -> [(Double, Double, Double, Double)]
+    {
         let duration = abs(to - from) / speed
         let steps = Int((duration / every).rounded(.up))
         return (0...steps).map { k in
@@ -247,8 +252,9 @@ import Traces
         let circles = (0..<21).map { (x: Double($0) * 1000, y: 0.0, r: 100.0) }
         let metric = try MetricFrame(Self.frame)
         let ll = { (x: Double, y: Double) in metric.inverse(XY(x, y)) }
-        let square = Fence(index: 0, id: "square", kind: .area, shape: .polygon([[ll(0, 5000), ll(100, 5000), ll(100, 5100), ll(0, 5100), ll(0, 5000)]]),
-                           location: SourceLocation(file: "scene.geojson", line: 30))
+        let square = Fence(
+            index: 0, id: "square", kind: .area, shape: .polygon([[ll(0, 5000), ll(100, 5000), ll(100, 5100), ll(0, 5100), ll(0, 5000)]]),
+            location: SourceLocation(file: "scene.geojson", line: 30))
         let scene = try Scene(circles, extra: [square])
         let ios = scene.layer(Self.immediate(.iosRegion))
         #expect(ios.monitored.filter(\.active).count == 20)
@@ -263,8 +269,9 @@ import Traces
         var out: [OSLayer.Output] = []
         let sample = scene.sample(0, seconds: 0, x: 20_000, y: 0)
         let engine = [20, 21].map { j in
-            GeotriggerEvent(kind: .enter, time: sample.time, fence: j, fixIndex: 0, fixTime: sample.time, feed: .point, feedRadius: 0,
-                            distance: -5, accuracy: 0, longitude: sample.longitude, latitude: sample.latitude)
+            GeotriggerEvent(
+                kind: .enter, time: sample.time, fence: j, fixIndex: 0, fixTime: sample.time, feed: .point, feedRadius: 0,
+                distance: -5, accuracy: 0, longitude: sample.longitude, latitude: sample.latitude)
         }
         layer.process(engine, sample: sample, into: &out)
         let reasons: [String?] = out.compactMap { o in
@@ -417,9 +424,11 @@ import Traces
             if let reason { fields.append(("reason", .string(reason))) }
             return LogEvent(time: t.adding(seconds: seconds), trace: "t", type: type, fields: fields)
         }
-        let log = [line(.enter, 1), line(.delivered, 5, trigger: "enter"), line(.duplicate, 6, trigger: "enter"),
-                   line(.dropped, 7, trigger: "exit", reason: "unconfirmed"), line(.exit, 9), line(.dropped, 9, trigger: "exit", reason: "lost"),
-                   line(.delivered, 10, trigger: "dwell"), line(.dropped, 11, trigger: "enter", reason: "regionLimit")]
+        let log = [
+            line(.enter, 1), line(.delivered, 5, trigger: "enter"), line(.duplicate, 6, trigger: "enter"),
+            line(.dropped, 7, trigger: "exit", reason: "unconfirmed"), line(.exit, 9), line(.dropped, 9, trigger: "exit", reason: "lost"),
+            line(.delivered, 10, trigger: "dwell"), line(.dropped, 11, trigger: "enter", reason: "regionLimit"),
+        ]
         var app = Scoring.Reader(fences: scene.fences, view: .app)
         var geometry = Scoring.Reader(fences: scene.fences)
         for e in log {
@@ -448,7 +457,8 @@ import Traces
         }
         // Bad values are located at their key.
         do {
-            _ = try OSProfile(config: try ConfigNode.parseYAML("platform: android-geofencing\nexitLoss: 1.5\n", file: "bad.yaml"), directory: ".")
+            _ = try OSProfile(
+                config: try ConfigNode.parseYAML("platform: android-geofencing\nexitLoss: 1.5\n", file: "bad.yaml"), directory: ".")
             Issue.record("exitLoss 1.5 was accepted")
         } catch {
             #expect(error.location?.line == 2 && error.message.contains("exitLoss"), "\(error)")

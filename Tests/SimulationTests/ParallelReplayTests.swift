@@ -1,13 +1,14 @@
-@testable import EventPipeline
-@testable import Execution
-import Foundation
-@testable import Scenarios
-import Testing
-@testable import Geotriggers
 import Fences
+import Foundation
 import Spatial
 import Support
+import Testing
 import Traces
+
+@testable import EventPipeline
+@testable import Execution
+@testable import Geotriggers
+@testable import Scenarios
 
 /// A replay cut into slices on several workers (``ParallelReplay``) writes the bytes of one
 /// engine replaying each trace whole (``Replayer``), whatever the slice size and the number of
@@ -27,20 +28,30 @@ import Traces
             let id = "f\(String(format: "%03d", j))"
             switch rng.next() % 4 {
             case 0, 1:
-                features.append(#"{"type":"Feature","properties":{"id":"\#(id)","radius":\#(Int(uniform(10, 150)))},"geometry":{"type":"Point","coordinates":[\#(lon(x)),\#(lat(y))]}}"#)
+                features.append(
+                    #"{"type":"Feature","properties":{"id":"\#(id)","radius":\#(Int(uniform(10, 150)))},"geometry":{"type":"Point","coordinates":[\#(lon(x)),\#(lat(y))]}}"#
+                )
             case 2:
                 let w = uniform(20, 200), h = uniform(20, 200)
-                let ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)].map { "[\(lon($0.0)),\(lat($0.1))]" }.joined(separator: ",")
-                let hole = [(x + w / 3, y + h / 3), (x + w / 2, y + h / 3), (x + w / 2, y + h / 2), (x + w / 3, y + h / 2), (x + w / 3, y + h / 3)]
-                    .map { "[\(lon($0.0)),\(lat($0.1))]" }.joined(separator: ",")
-                features.append(#"{"type":"Feature","properties":{"id":"\#(id)"},"geometry":{"type":"Polygon","coordinates":[[\#(ring)],[\#(hole)]]}}"#)
+                let ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)].map { "[\(lon($0.0)),\(lat($0.1))]" }.joined(
+                    separator: ",")
+                let hole = [
+                    (x + w / 3, y + h / 3), (x + w / 2, y + h / 3), (x + w / 2, y + h / 2), (x + w / 3, y + h / 2), (x + w / 3, y + h / 3),
+                ]
+                .map { "[\(lon($0.0)),\(lat($0.1))]" }.joined(separator: ",")
+                features.append(
+                    #"{"type":"Feature","properties":{"id":"\#(id)"},"geometry":{"type":"Polygon","coordinates":[[\#(ring)],[\#(hole)]]}}"#)
             default:
-                let line = [(x, y), (x + uniform(-200, 200), y + uniform(-200, 200))].map { "[\(lon($0.0)),\(lat($0.1))]" }.joined(separator: ",")
-                features.append(#"{"type":"Feature","properties":{"id":"\#(id)","fenceType":"line"},"geometry":{"type":"LineString","coordinates":[\#(line)]}}"#)
+                let line = [(x, y), (x + uniform(-200, 200), y + uniform(-200, 200))].map { "[\(lon($0.0)),\(lat($0.1))]" }.joined(
+                    separator: ",")
+                features.append(
+                    #"{"type":"Feature","properties":{"id":"\#(id)","fenceType":"line"},"geometry":{"type":"LineString","coordinates":[\#(line)]}}"#
+                )
             }
         }
         let fences = dir.appendingPathComponent("fences-\(seed).geojson")
-        try (#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}").write(to: fences, atomically: true, encoding: .utf8)
+        try (#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}").write(
+            to: fences, atomically: true, encoding: .utf8)
         var names: [String] = []
         for t in 0..<traces {
             var text = "time,lat,lon,accuracy\n"
@@ -89,7 +100,8 @@ import Traces
             var readOptions = TraceReadOptions()
             readOptions.lenient = true
             let inputs = tracePaths.map { TraceInput(path: $0) }
-            let configuration = Replayer.Configuration(fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: 1)
+            let configuration = Replayer.Configuration(
+                fences: fenceSet, frame: frame, settings: settings, readOptions: readOptions, workers: 1)
             guard ParallelReplay.applies(to: configuration) else { continue }
             sliced += 1
             for format in [EventLogFormat.jsonl, .csv] {
@@ -103,8 +115,9 @@ import Traces
                     let memory = MemorySink()
                     let writer = EventLogWriter(format: format, sink: memory)
                     let feed = ParallelSummary.Feed(inputs, readOptions: readOptions, chunkSize: chunkSize, readAhead: 3)
-                    let parts = try ParallelReplay.replay(feed, configuration: configuration, workers: workers,
-                                                          log: OrderedEventLog(writer: writer, traces: 0))
+                    let parts = try ParallelReplay.replay(
+                        feed, configuration: configuration, workers: workers,
+                        log: OrderedEventLog(writer: writer, traces: 0))
                     try writer.finish()
                     let (got, expected) = (String(decoding: memory.bytes, as: UTF8.self), String(decoding: whole.bytes, as: UTF8.self))
                     #expect(got == expected, "seed \(seed), \(format), slices of \(chunkSize), \(workers) workers")

@@ -1,13 +1,14 @@
-@testable import EventPipeline
-@testable import Execution
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import EventPipeline
+@testable import Execution
+@testable import Scenarios
 
 /// Several traces through one ``ParallelSummary/Feed``: each trace's outcome is the one a replay
 /// of that trace alone gives, whatever the chunking, the workers and the failures of the others.
@@ -23,7 +24,8 @@ struct ParallelSummaryTraceTests {
             .split(separator: "\n").map(String.init)
         let header = lines[0]
         let rows = Array(lines.dropFirst())
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-parts-\(tag)-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fencesim-parts-\(tag)-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var traces: [TraceInput] = []
         for k in 0..<parts {
@@ -39,8 +41,9 @@ struct ParallelSummaryTraceTests {
         let dir = try #require(SmallWorkload.directory)
         let fences = try FenceReader.read(path: dir.appendingPathComponent("fences.geojson").path)
         let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
-        return Replayer.Configuration(fences: fences, frame: frame, settings: settings,
-                                      readOptions: TraceReadOptions(lenient: lenient), workers: 1, summaryOnly: true)
+        return Replayer.Configuration(
+            fences: fences, frame: frame, settings: settings,
+            readOptions: TraceReadOptions(lenient: lenient), workers: 1, summaryOnly: true)
     }
 
     /// What one engine per trace gives (the path taken when the summary cannot be cut).
@@ -123,13 +126,15 @@ struct ParallelSummaryTraceTests {
         for k in 0..<130 {
             let lat = 37.75 + Double(k) * 1e-4
             if k % 13 == 0 {
-                gpx += "<trkpt lat=\"\(lat)\" lon=\"-122.2\"><time>2026-01-01T00:\(String(format: "%02d", k / 60)):\(String(format: "%02d", k % 60))Z</time></trkpt>\n"
+                gpx +=
+                    "<trkpt lat=\"\(lat)\" lon=\"-122.2\"><time>2026-01-01T00:\(String(format: "%02d", k / 60)):\(String(format: "%02d", k % 60))Z</time></trkpt>\n"
             } else {
                 gpx += "<trkpt lat=\"\(lat)\" lon=\"-122.2\"/>\n"
             }
         }
         gpx += "</trkseg></trk></gpx>\n"
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-untimed-\(lenient)-\(ProcessInfo.processInfo.processIdentifier).gpx")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fencesim-untimed-\(lenient)-\(ProcessInfo.processInfo.processIdentifier).gpx")
         try gpx.write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         let configuration = try Self.configuration(lenient: lenient)

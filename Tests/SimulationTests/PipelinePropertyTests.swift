@@ -1,7 +1,8 @@
-@testable import EventPipeline
 import Foundation
 import Support
 import Testing
+
+@testable import EventPipeline
 
 /// Invariants of check-ins and Places on seeded random fences, zones and walks.
 @Suite struct PipelinePropertyTests {
@@ -22,16 +23,18 @@ import Testing
         for k in 0..<3 {
             traces["t\(k).csv"] = PropertyTests.csv(PropertyTests.randomWalk(seed: seed * 10 + UInt64(k), count: 300))
         }
-        let (_, path) = try H.folder(fences: Self.zonedFences(seed: seed), traces: traces, yaml: """
-            traces: ["t*.csv"]
-            fences: fences.geojson
-            geotrigger: {gapPolicy: \(seed % 2 == 0 ? "report" : "interpolate"), feed: \(seed % 3 == 0 ? "accuracy" : "point")}
-            zones:
-              - {id: z0, minimumRetriggerTime: 60}
-              - {id: z1, checkOut: false, minimumRetriggerTime: 30}
-              - {id: z2}
-            places: {}
-            """)
+        let (_, path) = try H.folder(
+            fences: Self.zonedFences(seed: seed), traces: traces,
+            yaml: """
+                traces: ["t*.csv"]
+                fences: fences.geojson
+                geotrigger: {gapPolicy: \(seed % 2 == 0 ? "report" : "interpolate"), feed: \(seed % 3 == 0 ? "accuracy" : "point")}
+                zones:
+                  - {id: z0, minimumRetriggerTime: 60}
+                  - {id: z1, checkOut: false, minimumRetriggerTime: 30}
+                  - {id: z2}
+                places: {}
+                """)
         let run = try H.run(path)
         var open: [String: LogEvent] = [:]
         var checkIns = 0
@@ -59,7 +62,8 @@ import Testing
         let circles = Set(run.pipeline.places?.catalog.pois.map(\.id) ?? [])
         let fed = run.events.filter { ($0.type == .checkin || $0.type == .checkout) && circles.contains(H.text($0, "fence")) }
         let processed = run.events.filter { $0.type == .placesEntry || $0.type == .placesExit }
-        #expect(fed.map { "\($0.trace) \($0.time) \(H.text($0, "fence"))" } == processed.map { "\($0.trace) \($0.time) \(H.text($0, "poi"))" })
+        #expect(
+            fed.map { "\($0.trace) \($0.time) \(H.text($0, "fence"))" } == processed.map { "\($0.trace) \($0.time) \(H.text($0, "poi"))" })
         // The log is in time order within each trace.
         for trace in Set(run.events.map(\.trace)) {
             let times = run.events.filter { $0.trace == trace }.map(\.time)

@@ -1,8 +1,9 @@
-@testable import EventPipeline
 import Foundation
-@testable import Scenarios
 import Support
 import Testing
+
+@testable import EventPipeline
+@testable import Scenarios
 
 /// Places in scenario runs (issue 5, Places half): signals from check-ins or from the engine,
 /// sessions, nearby lookups, region budget, expiry, and state kept across runs.
@@ -12,7 +13,9 @@ import Testing
     /// `type poi current lastEntered lastExited` of each places.entry / places.exit line.
     static func table(_ events: [LogEvent], trace: String? = nil) -> [String] {
         events.filter { [.placesEntry, .placesExit].contains($0.type) && (trace == nil || $0.trace == trace) }
-            .map { "\($0.type.rawValue) \(H.text($0, "poi")) \(H.text($0, "current")) \(H.text($0, "lastEntered")) \(H.text($0, "lastExited"))" }
+            .map {
+                "\($0.type.rawValue) \(H.text($0, "poi")) \(H.text($0, "current")) \(H.text($0, "lastEntered")) \(H.text($0, "lastExited"))"
+            }
     }
 
     // MARK: - seed 001
@@ -23,18 +26,20 @@ import Testing
         let settings = try #require(try ScenarioReader.read(path: path).places).overridden(platform: platform, regionBudget: nil)
         let run = try H.run(path, places: settings)
         // "Scenario: Non-intersecting points": Enter A, Exit A, Enter B.
-        #expect(Self.table(run.events, trace: "../traces/places-apart.csv") == [
-            "places.entry A-apart A-apart A-apart null",
-            "places.exit A-apart null A-apart A-apart",
-            "places.entry B-apart B-apart B-apart A-apart",
-        ])
+        #expect(
+            Self.table(run.events, trace: "../traces/places-apart.csv") == [
+                "places.entry A-apart A-apart A-apart null",
+                "places.exit A-apart null A-apart A-apart",
+                "places.entry B-apart B-apart B-apart A-apart",
+            ])
         // "Scenario: Intersecting points": Enter A, Enter B (A stays current: its library ranks
         // higher), Exit A.
-        #expect(Self.table(run.events, trace: "../traces/places-overlap.csv") == [
-            "places.entry A-overlap A-overlap A-overlap null",
-            "places.entry B-overlap A-overlap B-overlap null",
-            "places.exit A-overlap B-overlap B-overlap A-overlap",
-        ])
+        #expect(
+            Self.table(run.events, trace: "../traces/places-overlap.csv") == [
+                "places.entry A-overlap A-overlap A-overlap null",
+                "places.entry B-overlap A-overlap B-overlap null",
+                "places.exit A-overlap B-overlap B-overlap A-overlap",
+            ])
         // Each Places line follows the check-in or check-out behind it, at the same instant.
         for (k, e) in run.events.enumerated() where e.type == .placesEntry || e.type == .placesExit {
             let behind = run.events[k - 1]
@@ -57,25 +62,29 @@ import Testing
         for name in ["places-apart.csv", "places-overlap.csv"] {
             traces[name] = try String(contentsOfFile: Paths.repository("traces/" + name), encoding: .utf8)
         }
-        let (_, path) = try H.folder(fences: pois, traces: traces, yaml: """
-            traces: [places-apart.csv, places-overlap.csv]
-            fences: fences.geojson
-            places: {platform: \(platform)}
-            """)
+        let (_, path) = try H.folder(
+            fences: pois, traces: traces,
+            yaml: """
+                traces: [places-apart.csv, places-overlap.csv]
+                fences: fences.geojson
+                places: {platform: \(platform)}
+                """)
         let run = try H.run(path)
         // "Scenario: Non-intersecting points", row by row: Enter A, Exit A, Enter B.
-        #expect(Self.table(run.events, trace: "places-apart.csv") == [
-            "places.entry A-apart A-apart A-apart null",
-            "places.exit A-apart null A-apart A-apart",
-            "places.entry B-apart B-apart B-apart A-apart",
-        ])
+        #expect(
+            Self.table(run.events, trace: "places-apart.csv") == [
+                "places.entry A-apart A-apart A-apart null",
+                "places.exit A-apart null A-apart A-apart",
+                "places.entry B-apart B-apart B-apart A-apart",
+            ])
         // "Scenario: Intersecting points", row by row: Enter A; Enter B (A stays current, its
         // library ranks higher); Exit A (B becomes current).
-        #expect(Self.table(run.events, trace: "places-overlap.csv") == [
-            "places.entry A-overlap A-overlap A-overlap null",
-            "places.entry B-overlap A-overlap B-overlap null",
-            "places.exit A-overlap B-overlap B-overlap A-overlap",
-        ])
+        #expect(
+            Self.table(run.events, trace: "places-overlap.csv") == [
+                "places.entry A-overlap A-overlap A-overlap null",
+                "places.entry B-overlap A-overlap B-overlap null",
+                "places.exit A-overlap B-overlap B-overlap A-overlap",
+            ])
         #expect(!run.events.contains { $0.type == .suppressed }, "no check-in is held back")
         #expect(run.events.filter { $0.type == .checkin }.allSatisfy { H.text($0, "zone") == "default" })
     }
@@ -85,34 +94,40 @@ import Testing
     /// A POI "shop" (50 m at 8.5 E) in zone z1.
     static let shop = H.collection([H.circle("shop", longitude: 8.5, radius: 50, extra: #", "zone": "z1""#)])
     /// In at 10 s, out at 30 s, in at 50 s, out at 60 s, in at 700 s.
-    static let inOutIn = H.path([(0, 8.498), (10, 8.5), (20, 8.5), (30, 8.502), (40, 8.502), (50, 8.5), (60, 8.502), (690, 8.502), (700, 8.5)])
+    static let inOutIn = H.path([
+        (0, 8.498), (10, 8.5), (20, 8.5), (30, 8.502), (40, 8.502), (50, 8.5), (60, 8.502), (690, 8.502), (700, 8.5),
+    ])
 
     @Test func geotriggerSignalsBypassTheZoneThatCheckinsObey() throws {
         func run(_ signals: String) throws -> [String] {
-            let (_, path) = try H.folder(fences: Self.shop, traces: ["t.csv": Self.inOutIn], yaml: """
-                traces: [t.csv]
-                fences: fences.geojson
-                zones: [{id: z1, checkOut: true, minimumRetriggerTime: 600}]
-                places: {signals: \(signals)}
-                """)
+            let (_, path) = try H.folder(
+                fences: Self.shop, traces: ["t.csv": Self.inOutIn],
+                yaml: """
+                    traces: [t.csv]
+                    fences: fences.geojson
+                    zones: [{id: z1, checkOut: true, minimumRetriggerTime: 600}]
+                    places: {signals: \(signals)}
+                    """)
             return try H.run(path).events.filter { [.placesEntry, .placesExit].contains($0.type) }
                 .map { "\($0.type.rawValue) \($0.time) \(H.text($0, "trigger"))" }
         }
         // Check-ins: the re-entry at 50 s is suppressed by the re-trigger time, so Places sees
         // neither it nor its exit.
-        #expect(try run("checkins") == [
-            "places.entry 2026-01-01T09:00:10.000Z checkin",
-            "places.exit 2026-01-01T09:00:30.000Z checkout",
-            "places.entry 2026-01-01T09:11:40.000Z checkin",
-        ])
+        #expect(
+            try run("checkins") == [
+                "places.entry 2026-01-01T09:00:10.000Z checkin",
+                "places.exit 2026-01-01T09:00:30.000Z checkout",
+                "places.entry 2026-01-01T09:11:40.000Z checkin",
+            ])
         // Raw geotrigger events: every enter and exit.
-        #expect(try run("geotrigger") == [
-            "places.entry 2026-01-01T09:00:10.000Z enter",
-            "places.exit 2026-01-01T09:00:30.000Z exit",
-            "places.entry 2026-01-01T09:00:50.000Z enter",
-            "places.exit 2026-01-01T09:01:00.000Z exit",
-            "places.entry 2026-01-01T09:11:40.000Z enter",
-        ])
+        #expect(
+            try run("geotrigger") == [
+                "places.entry 2026-01-01T09:00:10.000Z enter",
+                "places.exit 2026-01-01T09:00:30.000Z exit",
+                "places.entry 2026-01-01T09:00:50.000Z enter",
+                "places.exit 2026-01-01T09:01:00.000Z exit",
+                "places.entry 2026-01-01T09:11:40.000Z enter",
+            ])
     }
 
     // MARK: - expiry
@@ -121,12 +136,14 @@ import Testing
     static let inThenOut = H.path([(0, 8.498), (10, 8.5), (20, 8.5), (30, 8.502), (300, 8.502)])
 
     @Test func zoneWithoutCheckOutLeavesMembershipToTheTTL() throws {
-        let (_, path) = try H.folder(fences: Self.shop, traces: ["t.csv": Self.inThenOut], yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: z1, checkOut: false}]
-            places: {membershipTTL: 120, expiry: strict}
-            """)
+        let (_, path) = try H.folder(
+            fences: Self.shop, traces: ["t.csv": Self.inThenOut],
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: z1, checkOut: false}]
+                places: {membershipTTL: 120, expiry: strict}
+                """)
         let run = try H.run(path)
         #expect(run.events.contains { $0.type == .exit })
         #expect(Self.table(run.events) == ["places.entry shop shop shop null"])
@@ -144,12 +161,14 @@ import Testing
     /// Seed 001's reading (`lastPOIExpiry: never`): strict expiry clears Current only, and the
     /// log line says so; Last Entered stays for the rules that read it.
     @Test func lastPOIsThatNeverExpire() throws {
-        let (_, path) = try H.folder(fences: Self.shop, traces: ["t.csv": Self.inThenOut], yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: z1, checkOut: false}]
-            places: {membershipTTL: 120, expiry: strict, lastPOIExpiry: never}
-            """)
+        let (_, path) = try H.folder(
+            fences: Self.shop, traces: ["t.csv": Self.inThenOut],
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: z1, checkOut: false}]
+                places: {membershipTTL: 120, expiry: strict, lastPOIExpiry: never}
+                """)
         let run = try H.run(path)
         let expired = try #require(run.events.first { $0.type == .placesExpired })
         #expect(expired.time.description == "2026-01-01T09:02:10.000Z")
@@ -160,21 +179,24 @@ import Testing
     }
 
     @Test func lazyExpiryHappensWhenTheAppLaunches() throws {
-        let (_, path) = try H.folder(fences: Self.shop, traces: ["t.csv": Self.inThenOut], yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: z1, checkOut: false}]
-            places: {membershipTTL: 120, expiry: lazy}
-            sessions: [{launch: "2026-01-01T09:00:00Z", terminate: "2026-01-01T09:01:00Z"}, {launch: "2026-01-01T09:04:00Z"}]
-            """)
+        let (_, path) = try H.folder(
+            fences: Self.shop, traces: ["t.csv": Self.inThenOut],
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: z1, checkOut: false}]
+                places: {membershipTTL: 120, expiry: lazy}
+                sessions: [{launch: "2026-01-01T09:00:00Z", terminate: "2026-01-01T09:01:00Z"}, {launch: "2026-01-01T09:04:00Z"}]
+                """)
         let run = try H.run(path)
         // Nothing expires at validUntil (09:02:10); the second launch finds it expired.
         let expired = run.events.filter { $0.type == .placesExpired }
         #expect(expired.map(\.time.description) == ["2026-01-01T09:04:00.000Z"])
         #expect(H.text(expired[0], "validUntil") == "2026-01-01T09:02:10.000Z")
-        #expect(run.events.filter { $0.type == .session }.map { "\($0.time) \(H.text($0, "action"))" } == [
-            "2026-01-01T09:00:00.000Z launch", "2026-01-01T09:01:00.000Z terminate", "2026-01-01T09:04:00.000Z launch",
-        ])
+        #expect(
+            run.events.filter { $0.type == .session }.map { "\($0.time) \(H.text($0, "action"))" } == [
+                "2026-01-01T09:00:00.000Z launch", "2026-01-01T09:01:00.000Z terminate", "2026-01-01T09:04:00.000Z launch",
+            ])
     }
 
     // MARK: - sessions
@@ -188,14 +210,16 @@ import Testing
     static let aToB = H.path([(0, 8.5), (30, 8.5), (60, 8.5), (90, 8.501), (120, 8.502), (150, 8.5028), (180, 8.503)])
 
     @Test func launchWithNearbyLookupReplacesTheEnteredSetWithoutEvents() throws {
-        let (_, path) = try H.folder(fences: Self.twoPOIs, traces: ["t.csv": Self.aToB], yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            geotrigger: {initialTrigger: none}
-            zones: [{id: za}, {id: zb}]
-            places: {signals: geotrigger}
-            sessions: [{launch: "2026-01-01T09:00:20Z", nearbyLookup: true}]
-            """)
+        let (_, path) = try H.folder(
+            fences: Self.twoPOIs, traces: ["t.csv": Self.aToB],
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                geotrigger: {initialTrigger: none}
+                zones: [{id: za}, {id: zb}]
+                places: {signals: geotrigger}
+                sessions: [{launch: "2026-01-01T09:00:20Z", nearbyLookup: true}]
+                """)
         let run = try H.run(path)
         let lookup = try #require(run.events.first { $0.type == .placesLookup })
         #expect(lookup.time.description == "2026-01-01T09:00:20.000Z")
@@ -211,13 +235,15 @@ import Testing
     }
 
     @Test func regionBudgetIgnoresCrossingsOfUnmonitoredPOIs() throws {
-        let (_, path) = try H.folder(fences: Self.twoPOIs, traces: ["t.csv": Self.aToB], yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: za}, {id: zb}]
-            places: {regionBudget: 1}
-            sessions: [{launch: "2026-01-01T09:00:00Z", nearbyLookup: true}]
-            """)
+        let (_, path) = try H.folder(
+            fences: Self.twoPOIs, traces: ["t.csv": Self.aToB],
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: za}, {id: zb}]
+                places: {regionBudget: 1}
+                sessions: [{launch: "2026-01-01T09:00:00Z", nearbyLookup: true}]
+                """)
         let run = try H.run(path)
         let lookup = try #require(run.events.first { $0.type == .placesLookup })
         #expect(H.text(lookup, "monitored") == #"["A"]"#)
@@ -229,29 +255,36 @@ import Testing
     }
 
     @Test func signalsOutsideSessionsAreBackgroundLaunches() throws {
-        let (_, path) = try H.folder(fences: Self.twoPOIs, traces: ["t.csv": Self.aToB], yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: za}, {id: zb}]
-            sessions: [{launch: "2026-01-01T09:01:00Z", terminate: "2026-01-01T09:02:00Z"}]
-            """)
+        let (_, path) = try H.folder(
+            fences: Self.twoPOIs, traces: ["t.csv": Self.aToB],
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: za}, {id: zb}]
+                sessions: [{launch: "2026-01-01T09:01:00Z", terminate: "2026-01-01T09:02:00Z"}]
+                """)
         let run = try H.run(path)
         // Entry of A at 0 s: before the session; exit of A at 90 s: in it; entry of B at 150 s:
         // after it. All processed.
-        #expect(run.events.filter { [.placesEntry, .placesExit].contains($0.type) }.map { "\($0.type.rawValue) \(H.text($0, "poi")) \(H.text($0, "background"))" } == [
-            "places.entry A true", "places.exit A -", "places.entry B true",
-        ])
+        #expect(
+            run.events.filter { [.placesEntry, .placesExit].contains($0.type) }.map {
+                "\($0.type.rawValue) \(H.text($0, "poi")) \(H.text($0, "background"))"
+            } == [
+                "places.entry A true", "places.exit A -", "places.entry B true",
+            ])
     }
 
     @Test func sessionsOutsideTheTraceAreReported() throws {
-        let (_, path) = try H.folder(fences: Self.twoPOIs, traces: ["t.csv": Self.aToB], yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: za}, {id: zb}]
-            sessions:
-              - {launch: "2026-01-01T08:00:00Z", terminate: "2026-01-01T08:30:00Z", nearbyLookup: true}
-              - {launch: "2026-01-01T10:00:00Z"}
-            """)
+        let (_, path) = try H.folder(
+            fences: Self.twoPOIs, traces: ["t.csv": Self.aToB],
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: za}, {id: zb}]
+                sessions:
+                  - {launch: "2026-01-01T08:00:00Z", terminate: "2026-01-01T08:30:00Z", nearbyLookup: true}
+                  - {launch: "2026-01-01T10:00:00Z"}
+                """)
         let run = try H.run(path)
         let warnings = run.outcomes[0].warnings
         #expect(warnings.map(\.kind) == ["session-no-fix", "session-after-trace"])
@@ -272,8 +305,11 @@ import Testing
         try Paths.write(H.path([(0, 8.503), (30, 8.5035), (60, 8.505)], start: "2026-01-01T09:30:00Z"), "day2.csv", in: dir)
         // Check-in state is not persisted, only Places state: day 2 feeds Places from the engine
         // so that leaving B is an exit signal.
-        let first = try Paths.write("traces: [day1.csv]\nfences: fences.geojson\nzones: [{id: za}, {id: zb}]\nplaces: {}\n", "day1.yaml", in: dir)
-        let second = try Paths.write("traces: [day2.csv]\nfences: fences.geojson\ngeotrigger: {initialTrigger: none}\nplaces: {signals: geotrigger}\n", "day2.yaml", in: dir)
+        let first = try Paths.write(
+            "traces: [day1.csv]\nfences: fences.geojson\nzones: [{id: za}, {id: zb}]\nplaces: {}\n", "day1.yaml", in: dir)
+        let second = try Paths.write(
+            "traces: [day2.csv]\nfences: fences.geojson\ngeotrigger: {initialTrigger: none}\nplaces: {signals: geotrigger}\n", "day2.yaml",
+            in: dir)
         let statePath = dir.appendingPathComponent("device.places.json").path
 
         let day1 = try H.run(first)
@@ -295,7 +331,8 @@ import Testing
 
     @Test func corruptStateIsALocatedError() throws {
         let dir = try Paths.temporaryDirectory()
-        let path = try Paths.write("{\"format\": \"fencesim-places-state\",\n \"version\": 7,\n \"nearby\": []}\n", "bad.places.json", in: dir)
+        let path = try Paths.write(
+            "{\"format\": \"fencesim-places-state\",\n \"version\": 7,\n \"nearby\": []}\n", "bad.places.json", in: dir)
         do {
             _ = try PlacesStateFiles.load([path], settings: PlacesSettings())
             Issue.record("a corrupt state must be an error")
@@ -309,9 +346,14 @@ import Testing
     }
 
     @Test func stateFilesPerTrace() throws {
-        let traces = [TraceInput(path: "/data/a/monday.gpx", label: "a/monday.gpx"), TraceInput(path: "/data/a/tuesday.gpx", label: "a/tuesday.gpx")]
+        let traces = [
+            TraceInput(path: "/data/a/monday.gpx", label: "a/monday.gpx"), TraceInput(path: "/data/a/tuesday.gpx", label: "a/tuesday.gpx"),
+        ]
         #expect(try PlacesStateFiles.paths(for: Array(traces.prefix(1)), option: "/tmp/x.json") == ["/tmp/x.json"])
-        #expect(try PlacesStateFiles.paths(for: traces, option: "/tmp/states/") == ["/tmp/states/monday.gpx.places.json", "/tmp/states/tuesday.gpx.places.json"])
+        #expect(
+            try PlacesStateFiles.paths(for: traces, option: "/tmp/states/") == [
+                "/tmp/states/monday.gpx.places.json", "/tmp/states/tuesday.gpx.places.json",
+            ])
         #expect(throws: FencesimError.self) { try PlacesStateFiles.paths(for: traces, option: "/tmp/x.json") }
         do {
             _ = try PlacesStateFiles.paths(for: traces, option: "/tmp/x.json")

@@ -1,12 +1,13 @@
-@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import EventPipeline
+@testable import Scenarios
 
 /// Invariants of the engine on seeded random fences and walks.
 @Suite struct PropertyTests {
@@ -21,15 +22,23 @@ import Traces
             let size = r(0.0003, 0.002)
             switch k % 4 {
             case 0:
-                features.append(#"{"type":"Feature","properties":{"id":"f\#(k)","radius":\#(Int(size * 60000))},"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#)
+                features.append(
+                    #"{"type":"Feature","properties":{"id":"f\#(k)","radius":\#(Int(size * 60000))},"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#
+                )
             case 1:
-                features.append(#"{"type":"Feature","properties":{"id":"f\#(k)"},"geometry":{"type":"Polygon","coordinates":[[[\#(lon),\#(lat)],[\#(lon + size),\#(lat)],[\#(lon + size),\#(lat + size)],[\#(lon),\#(lat + size)],[\#(lon),\#(lat)]]]}}"#)
+                features.append(
+                    #"{"type":"Feature","properties":{"id":"f\#(k)"},"geometry":{"type":"Polygon","coordinates":[[[\#(lon),\#(lat)],[\#(lon + size),\#(lat)],[\#(lon + size),\#(lat + size)],[\#(lon),\#(lat + size)],[\#(lon),\#(lat)]]]}}"#
+                )
             case 2:
                 let h = size / 4
                 let (a, b) = (lon + h, lat + h)
-                features.append(#"{"type":"Feature","properties":{"id":"f\#(k)"},"geometry":{"type":"Polygon","coordinates":[[[\#(lon),\#(lat)],[\#(lon + size),\#(lat)],[\#(lon + size),\#(lat + size)],[\#(lon),\#(lat + size)],[\#(lon),\#(lat)]],[[\#(a),\#(b)],[\#(a),\#(b + 2 * h)],[\#(a + 2 * h),\#(b + 2 * h)],[\#(a + 2 * h),\#(b)],[\#(a),\#(b)]]]}}"#)
+                features.append(
+                    #"{"type":"Feature","properties":{"id":"f\#(k)"},"geometry":{"type":"Polygon","coordinates":[[[\#(lon),\#(lat)],[\#(lon + size),\#(lat)],[\#(lon + size),\#(lat + size)],[\#(lon),\#(lat + size)],[\#(lon),\#(lat)]],[[\#(a),\#(b)],[\#(a),\#(b + 2 * h)],[\#(a + 2 * h),\#(b + 2 * h)],[\#(a + 2 * h),\#(b)],[\#(a),\#(b)]]]}}"#
+                )
             default:
-                features.append(#"{"type":"Feature","properties":{"id":"f\#(k)"},"geometry":{"type":"LineString","coordinates":[[\#(lon),\#(lat)],[\#(lon + size),\#(lat + size / 2)]]}}"#)
+                features.append(
+                    #"{"type":"Feature","properties":{"id":"f\#(k)"},"geometry":{"type":"LineString","coordinates":[[\#(lon),\#(lat)],[\#(lon + size),\#(lat + size / 2)]]}}"#
+                )
             }
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}"
@@ -53,10 +62,13 @@ import Traces
 
     static func csv(_ walk: [(Double, Double, Double)]) -> String {
         let start = Timestamp(seconds: 1_767_225_600)
-        return "time,lat,lon,accuracy\n" + walk.map { "\(start.adding(seconds: $0.0).iso8601(fractionDigits: 3)),\($0.2),\($0.1),8" }.joined(separator: "\n") + "\n"
+        return "time,lat,lon,accuracy\n"
+            + walk.map { "\(start.adding(seconds: $0.0).iso8601(fractionDigits: 3)),\($0.2),\($0.1),8" }.joined(separator: "\n") + "\n"
     }
 
-    static func replay(fences: String, traces: [String], global: GeotriggerOverrides = GeotriggerOverrides(), workers: Int = 1) throws -> (FenceSet, [LogEvent]) {
+    static func replay(fences: String, traces: [String], global: GeotriggerOverrides = GeotriggerOverrides(), workers: Int = 1) throws -> (
+        FenceSet, [LogEvent]
+    ) {
         let dir = try Paths.temporaryDirectory()
         let set = try FenceReader.read(path: try Paths.write(fences, "fences.geojson", in: dir))
         var inputs: [TraceInput] = []
@@ -83,13 +95,17 @@ import Traces
                 global.relationship = relationship
                 global.enterAfter = seed % 2 == 0 ? .fixes(2) : .immediate
                 global.gapPolicy = .interpolate
-                let (_, events) = try Self.replay(fences: Self.randomFences(seed: seed, count: 40),
-                                                  traces: [Self.csv(Self.randomWalk(seed: seed, count: 400))], global: global)
+                let (_, events) = try Self.replay(
+                    fences: Self.randomFences(seed: seed, count: 40),
+                    traces: [Self.csv(Self.randomWalk(seed: seed, count: 400))], global: global)
                 var inside: [String: Bool] = [:]
                 for e in events where e.type == .enter || e.type == .exit {
                     let fence = Self.string(e.field("fence"))
                     let was = inside[fence] ?? false
-                    #expect(was == (e.type == .exit), "fence \(fence): \(e.type) while \(was ? "inside" : "outside") (\(feed), \(relationship)) \(EventLogFormat.jsonl.render([e]))")
+                    #expect(
+                        was == (e.type == .exit),
+                        "fence \(fence): \(e.type) while \(was ? "inside" : "outside") (\(feed), \(relationship)) \(EventLogFormat.jsonl.render([e]))"
+                    )
                     inside[fence] = e.type == .enter
                     if e.type == .enter { enters += 1 } else { exits += 1 }
                 }
@@ -113,7 +129,8 @@ import Traces
                 if let t = open.removeValue(forKey: fence) { out[fence, default: []].append((t, e.time)) }
             case .passthrough:
                 if case .string(let a)? = e.field("enterTime"), case .string(let b)? = e.field("exitTime"),
-                   case .success(let ta) = Timestamp.parseISO8601(a), case .success(let tb) = Timestamp.parseISO8601(b) {
+                    case .success(let ta) = Timestamp.parseISO8601(a), case .success(let tb) = Timestamp.parseISO8601(b)
+                {
                     out[fence, default: []].append((ta, tb))
                 }
             default: break

@@ -1,11 +1,12 @@
-@testable import EventPipeline
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
+
+@testable import EventPipeline
+@testable import Scenarios
 
 /// A real car drive (gpxpy's `around-visnjan-with-car.gpx`, 104 fixes, Croatia) replayed against
 /// fences drawn here around its path. Expected fixes were checked by hand against the fixes'
@@ -39,24 +40,25 @@ struct RealTrackTests {
             let fix = e.field("fix").map { JSONWriter.string($0) } ?? ""
             return "\(e.type.rawValue) \(fence) \(fix) \(e.time)"
         }
-        #expect(lines == [
-            "enter \"home\" 0 2020-12-18T06:15:50.000Z",
-            // Dwell is on for every fence: 60 s after the enter, revealed by fix 7 at that instant.
-            "dwell \"home\" 7 2020-12-18T06:16:50.000Z",
-            "exit \"home\" 11 2020-12-18T06:16:55.000Z",
-            // The road crosses the west-to-east gate line northbound (from its right) between
-            // fixes 19 and 20, 40 % of the way.
-            "cross \"gate\" 20 2020-12-18T06:17:12.401Z",
-            "enter \"north\" 32 2020-12-18T06:18:07.000Z",
-            "exit \"north\" 49 2020-12-18T06:18:49.000Z",
-            "enter \"stop\" 65 2020-12-18T06:19:35.000Z",
-            // 60 s after the enter; fix 71 (06:20:37) is the first fix past the threshold.
-            "dwell \"stop\" 71 2020-12-18T06:20:35.000Z",
-            "exit \"stop\" 76 2020-12-18T06:21:40.000Z",
-            "enter \"home\" 93 2020-12-18T06:22:36.000Z",
-            // Still inside at the end: 06:23:36 is first passed by fix 102 (06:23:56); no exit after the last fix.
-            "dwell \"home\" 102 2020-12-18T06:23:36.000Z",
-        ])
+        #expect(
+            lines == [
+                "enter \"home\" 0 2020-12-18T06:15:50.000Z",
+                // Dwell is on for every fence: 60 s after the enter, revealed by fix 7 at that instant.
+                "dwell \"home\" 7 2020-12-18T06:16:50.000Z",
+                "exit \"home\" 11 2020-12-18T06:16:55.000Z",
+                // The road crosses the west-to-east gate line northbound (from its right) between
+                // fixes 19 and 20, 40 % of the way.
+                "cross \"gate\" 20 2020-12-18T06:17:12.401Z",
+                "enter \"north\" 32 2020-12-18T06:18:07.000Z",
+                "exit \"north\" 49 2020-12-18T06:18:49.000Z",
+                "enter \"stop\" 65 2020-12-18T06:19:35.000Z",
+                // 60 s after the enter; fix 71 (06:20:37) is the first fix past the threshold.
+                "dwell \"stop\" 71 2020-12-18T06:20:35.000Z",
+                "exit \"stop\" 76 2020-12-18T06:21:40.000Z",
+                "enter \"home\" 93 2020-12-18T06:22:36.000Z",
+                // Still inside at the end: 06:23:36 is first passed by fix 102 (06:23:56); no exit after the last fix.
+                "dwell \"home\" 102 2020-12-18T06:23:36.000Z",
+            ])
         #expect(events.first { $0.type == .cross }?.field("direction").map { JSONWriter.string($0) } == "\"right-to-left\"")
     }
 }

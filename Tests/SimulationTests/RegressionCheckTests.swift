@@ -1,9 +1,10 @@
-@testable import EventPipeline
 import Foundation
-@testable import Regression
-@testable import Scenarios
 import Support
 import Testing
+
+@testable import EventPipeline
+@testable import Regression
+@testable import Scenarios
 
 /// SPEC §6.5: golden logs read back, event diffs, JUnit XML.
 @Suite struct RegressionCheckTests {
@@ -23,11 +24,13 @@ import Testing
     ]
 
     static func recorded(_ events: [LogEvent], file: String = "golden.jsonl") throws -> [RecordedEvent] {
-        let text = EventLogFormat.jsonl.render(Replayer.merge(events.map { e in
-            var o = Replayer.Outcome(input: TraceInput(path: e.trace))
-            o.events = [e]
-            return o
-        }))
+        let text = EventLogFormat.jsonl.render(
+            Replayer.merge(
+                events.map { e in
+                    var o = Replayer.Outcome(input: TraceInput(path: e.trace))
+                    o.events = [e]
+                    return o
+                }))
         return try EventLogReader.parse(SourceText(file: file, bytes: Array(text.utf8)))
     }
 
@@ -39,12 +42,15 @@ import Testing
         let n = 40_000
         let base = Timestamp(seconds: 1_767_225_600)
         let golden = (0..<n).map { k in
-            RecordedEvent(event: LogEvent(time: base.adding(seconds: Double(k)), trace: "t.csv", type: k % 2 == 0 ? .enter : .exit,
-                                          fields: [("fence", .string("F\(k % 500)")), ("fix", .int(Int64(k)))]), line: k + 1)
+            RecordedEvent(
+                event: LogEvent(
+                    time: base.adding(seconds: Double(k)), trace: "t.csv", type: k % 2 == 0 ? .enter : .exit,
+                    fields: [("fence", .string("F\(k % 500)")), ("fix", .int(Int64(k)))]), line: k + 1)
         }
         let actual = (0..<n).map { k in
-            LogEvent(time: base.adding(seconds: Double(k) + 0.5), trace: "t.csv", type: k % 2 == 0 ? .enter : .exit,
-                     fields: [("fence", .string("F\(k % 500)")), ("fix", .int(Int64(k)))])
+            LogEvent(
+                time: base.adding(seconds: Double(k) + 0.5), trace: "t.csv", type: k % 2 == 0 ? .enter : .exit,
+                fields: [("fence", .string("F\(k % 500)")), ("fix", .int(Int64(k)))])
         }
         let diff = EventDiff.compare(expected: golden, actual: actual)
         #expect(diff.count == n)
@@ -74,7 +80,8 @@ import Testing
         let golden = try Self.recorded(Self.golden)
         var actual = Self.golden
         // a.csv: the exit of A comes 4 s later from another fix, B is not entered, C is.
-        actual[1] = Self.event("2026-01-01T09:00:44Z", "a.csv", .exit, [("fence", .string("A")), ("fix", .int(5)), ("distance", .meters(2))])
+        actual[1] = Self.event(
+            "2026-01-01T09:00:44Z", "a.csv", .exit, [("fence", .string("A")), ("fix", .int(5)), ("distance", .meters(2))])
         actual[2] = Self.event("2026-01-01T09:01:30Z", "a.csv", .enter, [("fence", .string("C")), ("fix", .int(9))])
         // b.csv unchanged; c.csv is new.
         actual.append(Self.event("2026-01-01T09:00:00Z", "c.csv", .checkin, [("fence", .string("A")), ("zone", .string("z"))]))
@@ -83,17 +90,18 @@ import Testing
         #expect(diff.traces.map(\.trace) == ["a.csv", "c.csv"])
         #expect(diff.traces[0].missing == 1 && diff.traces[0].extra == 1 && diff.traces[0].changed == 1)
         let text = diff.render()
-        #expect(text == """
-            trace a.csv: 1 missing, 1 extra, 1 changed
-              ~ changed  2026-01-01T09:00:40.000Z exit fence="A"  (golden line 2)
-                  time: 2026-01-01T09:00:40.000Z -> 2026-01-01T09:00:44.000Z
-                  fix: 4 -> 5
-              - missing  2026-01-01T09:01:00.000Z enter fence="B"  (golden line 3)
-              + extra    2026-01-01T09:01:30.000Z enter fence="C"
-            trace c.csv: 1 extra
-              + extra    2026-01-01T09:00:00.000Z checkin fence="A"
+        #expect(
+            text == """
+                trace a.csv: 1 missing, 1 extra, 1 changed
+                  ~ changed  2026-01-01T09:00:40.000Z exit fence="A"  (golden line 2)
+                      time: 2026-01-01T09:00:40.000Z -> 2026-01-01T09:00:44.000Z
+                      fix: 4 -> 5
+                  - missing  2026-01-01T09:01:00.000Z enter fence="B"  (golden line 3)
+                  + extra    2026-01-01T09:01:30.000Z enter fence="C"
+                trace c.csv: 1 extra
+                  + extra    2026-01-01T09:00:00.000Z checkin fence="A"
 
-            """)
+                """)
     }
 
     @Test func fieldsOnlyOneSideHasAreShownAsAbsent() throws {
@@ -109,7 +117,8 @@ import Testing
     @Test func anEventInsertedEarlyDoesNotMarkEveryLaterOneAsChanged() throws {
         var golden: [LogEvent] = []
         for k in 0..<30 {
-            golden.append(Self.event("2026-01-01T09:\(10 + k):00Z", "a.csv", k % 2 == 0 ? .enter : .exit, [("fence", .string("F\(k / 2)"))]))
+            golden.append(
+                Self.event("2026-01-01T09:\(10 + k):00Z", "a.csv", k % 2 == 0 ? .enter : .exit, [("fence", .string("F\(k / 2)"))]))
         }
         var actual = golden
         actual.insert(Self.event("2026-01-01T09:10:30Z", "a.csv", .enter, [("fence", .string("X"))]), at: 1)
@@ -129,7 +138,10 @@ import Testing
         ("{\"type\":\"FeatureCollection\",\"features\":[]}\n", 1, "it has no \"time\""),
         ("time,seq,trace,type\n", 1, "is not an event of a JSON Lines event log"),
         ("{\"time\":\"2026-01-01T09:00:00.000Z\",\"seq\":0,\"trace\":\"a\",\"type\":\"enter\"}\n[1, 2]\n", 2, "expected an object"),
-        ("{\"time\":\"2026-01-01T09:00:00.000Z\",\"seq\":0,\"trace\":\"a\",\"type\":\"enter\"}\n\n{\"time\":\"yesterday\",\"seq\":1,\"trace\":\"a\",\"type\":\"exit\"}\n", 3, "\"time\" must be an ISO-8601 time"),
+        (
+            "{\"time\":\"2026-01-01T09:00:00.000Z\",\"seq\":0,\"trace\":\"a\",\"type\":\"enter\"}\n\n{\"time\":\"yesterday\",\"seq\":1,\"trace\":\"a\",\"type\":\"exit\"}\n",
+            3, "\"time\" must be an ISO-8601 time"
+        ),
         ("{\"time\":\"2026-01-01T09:00:00.000Z\",\"seq\":0,\"trace\":\"a\",\"type\":\"teleport\"}\n", 1, "\"type\" must be an event type"),
         ("{\"time\":\"2026-01-01T09:00:00.000Z\",\"seq\":-1,\"trace\":\"a\",\"type\":\"enter\"}\n", 1, "\"seq\" must be a whole number"),
         ("{\"time\":\"2026-01-01T09:00:00.000Z\",\"seq\":0,\"trace\":\"a\",\"type\":\"enter\"\n", 1, "is not an event"),

@@ -1,9 +1,10 @@
-@testable import EventPipeline
 import Fences
 import Foundation
-@testable import Scenarios
 import Support
 import Testing
+
+@testable import EventPipeline
+@testable import Scenarios
 
 /// Rules in scenario runs (issue 5, rules half): rules evaluated on the Places response, Edge and
 /// geotrigger events of a run, tokens, shared states, the client-side profile, history, chaining,
@@ -55,30 +56,32 @@ import Testing
         // "POI A"/"POI B" are URL-encoded; Current POI is read from the Places state after the
         // entry; the tally in the profile is written by the csp on the response event and read
         // back on the Edge event that follows it.
-        #expect(Self.rules(run.events, trace: apart) == [
-            #"Geotrigger checkin checkin-postback {"templateurl":"https://collect.example.com/checkin?fence=A-apart&zone=Non-intersecting%20POIs&at=2026-01-01T09:00:45.000Z&fix=9","templatebody":"","contenttype":"","timeout":2}"#,
-            #"responseprocessregionevent poi-entry-postback {"templateurl":"https://collect.example.com/poi-entry?poi=POI%20A&id=A-apart&library=seed001-apart&current=A-apart&t=1767258045&cb=\#(cbApart[0])","templatebody":"","contenttype":"","timeout":2}"#,
-            #"responseprocessregionevent count-poi-entries {"operation":"write","key":"poientries","value":"I"}"#,
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=I"}"#,
-            #"Geotrigger checkin checkin-postback {"templateurl":"https://collect.example.com/checkin?fence=B-apart&zone=Non-intersecting%20POIs&at=2026-01-01T09:03:15.000Z&fix=39","templatebody":"","contenttype":"","timeout":2}"#,
-            // The history holds the check-out of A-apart: the historical rule fires.
-            #"Geotrigger checkin checkin-after-leaving-a {"action":"checkin after leaving POI A","contextdata":{"fence":"B-apart","leftA":"yes"}}"#,
-            #"responseprocessregionevent poi-entry-postback {"templateurl":"https://collect.example.com/poi-entry?poi=POI%20B&id=B-apart&library=seed001-apart&current=B-apart&t=1767258195&cb=\#(cbApart[1])","templatebody":"","contenttype":"","timeout":2}"#,
-            #"responseprocessregionevent count-poi-entries {"operation":"write","key":"poientries","value":"II"}"#,
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=II"}"#,
-        ])
+        #expect(
+            Self.rules(run.events, trace: apart) == [
+                #"Geotrigger checkin checkin-postback {"templateurl":"https://collect.example.com/checkin?fence=A-apart&zone=Non-intersecting%20POIs&at=2026-01-01T09:00:45.000Z&fix=9","templatebody":"","contenttype":"","timeout":2}"#,
+                #"responseprocessregionevent poi-entry-postback {"templateurl":"https://collect.example.com/poi-entry?poi=POI%20A&id=A-apart&library=seed001-apart&current=A-apart&t=1767258045&cb=\#(cbApart[0])","templatebody":"","contenttype":"","timeout":2}"#,
+                #"responseprocessregionevent count-poi-entries {"operation":"write","key":"poientries","value":"I"}"#,
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=I"}"#,
+                #"Geotrigger checkin checkin-postback {"templateurl":"https://collect.example.com/checkin?fence=B-apart&zone=Non-intersecting%20POIs&at=2026-01-01T09:03:15.000Z&fix=39","templatebody":"","contenttype":"","timeout":2}"#,
+                // The history holds the check-out of A-apart: the historical rule fires.
+                #"Geotrigger checkin checkin-after-leaving-a {"action":"checkin after leaving POI A","contextdata":{"fence":"B-apart","leftA":"yes"}}"#,
+                #"responseprocessregionevent poi-entry-postback {"templateurl":"https://collect.example.com/poi-entry?poi=POI%20B&id=B-apart&library=seed001-apart&current=B-apart&t=1767258195&cb=\#(cbApart[1])","templatebody":"","contenttype":"","timeout":2}"#,
+                #"responseprocessregionevent count-poi-entries {"operation":"write","key":"poientries","value":"II"}"#,
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=II"}"#,
+            ])
         // Entering B-overlap while A-overlap (rank 1) is entered: the Places state after the
         // entry still has A-overlap current. The other trace's profile and history are its own.
-        #expect(Self.rules(run.events, trace: overlap) == [
-            #"Geotrigger checkin checkin-postback {"templateurl":"https://collect.example.com/checkin?fence=A-overlap&zone=Overlapping%20POI%20A&at=2026-01-01T09:00:40.000Z&fix=8","templatebody":"","contenttype":"","timeout":2}"#,
-            #"responseprocessregionevent poi-entry-postback {"templateurl":"https://collect.example.com/poi-entry?poi=POI%20A&id=A-overlap&library=seed001-first&current=A-overlap&t=1767258040&cb=\#(cbOverlap[0])","templatebody":"","contenttype":"","timeout":2}"#,
-            #"responseprocessregionevent count-poi-entries {"operation":"write","key":"poientries","value":"I"}"#,
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=I"}"#,
-            #"Geotrigger checkin checkin-postback {"templateurl":"https://collect.example.com/checkin?fence=B-overlap&zone=Overlapping%20POI%20B&at=2026-01-01T09:01:40.000Z&fix=20","templatebody":"","contenttype":"","timeout":2}"#,
-            #"responseprocessregionevent poi-entry-postback {"templateurl":"https://collect.example.com/poi-entry?poi=POI%20B&id=B-overlap&library=seed001-second&current=A-overlap&t=1767258100&cb=\#(cbOverlap[1])","templatebody":"","contenttype":"","timeout":2}"#,
-            #"responseprocessregionevent count-poi-entries {"operation":"write","key":"poientries","value":"II"}"#,
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=II"}"#,
-        ])
+        #expect(
+            Self.rules(run.events, trace: overlap) == [
+                #"Geotrigger checkin checkin-postback {"templateurl":"https://collect.example.com/checkin?fence=A-overlap&zone=Overlapping%20POI%20A&at=2026-01-01T09:00:40.000Z&fix=8","templatebody":"","contenttype":"","timeout":2}"#,
+                #"responseprocessregionevent poi-entry-postback {"templateurl":"https://collect.example.com/poi-entry?poi=POI%20A&id=A-overlap&library=seed001-first&current=A-overlap&t=1767258040&cb=\#(cbOverlap[0])","templatebody":"","contenttype":"","timeout":2}"#,
+                #"responseprocessregionevent count-poi-entries {"operation":"write","key":"poientries","value":"I"}"#,
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=I"}"#,
+                #"Geotrigger checkin checkin-postback {"templateurl":"https://collect.example.com/checkin?fence=B-overlap&zone=Overlapping%20POI%20B&at=2026-01-01T09:01:40.000Z&fix=20","templatebody":"","contenttype":"","timeout":2}"#,
+                #"responseprocessregionevent poi-entry-postback {"templateurl":"https://collect.example.com/poi-entry?poi=POI%20B&id=B-overlap&library=seed001-second&current=A-overlap&t=1767258100&cb=\#(cbOverlap[1])","templatebody":"","contenttype":"","timeout":2}"#,
+                #"responseprocessregionevent count-poi-entries {"operation":"write","key":"poientries","value":"II"}"#,
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=II"}"#,
+            ])
         // Each rule line follows the line of the event it fired on, at its instant, with its
         // fence or POI, and says which rule fired where.
         for (k, e) in run.events.enumerated() where e.type == .rule {
@@ -103,7 +106,9 @@ import Testing
     // MARK: - geotrigger events
 
     /// A POI "shop" (50 m at 8.5 E) in zone z1, with a custom property.
-    static let shop = H.collection([H.circle("shop", longitude: 8.5, radius: 50, extra: #", "name": "Shop", "zone": "z1", "brand": "acme""#)])
+    static let shop = H.collection([
+        H.circle("shop", longitude: 8.5, radius: 50, extra: #", "name": "Shop", "zone": "z1", "brand": "acme""#)
+    ])
     /// In at 10 s, out at 30 s, in at 50 s, out at 60 s.
     static let inOutIn = H.path([(0, 8.498), (10, 8.5), (20, 8.5), (30, 8.502), (40, 8.502), (50, 8.5), (60, 8.502)])
 
@@ -131,17 +136,23 @@ import Testing
     }
 
     @Test func checkInsAreGeotriggerEventsWithTheDocumentedData() throws {
-        let rules = Self.rulesJSON([(
-            [Self.matcher("~type", "eq", #"["com.fencesim.eventType.geotrigger"]"#),
-             Self.matcher("~source", "eq", #"["com.adobe.eventSource.responseContent"]"#)],
-            [Self.consequence("all", "pb", #"{"templatebody": "{%~all_json%}"}"#)]
-        )])
-        let run = try Self.run(rules: rules, yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: z1, name: Shops, customData: {brand: acme}}]
-            rules: rules.json
-            """)
+        let rules = Self.rulesJSON([
+            (
+                [
+                    Self.matcher("~type", "eq", #"["com.fencesim.eventType.geotrigger"]"#),
+                    Self.matcher("~source", "eq", #"["com.adobe.eventSource.responseContent"]"#),
+                ],
+                [Self.consequence("all", "pb", #"{"templatebody": "{%~all_json%}"}"#)]
+            )
+        ])
+        let run = try Self.run(
+            rules: rules,
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: z1, name: Shops, customData: {brand: acme}}]
+                rules: rules.json
+                """)
         let bodies = run.events.filter { $0.type == .rule }.map { e -> String in
             let detail = JSONNode(e.field("consequence") ?? .null).member("detail")
             return detail?.member("templatebody")?.string ?? "-"
@@ -173,7 +184,10 @@ import Testing
         #expect(fix.member("distance")?.number ?? 0 < 0)
         #expect(checkin.member("trigger")?.string == "enter")
         #expect(checkin.member("willCheckOut")?.bool == true)
-        #expect(checkin.members?.map(\.key) == ["type", "trace", "time", "timestamp", "fence", "zone", "latitude", "longitude", "fix", "trigger", "willCheckOut"])
+        #expect(
+            checkin.members?.map(\.key) == [
+                "type", "trace", "time", "timestamp", "fence", "zone", "latitude", "longitude", "fix", "trigger", "willCheckOut",
+            ])
         // The engine's enter has the zone from the scenario's declaration and the feed.
         let enter = try JSONParser.parse(bodies[0])
         #expect(enter.member("zone")?.member("name")?.string == "Shops")
@@ -186,17 +200,27 @@ import Testing
     /// Seed 004: in-app messages are first-one-wins. Two rules show a message on each check-in:
     /// each rule line says which one the app shows (`shown` in the consequence, and the message).
     @Test func inAppMessagesAreMarkedShownOrNot() throws {
-        let onCheckIn = [Self.matcher("~type", "eq", #"["com.fencesim.eventType.geotrigger"]"#), Self.matcher("type", "eq", #"["checkin"]"#)]
+        let onCheckIn = [
+            Self.matcher("~type", "eq", #"["com.fencesim.eventType.geotrigger"]"#), Self.matcher("type", "eq", #"["checkin"]"#),
+        ]
         let rules = Self.rulesJSON([
             (onCheckIn, [Self.consequence("welcome", "iam", #"{"html": "welcome.html"}"#)]),
-            (onCheckIn, [Self.consequence("promo", "iam", #"{"html": "promo.html"}"#), Self.consequence("ping", "pb", #"{"templateurl": "https://example.com"}"#)]),
+            (
+                onCheckIn,
+                [
+                    Self.consequence("promo", "iam", #"{"html": "promo.html"}"#),
+                    Self.consequence("ping", "pb", #"{"templateurl": "https://example.com"}"#),
+                ]
+            ),
         ])
-        let run = try Self.run(rules: rules, yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: z1}]
-            rules: rules.json
-            """)
+        let run = try Self.run(
+            rules: rules,
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: z1}]
+                rules: rules.json
+                """)
         let lines = run.events.filter { $0.type == .rule }
         func shown(_ e: LogEvent) -> String {
             let consequence = JSONNode(e.field("consequence") ?? .null)
@@ -204,7 +228,9 @@ import Testing
         }
         // Two check-ins, each firing welcome (shown), promo (not shown) and ping (no mark).
         #expect(lines.map(shown) == ["welcome true", "promo false", "ping -", "welcome true", "promo false", "ping -"])
-        #expect(H.text(lines[1], "message").hasSuffix(#"not shown: in-app messages are first-one-wins, and "welcome" of rule 1 is shown for this event"#))
+        #expect(
+            H.text(lines[1], "message").hasSuffix(
+                #"not shown: in-app messages are first-one-wins, and "welcome" of rule 1 is shown for this event"#))
         #expect(H.text(lines[0], "message").contains("shown: the first of the 2 in-app messages this event fires"))
         #expect(!H.text(lines[2], "message").contains("shown"))
         // The table output carries the same mark.
@@ -216,27 +242,46 @@ import Testing
         // Check-ins are recorded with the mask type + fence.id; Edge events with theirs. Neither
         // counts itself: the hub records an event after the rules ran on it.
         let checkins = #"{"events": [{"type": "checkin", "fence.id": "shop"}], "searchType": "any", "#
-        let entries = #"{"events": [{"xdm.eventType": "location.entry", "xdm.placeContext.POIinteraction.poiDetail.poiID": "shop"}], "searchType": "any", "#
+        let entries =
+            #"{"events": [{"xdm.eventType": "location.entry", "xdm.placeContext.POIinteraction.poiDetail.poiID": "shop"}], "searchType": "any", "#
         let rules = Self.rulesJSON([
-            ([Self.matcher("type", "eq", #"["checkin"]"#), #"{"type": "historical", "definition": \#(checkins)"matcher": "eq", "value": 0}}"#],
-             [Self.consequence("first-checkin", "pb", #"{"at": "{%time%}"}"#)]),
-            ([Self.matcher("type", "eq", #"["checkin"]"#), #"{"type": "historical", "definition": \#(checkins)"matcher": "eq", "value": 1}}"#],
-             [Self.consequence("second-checkin", "pb", #"{"at": "{%time%}"}"#)]),
-            ([Self.matcher("xdm.eventType", "eq", #"["location.entry"]"#), #"{"type": "historical", "definition": \#(entries)"matcher": "ge", "value": 1}}"#],
-             [Self.consequence("entered-before", "pb", #"{"poi": "{%xdm.placeContext.POIinteraction.poiDetail.poiID%}"}"#)]),
+            (
+                [
+                    Self.matcher("type", "eq", #"["checkin"]"#),
+                    #"{"type": "historical", "definition": \#(checkins)"matcher": "eq", "value": 0}}"#,
+                ],
+                [Self.consequence("first-checkin", "pb", #"{"at": "{%time%}"}"#)]
+            ),
+            (
+                [
+                    Self.matcher("type", "eq", #"["checkin"]"#),
+                    #"{"type": "historical", "definition": \#(checkins)"matcher": "eq", "value": 1}}"#,
+                ],
+                [Self.consequence("second-checkin", "pb", #"{"at": "{%time%}"}"#)]
+            ),
+            (
+                [
+                    Self.matcher("xdm.eventType", "eq", #"["location.entry"]"#),
+                    #"{"type": "historical", "definition": \#(entries)"matcher": "ge", "value": 1}}"#,
+                ],
+                [Self.consequence("entered-before", "pb", #"{"poi": "{%xdm.placeContext.POIinteraction.poiDetail.poiID%}"}"#)]
+            ),
         ])
-        let run = try Self.run(rules: rules, yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            zones: [{id: z1}]
-            places: {signals: checkins}
-            rules: rules.json
-            """)
-        #expect(Self.rules(run.events) == [
-            #"Geotrigger checkin first-checkin {"at":"2026-01-01T09:00:10.000Z"}"#,
-            #"Geotrigger checkin second-checkin {"at":"2026-01-01T09:00:50.000Z"}"#,
-            #"Location Tracking Event entered-before {"poi":"shop"}"#,
-        ])
+        let run = try Self.run(
+            rules: rules,
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                zones: [{id: z1}]
+                places: {signals: checkins}
+                rules: rules.json
+                """)
+        #expect(
+            Self.rules(run.events) == [
+                #"Geotrigger checkin first-checkin {"at":"2026-01-01T09:00:10.000Z"}"#,
+                #"Geotrigger checkin second-checkin {"at":"2026-01-01T09:00:50.000Z"}"#,
+                #"Location Tracking Event entered-before {"poi":"shop"}"#,
+            ])
         let again = try #require(run.events.first { $0.type == .rule && H.text($0, "trigger") == "Location Tracking Event" })
         #expect(again.time == (try Timestamp.parseISO8601("2026-01-01T09:00:50Z").get()))
     }
@@ -244,27 +289,43 @@ import Testing
     @Test func addAndModChangeTheEventThatDispatchCopiesAndChainsStopAfterOneLevel() throws {
         let rules = Self.rulesJSON([
             // On the Edge entry: attach a key, overwrite the event type, then dispatch a copy.
-            ([Self.matcher("~type", "eq", #"["com.adobe.eventType.edge"]"#)],
-             [Self.consequence("attach", "add", #"{"eventdata": {"marker": "{%xdm.placeContext.POIinteraction.poiDetail.poiID%}", "xdm": {"eventType": "not-overwritten"}}}"#),
-              Self.consequence("modify", "mod", #"{"eventdata": {"xdm": {"eventType": "modified"}}}"#),
-              Self.consequence("copy", "dispatch", #"{"type": "com.example.copy", "source": "com.example.request", "eventdataaction": "copy"}"#),
-              // Conditions and tokens see the event as it arrived.
-              Self.consequence("as-arrived", "pb", #"{"eventType": "{%xdm.eventType%}", "marker": "{%marker%}"}"#)]),
+            (
+                [Self.matcher("~type", "eq", #"["com.adobe.eventType.edge"]"#)],
+                [
+                    Self.consequence(
+                        "attach", "add",
+                        #"{"eventdata": {"marker": "{%xdm.placeContext.POIinteraction.poiDetail.poiID%}", "xdm": {"eventType": "not-overwritten"}}}"#
+                    ),
+                    Self.consequence("modify", "mod", #"{"eventdata": {"xdm": {"eventType": "modified"}}}"#),
+                    Self.consequence(
+                        "copy", "dispatch", #"{"type": "com.example.copy", "source": "com.example.request", "eventdataaction": "copy"}"#),
+                    // Conditions and tokens see the event as it arrived.
+                    Self.consequence("as-arrived", "pb", #"{"eventType": "{%xdm.eventType%}", "marker": "{%marker%}"}"#),
+                ]
+            ),
             // On the copy: the data as add/mod left it; its own dispatch goes nowhere.
-            ([Self.matcher("~type", "eq", #"["com.example.copy"]"#)],
-             [Self.consequence("seen-copy", "url", #"{"url": "https://example.com/?m={%marker%}&t={%xdm.eventType%}"}"#),
-              Self.consequence("again", "dispatch", #"{"type": "com.example.copy", "source": "com.example.request", "eventdataaction": "copy"}"#)]),
+            (
+                [Self.matcher("~type", "eq", #"["com.example.copy"]"#)],
+                [
+                    Self.consequence("seen-copy", "url", #"{"url": "https://example.com/?m={%marker%}&t={%xdm.eventType%}"}"#),
+                    Self.consequence(
+                        "again", "dispatch", #"{"type": "com.example.copy", "source": "com.example.request", "eventdataaction": "copy"}"#),
+                ]
+            ),
         ])
-        let run = try Self.run(rules: rules, traces: ["t.csv": H.path([(0, 8.498), (10, 8.5)])], yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            places: {signals: geotrigger}
-            rules: rules.json
-            """)
-        #expect(Self.rules(run.events) == [
-            #"Location Tracking Event as-arrived {"eventType":"location.entry","marker":""}"#,
-            #"Dispatch Consequence Result seen-copy {"url":"https://example.com/?m=shop&t=modified"}"#,
-        ])
+        let run = try Self.run(
+            rules: rules, traces: ["t.csv": H.path([(0, 8.498), (10, 8.5)])],
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                places: {signals: geotrigger}
+                rules: rules.json
+                """)
+        #expect(
+            Self.rules(run.events) == [
+                #"Location Tracking Event as-arrived {"eventType":"location.entry","marker":""}"#,
+                #"Dispatch Consequence Result seen-copy {"url":"https://example.com/?m=shop&t=modified"}"#,
+            ])
         let warning = try #require(run.events.first { $0.type == .warning && H.text($0, "reason") == "rules-consequence-ignored" })
         #expect(H.text(warning, "trigger") == "Dispatch Consequence Result")
         #expect(H.text(warning, "message").contains("chains stop after one dispatch"))
@@ -274,21 +335,27 @@ import Testing
     // MARK: - platforms
 
     /// A rule on the Places entry response that reads Last Exited POI, missing on a first entry.
-    static let divergentRules = rulesJSON([(
-        [matcher("regioneventtype", "eq", #"["entry"]"#),
-         matcher("~state.com.adobe.module.places/lastexitedpoi.regionid", "ne", #"["nowhere"]"#)],
-        [consequence("first-entry", "pb", #"{"poi": "{%triggeringregion.regionid%}", "ts": "{%~timestampu%}"}"#)]
-    )])
+    static let divergentRules = rulesJSON([
+        (
+            [
+                matcher("regioneventtype", "eq", #"["entry"]"#),
+                matcher("~state.com.adobe.module.places/lastexitedpoi.regionid", "ne", #"["nowhere"]"#),
+            ],
+            [consequence("first-entry", "pb", #"{"poi": "{%triggeringregion.regionid%}", "ts": "{%~timestampu%}"}"#)]
+        )
+    ])
 
     @Test("a missing key with ne: true on iOS, false on Android and in docs", arguments: [("ios", 2), ("android", 1), ("docs", 1)])
     func platformsDivergeInARun(platform: String, fired: Int) throws {
-        let run = try Self.run(rules: Self.divergentRules, yaml: """
-            traces: [t.csv]
-            fences: fences.geojson
-            places: {signals: geotrigger}
-            rules: rules.json
-            rulesPlatform: \(platform)
-            """)
+        let run = try Self.run(
+            rules: Self.divergentRules,
+            yaml: """
+                traces: [t.csv]
+                fences: fences.geojson
+                places: {signals: geotrigger}
+                rules: rules.json
+                rulesPlatform: \(platform)
+                """)
         let lines = Self.rules(run.events)
         #expect(lines.count == fired)
         // The second entry (after the exit at 30 s) has a Last Exited POI on every platform.
@@ -298,10 +365,16 @@ import Testing
     // MARK: - determinism
 
     @Test func logsAreTheSameAcrossRunsAndWorkersAndATraceDoesNotDependOnTheOthers() throws {
-        let rules = Self.rulesJSON([(
-            [Self.matcherAny()],
-            [Self.consequence("cb", "pb", #"{"cb": "{%~cachebust%}", "t": "{%~timestampp%}", "p": "{%~state.com.adobe.module.places/currentpoi.regionid%}"}"#)]
-        )])
+        let rules = Self.rulesJSON([
+            (
+                [Self.matcherAny()],
+                [
+                    Self.consequence(
+                        "cb", "pb",
+                        #"{"cb": "{%~cachebust%}", "t": "{%~timestampp%}", "p": "{%~state.com.adobe.module.places/currentpoi.regionid%}"}"#)
+                ]
+            )
+        ])
         var traces: [String: String] = [:]
         for k in 0..<5 {
             traces["t\(k).csv"] = H.path([(0, 8.498), (10, 8.5), (20 + Double(k), 8.5), (40, 8.502), (50 + Double(k), 8.5)])
@@ -320,7 +393,8 @@ import Testing
         #expect(one.jsonl == again.jsonl)
         #expect(one.jsonl == two.jsonl)
         // A trace run alone logs the same rule lines: its generator is seeded from its label.
-        let alone = try Self.run(rules: rules, traces: ["t3.csv": traces["t3.csv"] ?? ""], yaml: yaml.replacingOccurrences(of: "t*.csv", with: "t3.csv"))
+        let alone = try Self.run(
+            rules: rules, traces: ["t3.csv": traces["t3.csv"] ?? ""], yaml: yaml.replacingOccurrences(of: "t*.csv", with: "t3.csv"))
         #expect(Self.rules(alone.events) == Self.rules(one.events, trace: "t3.csv"))
         // The seed changes ~cachebust and nothing else.
         let reseeded = try Self.run(rules: rules, traces: traces, yaml: yaml.replacingOccurrences(of: "seed: 7", with: "seed: 8"))
@@ -339,19 +413,36 @@ import Testing
     // MARK: - the persisted rules state
 
     @Test func rulesStateRoundTripsToTheSameBytesAndRefusesCorruptFiles() throws {
-        let text = #"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":{"a":"I","n":2}},"history":[{"time":"2026-01-01T09:00:10.123456789Z","data":{"type":"checkin","fence":{"id":"shop"}},"mask":["type","fence.id"]},{"time":"2026-01-01T08:00:00.000000000Z","data":{"k":1.5},"mask":null}]}"# + "\n"
+        let text =
+            #"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":{"a":"I","n":2}},"history":[{"time":"2026-01-01T09:00:10.123456789Z","data":{"type":"checkin","fence":{"id":"shop"}},"mask":["type","fence.id"]},{"time":"2026-01-01T08:00:00.000000000Z","data":{"k":1.5},"mask":null}]}"#
+            + "\n"
         let state = try RulesDeviceState.decode(SourceText(file: "s.json", bytes: Array(text.utf8)))
         #expect(state.history.count == 2)
         #expect(state.history[0].mask == ["type", "fence.id"] && state.history[1].mask == nil)
         #expect(state.encoded() == text)
         let cases: [(text: String, column: Int, fragment: String)] = [
             (#"{"format":"fencesim-places-state","version":1}"#, 11, "not a fencesim rules state"),
-            (#"{"format":"fencesim-rules-state","version":2,"userProfile":{"userprofiledata":{}},"history":[]}"#, 44, "unsupported version"),
+            (
+                #"{"format":"fencesim-rules-state","version":2,"userProfile":{"userprofiledata":{}},"history":[]}"#, 44,
+                "unsupported version"
+            ),
             (#"{"format":"fencesim-rules-state","version":1,"history":[]}"#, 1, "missing key \"userProfile\""),
-            (#"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":{}},"history":[],"extra":0}"#, 96, "unknown key \"extra\""),
-            (#"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":[]},"history":[]}"#, 79, "userprofiledata must be an object"),
-            (#"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":{}},"history":[{"time":"noon","data":{},"mask":null}]}"#, 103, "bad time"),
-            (#"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":{}},"history":[{"time":"2026-01-01T00:00:00Z","data":{},"mask":"type"}]}"#, 142, "mask must be null or an array"),
+            (
+                #"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":{}},"history":[],"extra":0}"#, 96,
+                "unknown key \"extra\""
+            ),
+            (
+                #"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":[]},"history":[]}"#, 79,
+                "userprofiledata must be an object"
+            ),
+            (
+                #"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":{}},"history":[{"time":"noon","data":{},"mask":null}]}"#,
+                103, "bad time"
+            ),
+            (
+                #"{"format":"fencesim-rules-state","version":1,"userProfile":{"userprofiledata":{}},"history":[{"time":"2026-01-01T00:00:00Z","data":{},"mask":"type"}]}"#,
+                142, "mask must be null or an array"
+            ),
             ("{\"format\": ", 12, "JSON"),
         ]
         for (bad, column, fragment) in cases {
@@ -371,7 +462,8 @@ import Testing
 
     @Test func rulesKeysAreCheckedWhereTheyAre() throws {
         func failure(_ rulesYAML: String, files: [String: String] = [:]) throws -> FencesimError {
-            let (dir, path) = try H.folder(fences: Self.shop, traces: ["t.csv": Self.inOutIn], yaml: "traces: [t.csv]\nfences: fences.geojson\n" + rulesYAML)
+            let (dir, path) = try H.folder(
+                fences: Self.shop, traces: ["t.csv": Self.inOutIn], yaml: "traces: [t.csv]\nfences: fences.geojson\n" + rulesYAML)
             for (name, text) in files { try Paths.write(text, name, in: dir) }
             let scenario = try ScenarioReader.read(path: path)
             let fences = try FenceReader.read(path: scenario.fencesPath)
@@ -395,7 +487,9 @@ import Testing
         #expect(seed.code == .badData && seed.location?.line == 3)
         let key = try failure("rules: {file: r.json}\n")
         #expect(key.code == .badData && key.message.contains("unknown rules key"))
-        let bad = try failure("rules: r.json\n", files: ["r.json": "{\"version\": 1,\n \"rules\": [{\"condition\": {\"type\": \"sometimes\"}, \"consequences\": []}]}"])
+        let bad = try failure(
+            "rules: r.json\n",
+            files: ["r.json": "{\"version\": 1,\n \"rules\": [{\"condition\": {\"type\": \"sometimes\"}, \"consequences\": []}]}"])
         #expect(bad.code == .badData)
         #expect(bad.location?.file.hasSuffix("r.json") == true && bad.location?.line == 2)
     }

@@ -1,10 +1,11 @@
-@testable import EventPipeline
 import Fences
 import Foundation
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
+
+@testable import EventPipeline
+@testable import Scenarios
 
 /// Runs a scenario file as `fencesim run` does (scenario, fences, pipeline, settings, frame,
 /// replay), for pipeline tests that look at the events themselves.
@@ -21,15 +22,17 @@ enum ScenarioHarness {
         let scenario = try ScenarioReader.read(path: path)
         let fences = try FenceReader.read(path: scenario.fencesPath)
         let pipeline = try Pipeline(scenario: scenario, fences: fences, places: places)
-        let settings = try SettingsResolver.resolve(fences, global: scenario.geotrigger, zones: scenario.zones,
-                                                    requireDeclaredZones: !scenario.zones.isEmpty)
+        let settings = try SettingsResolver.resolve(
+            fences, global: scenario.geotrigger, zones: scenario.zones,
+            requireDeclaredZones: !scenario.zones.isEmpty)
         let frame = try MetricFrame.automaticDefinition(covering: try #require(fences.boundingBox)).definition
         let placesSettings = places ?? scenario.places ?? PlacesSettings()
         var states = try PlacesStateFiles.load([], settings: placesSettings)
         for path in placesStates {
             if let path { states += try PlacesStateFiles.load([path], settings: placesSettings) } else { states.append(nil) }
         }
-        let replayer = Replayer(Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: workers, pipeline: pipeline))
+        let replayer = Replayer(
+            Replayer.Configuration(fences: fences, frame: frame, settings: settings, workers: workers, pipeline: pipeline))
         let outcomes = try replayer.run(scenario.traces, placesStates: states)
         for o in outcomes {
             if let error = o.error { throw error }
@@ -47,12 +50,16 @@ enum ScenarioHarness {
 
     /// A CSV trace walking east along latitude `latitude` from `fromLongitude`, one fix every
     /// `interval` seconds, `count` fixes, `stepDegrees` of longitude per fix (negative: west).
-    static func walk(from fromLongitude: Double, latitude: Double = 47.39, step stepDegrees: Double, count: Int,
-                     start: String = "2026-01-01T09:00:00Z", interval: Double = 10) -> String {
+    static func walk(
+        from fromLongitude: Double, latitude: Double = 47.39, step stepDegrees: Double, count: Int,
+        start: String = "2026-01-01T09:00:00Z", interval: Double = 10
+    ) -> String {
         let t0 = (try? Timestamp.parseISO8601(start).get()) ?? Timestamp(seconds: 0)
         var lines = ["time,lat,lon,accuracy"]
         for k in 0..<count {
-            lines.append("\(t0.adding(seconds: Double(k) * interval).iso8601(fractionDigits: 3)),\(latitude),\(fromLongitude + Double(k) * stepDegrees),5")
+            lines.append(
+                "\(t0.adding(seconds: Double(k) * interval).iso8601(fractionDigits: 3)),\(latitude),\(fromLongitude + Double(k) * stepDegrees),5"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,12 +1,14 @@
-import Foundation
 import Fences
+import Foundation
 import Geotriggers
-@testable import Scenarios
 import Support
 import Testing
 
+@testable import Scenarios
+
 @Suite struct ScenarioReaderTests {
-    let fences = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50, "zone": "z1"}, "geometry": {"type": "Point", "coordinates": [8.53, 47.37]}}]}"#
+    let fences =
+        #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50, "zone": "z1"}, "geometry": {"type": "Point", "coordinates": [8.53, 47.37]}}]}"#
     let trace = "time,lat,lon\n2026-01-01T00:00:00Z,47.37,8.53\n"
 
     func scenario(_ yaml: String) throws -> (URL, String) {
@@ -18,8 +20,10 @@ import Testing
         return (dir, try Paths.write(yaml, "s.yaml", in: dir))
     }
 
-    func expectError(_ yaml: String, code: Int32 = 65, line: Int, column: Int? = nil, _ message: String,
-                     sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    func expectError(
+        _ yaml: String, code: Int32 = 65, line: Int, column: Int? = nil, _ message: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let (_, path) = try scenario(yaml)
         do {
             let s = try ScenarioReader.read(path: path)
@@ -38,7 +42,8 @@ import Testing
     @Test(arguments: ["../escaped", "a/b", "/abs/x", "..", ".", "tab\there", String(repeating: "n", count: 201)])
     func namesThatWouldLeaveTheOutputFolderAreRefused(name: String) throws {
         let quoted = name.replacingOccurrences(of: "\t", with: "\\t")
-        try expectError("""
+        try expectError(
+            """
             traces: [traces/*.csv]
             name: "\(quoted)"
             fences: fences.geojson
@@ -46,7 +51,8 @@ import Testing
     }
 
     @Test func readsEveryKey() throws {
-        let (dir, path) = try scenario("""
+        let (dir, path) = try scenario(
+            """
             name: downtown
             traces: [traces/*.csv]
             fences: fences.geojson
@@ -125,24 +131,33 @@ import Testing
     }
 
     @Test func unknownKeyIsLocated() throws {
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nfeeds: point\n", line: 3, column: 1, "unknown scenario key \"feeds\"")
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  feed: point\n  bufer: 3\n", line: 5, column: 3, "unknown geotrigger setting \"bufer\"")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\nfeeds: point\n", line: 3, column: 1, "unknown scenario key \"feeds\"")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  feed: point\n  bufer: 3\n", line: 5, column: 3,
+            "unknown geotrigger setting \"bufer\"")
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nplaces: {ttl: 5}\n", line: 3, "unknown places key \"ttl\"")
     }
 
     @Test func missingFilesExit66() throws {
-        try expectError("traces: [traces/missing.csv]\nfences: fences.geojson\n", code: 66, line: 1, column: 10, "trace traces/missing.csv does not exist")
-        try expectError("traces: [traces/a.csv]\nfences: nope.geojson\n", code: 66, line: 2, column: 9, "fence file nope.geojson does not exist")
+        try expectError(
+            "traces: [traces/missing.csv]\nfences: fences.geojson\n", code: 66, line: 1, column: 10,
+            "trace traces/missing.csv does not exist")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: nope.geojson\n", code: 66, line: 2, column: 9, "fence file nope.geojson does not exist")
         try expectError("traces: [traces/*.gpx]\nfences: fences.geojson\n", code: 66, line: 1, "does not exist")
     }
 
     @Test func fenceChangesAreAPathToAnExistingFile() throws {
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nfenceChanges: nope.jsonl\n", code: 66, line: 3, column: 15,
-                        "fence changes file nope.jsonl does not exist")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\nfenceChanges: nope.jsonl\n", code: 66, line: 3, column: 15,
+            "fence changes file nope.jsonl does not exist")
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nfenceChanges: [a, b]\n", line: 3, "fenceChanges must be a path")
         let (dir, path) = try scenario("traces: [traces/a.csv]\nfences: fences.geojson\nfenceChanges: changes.jsonl\n")
-        try Paths.write(#"{"time": "2026-01-01T00:00:10Z", "action": "replace", "id": "a", "geometry": {"type": "Point", "coordinates": [8.54, 47.37]}}"# + "\n",
-                        "changes.jsonl", in: dir)
+        try Paths.write(
+            #"{"time": "2026-01-01T00:00:10Z", "action": "replace", "id": "a", "geometry": {"type": "Point", "coordinates": [8.54, 47.37]}}"#
+                + "\n",
+            "changes.jsonl", in: dir)
         let scenario = try ScenarioReader.read(path: path)
         #expect(scenario.fenceChangesPath == dir.appendingPathComponent("changes.jsonl").path)
         // The replacement keeps the replaced fence's properties (its radius and zone).
@@ -153,18 +168,25 @@ import Testing
     }
 
     @Test func badValuesAreLocated() throws {
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger: {feed: walk}\n", line: 3, column: 20, "feed must be one of point, accuracy, found \"walk\"")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger: {feed: walk}\n", line: 3, column: 20,
+            "feed must be one of point, accuracy, found \"walk\"")
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  dwell: soon\n", line: 4, "dwell must be a number")
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  debounce: {enterAfter: \"3 laps\"}\n", line: 4, "\"N fixes\"")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  debounce: {enterAfter: \"3 laps\"}\n", line: 4, "\"N fixes\"")
         try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ncrs: \"+proj=nonsense\"\n", line: 3, "crs:")
         try expectError("fences: fences.geojson\n", line: 1, "no \"traces\"")
     }
 
     @Test func badFilterPointsAtItsColumn() throws {
         // The expression starts at column 12 (after the quote); its '#' is at its column 14.
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  filter: \"accuracy < 5 # 2\"\n", line: 4, column: 25, "filter: unexpected character '#'")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  filter: \"accuracy < 5 # 2\"\n", line: 4, column: 25,
+            "filter: unexpected character '#'")
         // Plain (unquoted) scalars start at their own column.
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  filter: speed = 'fast'\n", line: 4, column: 19, "fix fields are numbers")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  filter: speed = 'fast'\n", line: 4, column: 19,
+            "fix fields are numbers")
     }
 
     @Test func fenceFilesAreAPathAListOrNamedSets() throws {
@@ -179,18 +201,25 @@ import Testing
         try expectError(head + "fences: 5\n", line: 2, "fences must be a path to a GeoJSON file, a list of them, or a map")
         try expectError(head + "fences: [fences.geojson, 7]\n", line: 2, "a fence file must be a path")
         try expectError(head + "fences: {\"a/b\": fences.geojson}\n", line: 2, "without '/'")
-        try expectError(head + "fences:\n  stores: fences.geojson\n  depots: nowhere.geojson\n", code: 66, line: 4, "fence file nowhere.geojson does not exist")
+        try expectError(
+            head + "fences:\n  stores: fences.geojson\n  depots: nowhere.geojson\n", code: 66, line: 4,
+            "fence file nowhere.geojson does not exist")
     }
 
     @Test func whereSelectsFencesOnlyUnderTheScenarioGeotrigger() throws {
         // A bad clause points at its column: the unterminated string at column 13 of the clause.
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: \"brand = 'acme\"\n", line: 4, column: 19,
-                        "where: the string has no closing '")
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: 5\n", line: 4, "where must be a string expression")
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  level: fixes\n", line: 4, "level must be one of none, intervals")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: \"brand = 'acme\"\n", line: 4, column: 19,
+            "where: the string has no closing '")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  where: 5\n", line: 4, "where must be a string expression")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\ngeotrigger:\n  level: fixes\n", line: 4, "level must be one of none, intervals"
+        )
         // A zone's settings apply to fences already selected.
-        try expectError("traces: [traces/a.csv]\nfences: fences.geojson\nzones:\n  - id: z1\n    geotrigger: {where: \"floor > 1\"}\n", line: 5,
-                        "where selects the fences a geotrigger watches")
+        try expectError(
+            "traces: [traces/a.csv]\nfences: fences.geojson\nzones:\n  - id: z1\n    geotrigger: {where: \"floor > 1\"}\n", line: 5,
+            "where selects the fences a geotrigger watches")
     }
 
     @Test func zoneErrors() throws {
@@ -198,13 +227,18 @@ import Testing
         try expectError(head + "  - {id: z1}\n  - {id: z1}\n", line: 5, "duplicate zone id \"z1\"")
         try expectError(head + "  - {id: z1, minimumRetriggerTime: -5}\n", line: 4, "must not be negative")
         try expectError(head + "  - {id: z1, minimumRetriggerTime: soon}\n", line: 4, "minimumRetriggerTime must be a number of seconds")
-        try expectError(head + "  - id: z1\n    schedule: [{at: \"2026-01-01T10:00:00Z\", enabled: false}, {at: \"2026-01-01T09:00:00Z\", enabled: true}]\n",
-                        line: 5, "time order")
+        try expectError(
+            head
+                + "  - id: z1\n    schedule: [{at: \"2026-01-01T10:00:00Z\", enabled: false}, {at: \"2026-01-01T09:00:00Z\", enabled: true}]\n",
+            line: 5, "time order")
         try expectError(head + "  - {id: z1, colour: red}\n", line: 4, "unknown zone key \"colour\"")
         try expectError(head + "  - {id: z1, conditions: {speed: {min: 20, max: 10}}}\n", line: 4, "min is above max")
-        try expectError(head + "  - {id: z1, conditions: {timeWindows: [{days: [funday], from: \"08:00\", to: \"18:00\"}]}}\n", line: 4, "unknown day")
+        try expectError(
+            head + "  - {id: z1, conditions: {timeWindows: [{days: [funday], from: \"08:00\", to: \"18:00\"}]}}\n", line: 4, "unknown day")
         try expectError(head + "  - {id: z1, conditions: {timeWindows: [{from: \"8am\", to: \"18:00\"}]}}\n", line: 4, "HH:MM")
-        try expectError(head + "  - {id: z1, conditions: {timeWindows: [{from: \"08:00\", to: \"18:00\", timezone: Mars/Olympus}]}}\n", line: 4, "unknown time zone")
+        try expectError(
+            head + "  - {id: z1, conditions: {timeWindows: [{from: \"08:00\", to: \"18:00\", timezone: Mars/Olympus}]}}\n", line: 4,
+            "unknown time zone")
         try expectError(head + "  - {id: z1, conditions: {percentageCrossed: {percent: 150}}}\n", line: 4, "percent in (0, 100]")
         try expectError(head + "  - {id: z1, conditions: {travelDirection: northbound}}\n", line: 4, "left-to-right or right-to-left")
     }
@@ -216,7 +250,8 @@ import Testing
 
     @Test("aliases that expand without bound are refused, not walked")
     func billionLaughs() throws {
-        var yaml = "name: laughs\ntraces: [traces/a.csv]\nfences: fences.geojson\ndegrade:\n  l0: &l0 [lol,lol,lol,lol,lol,lol,lol,lol,lol,lol]\n"
+        var yaml =
+            "name: laughs\ntraces: [traces/a.csv]\nfences: fences.geojson\ndegrade:\n  l0: &l0 [lol,lol,lol,lol,lol,lol,lol,lol,lol,lol]\n"
         for level in 1...9 {
             yaml += "  l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ",") + "]\n"
         }

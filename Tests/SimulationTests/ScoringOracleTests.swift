@@ -1,9 +1,10 @@
-@testable import Accuracy
-@testable import EventPipeline
 import Fences
 import Spatial
 import Support
 import Testing
+
+@testable import Accuracy
+@testable import EventPipeline
 
 /// Scoring through ``TruthTimeline`` gives what the first scoring, which looked at every truth
 /// visit of a fence for every detected visit of it, gave: on random logs with ties, open ends,
@@ -11,10 +12,13 @@ import Testing
 /// truth visits.
 @Suite struct ScoringOracleTests {
     static let t0 = Timestamp(seconds: 1_767_225_600)
-    static let fences = FenceSet(file: "f.geojson", fences: (0..<4).map { j in
-        Fence(index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.01, 47.39)),
-              zone: j % 2 == 0 ? "even" : nil, location: SourceLocation(file: "f.geojson", line: j + 1))
-    })
+    static let fences = FenceSet(
+        file: "f.geojson",
+        fences: (0..<4).map { j in
+            Fence(
+                index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.01, 47.39)),
+                zone: j % 2 == 0 ? "even" : nil, location: SourceLocation(file: "f.geojson", line: j + 1))
+        })
 
     @Test(arguments: Array(1...200) as [UInt64])
     func sameAsEveryVisitAgainstEveryDetection(seed: UInt64) {
@@ -26,10 +30,13 @@ import Testing
     /// ``Scoring/parallelAbove`` visits and events): the same as the oracle.
     @Test(arguments: [7, 8] as [UInt64])
     func sameWhenScoredInHalves(seed: UInt64) {
-        let many = FenceSet(file: "f.geojson", fences: (0..<64).map { j in
-            Fence(index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.01, 47.39)),
-                  zone: j % 2 == 0 ? "even" : nil, location: SourceLocation(file: "f.geojson", line: j + 1))
-        })
+        let many = FenceSet(
+            file: "f.geojson",
+            fences: (0..<64).map { j in
+                Fence(
+                    index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.01, 47.39)),
+                    zone: j % 2 == 0 ? "even" : nil, location: SourceLocation(file: "f.geojson", line: j + 1))
+            })
         let (truth, events) = Self.compare(seed: seed, fences: many, visits: 16_000, events: 24_000, horizon: 40_000, exactly: true)
         #expect(truth + events >= Scoring.parallelAbove)
     }
@@ -37,8 +44,10 @@ import Testing
     /// Random truth visits (up to `visits`, or exactly that many) and events (likewise) over
     /// `fences` and one unknown fence id, scored both ways; the counts made.
     @discardableResult
-    static func compare(seed: UInt64, fences: FenceSet, visits: Int, events eventCount: Int, horizon: UInt64,
-                        exactly: Bool = false) -> (truth: Int, events: Int) {
+    static func compare(
+        seed: UInt64, fences: FenceSet, visits: Int, events eventCount: Int, horizon: UInt64,
+        exactly: Bool = false
+    ) -> (truth: Int, events: Int) {
         var rng = SplitMix64(seed: seed)
         func time(_ limit: UInt64) -> Timestamp { Self.t0.adding(seconds: Double(rng.next() % limit)) }
         let n = UInt64(fences.fences.count)
@@ -61,7 +70,9 @@ import Testing
             case 8:
                 type = .passthrough
                 let a = at.adding(seconds: -Double(rng.next() % 30))
-                fields += [("enterTime", .string(a.description)), ("exitTime", .string(a.adding(seconds: Double(rng.next() % 10)).description))]
+                fields += [
+                    ("enterTime", .string(a.description)), ("exitTime", .string(a.adding(seconds: Double(rng.next() % 10)).description)),
+                ]
             default:
                 type = .suppressed
                 fields.append(("reason", .string(rng.next() % 2 == 0 ? SignalLoss.entryReason : SignalLoss.exitReason)))
@@ -74,8 +85,9 @@ import Testing
         #expect("\(fast.visits)" == "\(slow.visits)")
         #expect("\(fast.falseDetections)" == "\(slow.falseDetections)")
         #expect("\(fast.detections)" == "\(slow.detections)")
-        #expect([fast.passthroughs, fast.lostEnters, fast.lostExits, fast.orphanExits]
-            == [slow.passthroughs, slow.lostEnters, slow.lostExits, slow.orphanExits])
+        #expect(
+            [fast.passthroughs, fast.lostEnters, fast.lostExits, fast.orphanExits]
+                == [slow.passthroughs, slow.lostEnters, slow.lostExits, slow.orphanExits])
         return (truth.count, events.count)
     }
 }
@@ -83,8 +95,10 @@ import Testing
 /// The first scoring, kept verbatim as the oracle: every detected visit of a fence against every
 /// truth visit of it.
 enum ScoringOracle {
-    static func score(truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
-                             bands: [SpeedBand] = SpeedBand.standard) -> TraceScore {
+    static func score(
+        truth: [TruthVisit], events: [LogEvent], fences: FenceSet, trace: String, durationSeconds: Double,
+        bands: [SpeedBand] = SpeedBand.standard
+    ) -> TraceScore {
         var index: [String: Int] = [:]
         for (j, f) in fences.fences.enumerated() where index[f.id] == nil { index[f.id] = j }
         func zone(_ j: Int) -> String { fences.fences.indices.contains(j) ? fences.fences[j].zone ?? "default" : "default" }
@@ -158,7 +172,7 @@ enum ScoringOracle {
                 }
                 // A false exit: out while truly inside, and back in (or the trace over) before the true exit.
                 guard let exit = d.exit,
-                      let t = truths.indices.first(where: { truths[$0].enter <= exit && (truths[$0].exit.map { exit < $0 } ?? true) })
+                    let t = truths.indices.first(where: { truths[$0].enter <= exit && (truths[$0].exit.map { exit < $0 } ?? true) })
                 else { continue }
                 if n + 1 < detected.count {
                     let next = detected[n + 1].enter
@@ -168,8 +182,9 @@ enum ScoringOracle {
                 }
             }
             for (k, t) in truths.enumerated() {
-                var s = VisitScore(trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
-                                   falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
+                var s = VisitScore(
+                    trace: trace, zone: zone(j), truth: t, match: match[k], detectedExit: last[k]?.exit, flaps: flaps[k],
+                    falseExits: falseExits[k], speedBand: SpeedBand.label(for: t.enterSpeed, in: bands))
                 if let m = match[k] {
                     s.enterLatency = m.enter.seconds(since: t.enter)
                     if let x = s.detectedExit, let tx = t.exit {
@@ -191,7 +206,9 @@ enum ScoringOracle {
             }
         }
         result.visits = scores.sorted { a, b in TruthVisit.ordered(a.truth, b.truth) }
-        result.falseDetections.sort { a, b in a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID }
+        result.falseDetections.sort { a, b in
+            a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID
+        }
         return result
     }
 

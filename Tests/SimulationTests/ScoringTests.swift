@@ -1,27 +1,36 @@
-@testable import Accuracy
-@testable import EventPipeline
 import Fences
 import Geotriggers
 import Spatial
 import Support
 import Testing
 
+@testable import Accuracy
+@testable import EventPipeline
+
 /// Scoring (SPEC §6.3) on hand-built cases; every number is worked out by hand in the comments.
 @Suite struct ScoringTests {
     static let t0 = Timestamp(seconds: 1_767_225_600)  // 2026-01-01T00:00:00Z
     static func t(_ s: Double) -> Timestamp { t0.adding(seconds: s) }
 
-    static let fences = FenceSet(file: "fences.geojson", fences: [
-        Fence(index: 0, id: "F", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5, 47.39)), zone: "shops", location: SourceLocation(file: "fences.geojson", line: 2)),
-        Fence(index: 1, id: "G", kind: .circle(radiusMeters: 50), shape: .point(XY(8.51, 47.39)), location: SourceLocation(file: "fences.geojson", line: 3)),
-    ])
+    static let fences = FenceSet(
+        file: "fences.geojson",
+        fences: [
+            Fence(
+                index: 0, id: "F", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5, 47.39)), zone: "shops",
+                location: SourceLocation(file: "fences.geojson", line: 2)),
+            Fence(
+                index: 1, id: "G", kind: .circle(radiusMeters: 50), shape: .point(XY(8.51, 47.39)),
+                location: SourceLocation(file: "fences.geojson", line: 3)),
+        ])
 
     static func event(_ type: LogEvent.EventType, _ fence: String, _ s: Double, _ extra: [(String, JSONValue)] = []) -> LogEvent {
         LogEvent(time: t(s), trace: "drive", type: type, fields: [("fence", .string(fence))] + extra)
     }
 
     static func truth(_ fence: Int, _ enter: Double, _ exit: Double?, speed: Double = 10, startsInside: Bool = false) -> TruthVisit {
-        TruthVisit(fence: fence, fenceID: fences.fences[fence].id, enter: t(enter), exit: exit.map(t), startsInside: startsInside, enterSpeed: speed)
+        TruthVisit(
+            fence: fence, fenceID: fences.fences[fence].id, enter: t(enter), exit: exit.map(t), startsInside: startsInside,
+            enterSpeed: speed)
     }
 
     static func score(_ truth: [TruthVisit], _ events: [LogEvent], duration: Double = 3600) -> TraceScore {
@@ -31,9 +40,13 @@ import Testing
     @Test func visitMissedBecauseTheFenceLiesInAGap() throws {
         // True visit 100–102 s at 30 m/s; the fixes at 99 s and 103 s are both outside, so the
         // engine reports a passthrough instead of an enter.
-        let s = Self.score([Self.truth(0, 100, 102, speed: 30)], [
-            Self.event(.passthrough, "F", 103, [("enterTime", .string(Self.t(100).description)), ("exitTime", .string(Self.t(102).description))]),
-        ])
+        let s = Self.score(
+            [Self.truth(0, 100, 102, speed: 30)],
+            [
+                Self.event(
+                    .passthrough, "F", 103,
+                    [("enterTime", .string(Self.t(100).description)), ("exitTime", .string(Self.t(102).description))])
+            ])
         let v = try #require(s.visits.first)
         #expect(!v.detected)
         #expect(v.missReason == .gap)
@@ -65,8 +78,9 @@ import Testing
         // Parked inside F for the whole 400 s trace (truth open at the end); one drifted fix makes
         // an exit at 300 s and the device is never seen back in: one false exit, no flap, no exit
         // latency (the true visit has no exit). 1 false exit in 400 s = 9 per hour.
-        let s = Self.score([Self.truth(0, 0, nil, speed: 0, startsInside: true)], [Self.event(.enter, "F", 0), Self.event(.exit, "F", 300)],
-                           duration: 400)
+        let s = Self.score(
+            [Self.truth(0, 0, nil, speed: 0, startsInside: true)], [Self.event(.enter, "F", 0), Self.event(.exit, "F", 300)],
+            duration: 400)
         let v = try #require(s.visits.first)
         #expect(v.detected)
         #expect(v.enterLatency == 0)
@@ -83,8 +97,10 @@ import Testing
         // True 100–400 s; detected 110–200, 210–250, 260–405: the first matches, the other two are
         // flaps; the exits at 200 and 250 are false (the device is back in before 400 s); the
         // exit latency uses the last detected exit: 405 − 400 = 5 s; dwell (405−110) − 300 = −5 s.
-        let events = [Self.event(.enter, "F", 110), Self.event(.exit, "F", 200), Self.event(.enter, "F", 210), Self.event(.exit, "F", 250),
-                      Self.event(.enter, "F", 260), Self.event(.exit, "F", 405)]
+        let events = [
+            Self.event(.enter, "F", 110), Self.event(.exit, "F", 200), Self.event(.enter, "F", 210), Self.event(.exit, "F", 250),
+            Self.event(.enter, "F", 260), Self.event(.exit, "F", 405),
+        ]
         let s = Self.score([Self.truth(0, 100, 400)], events, duration: 1800)
         let v = try #require(s.visits.first)
         #expect(v.flaps == 2)
@@ -109,7 +125,8 @@ import Testing
         #expect(open.detections.first?.exit == nil)
         // The device left at 200 s but the exit never came (lost): the detection is open at the
         // end, so the exit is missed.
-        let lost = Self.score([Self.truth(0, 100, 200)], [Self.event(.enter, "F", 120), Self.event(.suppressed, "F", 205, [("reason", .string("exitLoss"))])])
+        let lost = Self.score(
+            [Self.truth(0, 100, 200)], [Self.event(.enter, "F", 120), Self.event(.suppressed, "F", 205, [("reason", .string("exitLoss"))])])
         let w = try #require(lost.visits.first)
         #expect(w.detected && w.exitMissed && w.exitLatency == nil)
         #expect(lost.lostExits == 1)
@@ -159,12 +176,16 @@ import Testing
             let p = try #require(AccuracyMetrics.Percentiles(values))
             let sorted = values.sorted()
             func rank(_ q: Double) -> Double { sorted[min(n - 1, max(0, Int((q * Double(n)).rounded(.up)) - 1))] }
-            #expect([p.p50, p.p90, p.p99, p.mean].map(\.bitPattern) == [rank(0.5), rank(0.9), rank(0.99), sorted.reduce(0, +) / Double(n)].map(\.bitPattern))
+            #expect(
+                [p.p50, p.p90, p.p99, p.mean].map(\.bitPattern)
+                    == [rank(0.5), rank(0.9), rank(0.99), sorted.reduce(0, +) / Double(n)].map(\.bitPattern))
             #expect(p.count == n)
         }
     }
 
-    @Test(arguments: [(4.94, "0-5"), (4.96, "5-15"), (29.96, "30+"), (29.94, "15-30"), (30.0, "30+"), (nil, "unknown")] as [(Double?, String)])
+    @Test(
+        arguments: [(4.94, "0-5"), (4.96, "5-15"), (29.96, "30+"), (29.94, "15-30"), (30.0, "30+"), (nil, "unknown")] as [(Double?, String)]
+    )
     func speedBands(speed: Double?, band: String) {
         #expect(SpeedBand.label(for: speed) == band)
     }
@@ -173,26 +194,44 @@ import Testing
     /// the index does not name the fence (labelled visits of other files, two fences sharing an
     /// id, a zone the fence does not have): the same groups as keying every visit by its names.
     @Test func groupsAgreeWithGroupingByName() throws {
-        let fences = FenceSet(file: "f.geojson", fences: [
-            Fence(index: 0, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5, 47.39)), zone: "z1", location: SourceLocation(file: "f.geojson", line: 1)),
-            Fence(index: 1, id: "B", kind: .circle(radiusMeters: 50), shape: .point(XY(8.51, 47.39)), location: SourceLocation(file: "f.geojson", line: 2)),
-            Fence(index: 2, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.52, 47.39)), zone: "z2", location: SourceLocation(file: "f.geojson", line: 3)),
-            Fence(index: 3, id: "L", kind: .line, shape: .lineString([XY(8.5, 47.4), XY(8.6, 47.4)]), location: SourceLocation(file: "f.geojson", line: 4)),
-        ])
+        let fences = FenceSet(
+            file: "f.geojson",
+            fences: [
+                Fence(
+                    index: 0, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5, 47.39)), zone: "z1",
+                    location: SourceLocation(file: "f.geojson", line: 1)),
+                Fence(
+                    index: 1, id: "B", kind: .circle(radiusMeters: 50), shape: .point(XY(8.51, 47.39)),
+                    location: SourceLocation(file: "f.geojson", line: 2)),
+                Fence(
+                    index: 2, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.52, 47.39)), zone: "z2",
+                    location: SourceLocation(file: "f.geojson", line: 3)),
+                Fence(
+                    index: 3, id: "L", kind: .line, shape: .lineString([XY(8.5, 47.4), XY(8.6, 47.4)]),
+                    location: SourceLocation(file: "f.geojson", line: 4)),
+            ])
         func visit(_ j: Int, _ id: String, _ zone: String, _ band: String, _ latency: Double?) -> VisitScore {
-            var v = VisitScore(trace: "t", zone: zone, truth: TruthVisit(fence: j, fenceID: id, enter: Self.t(Double(j)), exit: Self.t(100)),
-                               match: latency.map { DetectedVisit(fence: j, fenceID: id, enter: Self.t($0)) }, detectedExit: nil, flaps: 0,
-                               falseExits: 0, speedBand: band)
+            var v = VisitScore(
+                trace: "t", zone: zone, truth: TruthVisit(fence: j, fenceID: id, enter: Self.t(Double(j)), exit: Self.t(100)),
+                match: latency.map { DetectedVisit(fence: j, fenceID: id, enter: Self.t($0)) }, detectedExit: nil, flaps: 0,
+                falseExits: 0, speedBand: band)
             v.enterLatency = latency
             return v
         }
-        let visits = [visit(0, "A", "z1", "0-5", 1), visit(2, "A", "z2", "5-15", 2), visit(1, "B", "default", "30+", nil),
-                      visit(9, "X", "elsewhere", "unknown", 4), visit(1, "C", "default", "0-5", 5), visit(0, "A", "z9", "0-5", 6)]
-        let detections = [TraceScore.FalseDetection(trace: "t", zone: "z1", visit: DetectedVisit(fence: 0, fenceID: "A", enter: Self.t(1))),
-                          TraceScore.FalseDetection(trace: "t", zone: "nowhere", visit: DetectedVisit(fence: 7, fenceID: "Y", enter: Self.t(2)))]
-        let summary = AccuracySummary([TraceScore(trace: "t", durationSeconds: 3600, visits: visits, falseDetections: detections)], fences: fences)
+        let visits = [
+            visit(0, "A", "z1", "0-5", 1), visit(2, "A", "z2", "5-15", 2), visit(1, "B", "default", "30+", nil),
+            visit(9, "X", "elsewhere", "unknown", 4), visit(1, "C", "default", "0-5", 5), visit(0, "A", "z9", "0-5", 6),
+        ]
+        let detections = [
+            TraceScore.FalseDetection(trace: "t", zone: "z1", visit: DetectedVisit(fence: 0, fenceID: "A", enter: Self.t(1))),
+            TraceScore.FalseDetection(trace: "t", zone: "nowhere", visit: DetectedVisit(fence: 7, fenceID: "Y", enter: Self.t(2))),
+        ]
+        let summary = AccuracySummary(
+            [TraceScore(trace: "t", durationSeconds: 3600, visits: visits, falseDetections: detections)], fences: fences)
         // The oracle: every group keyed by name.
-        func expected(_ key: (VisitScore) -> String, _ detectionKey: (TraceScore.FalseDetection) -> String?, seed: [String]) -> [String: (Int, Int, [Double])] {
+        func expected(_ key: (VisitScore) -> String, _ detectionKey: (TraceScore.FalseDetection) -> String?, seed: [String]) -> [String: (
+            Int, Int, [Double]
+        )] {
             var groups: [String: (Int, Int, [Double])] = [:]
             for k in seed { groups[k] = (0, 0, []) }
             for v in visits { groups[key(v), default: (0, 0, [])].0 += 1; if let l = v.enterLatency { groups[key(v)]!.2.append(l) } }
@@ -200,7 +239,10 @@ import Testing
             return groups
         }
         func actual(_ groups: [AccuracySummary.Group]) -> [String: (Int, Int, [Double])] {
-            Dictionary(uniqueKeysWithValues: groups.map { ($0.key, ($0.metrics.truthVisits, $0.metrics.falseDetections ?? 0, $0.metrics.enterLatencies)) })
+            Dictionary(
+                uniqueKeysWithValues: groups.map {
+                    ($0.key, ($0.metrics.truthVisits, $0.metrics.falseDetections ?? 0, $0.metrics.enterLatencies))
+                })
         }
         func same(_ a: [String: (Int, Int, [Double])], _ b: [String: (Int, Int, [Double])]) -> Bool {
             a.count == b.count && a.allSatisfy { k, v in b[k].map { $0.0 == v.0 && $0.1 == v.1 && $0.2 == v.2 } ?? false }
@@ -243,11 +285,19 @@ import Testing
 /// reads of the same line as a ``LogEvent`` (passthrough spans to the millisecond, as logged).
 @Suite struct ScoringReaderTests {
     @Test func anEngineLineReadsAsItsLogEvent() {
-        let fences = FenceSet(file: "f.geojson", fences: [
-            Fence(index: 0, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5, 47.39)), location: SourceLocation(file: "f.geojson", line: 1)),
-            Fence(index: 1, id: "B", kind: .circle(radiusMeters: 50), shape: .point(XY(8.51, 47.39)), location: SourceLocation(file: "f.geojson", line: 2)),
-            Fence(index: 2, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.52, 47.39)), location: SourceLocation(file: "f.geojson", line: 3)),
-        ])
+        let fences = FenceSet(
+            file: "f.geojson",
+            fences: [
+                Fence(
+                    index: 0, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5, 47.39)),
+                    location: SourceLocation(file: "f.geojson", line: 1)),
+                Fence(
+                    index: 1, id: "B", kind: .circle(radiusMeters: 50), shape: .point(XY(8.51, 47.39)),
+                    location: SourceLocation(file: "f.geojson", line: 2)),
+                Fence(
+                    index: 2, id: "A", kind: .circle(radiusMeters: 50), shape: .point(XY(8.52, 47.39)),
+                    location: SourceLocation(file: "f.geojson", line: 3)),
+            ])
         var rng = SplitMix64(seed: 9)
         let t0 = Timestamp(seconds: 1_767_225_600)
         var fromLines = Scoring.Reader(fences: fences)

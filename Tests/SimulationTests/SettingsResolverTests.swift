@@ -1,9 +1,10 @@
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Support
 import Testing
+
+@testable import Scenarios
 
 /// Settings of a large fence set, resolved in blocks on two threads, are those of one pass, and
 /// the first bad `geotrigger` property in fence order is the one reported.
@@ -23,10 +24,14 @@ import Testing
             if k % 11 == 0 { properties += ", \"buffer\": 3" }
             let lon = -122.2 + Double(k % 100) * 1e-3
             let lat = 37.7 + Double(k / 100) * 1e-3
-            features.append("{\"type\": \"Feature\", \"properties\": {\(properties), \"radius\": 20}, \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(lon), \(lat)]}}")
+            features.append(
+                "{\"type\": \"Feature\", \"properties\": {\(properties), \"radius\": 20}, \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(lon), \(lat)]}}"
+            )
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-settings-\(count)-\(bad.count)-\(ProcessInfo.processInfo.processIdentifier).geojson")
-        try ("{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}\n").write(to: url, atomically: true, encoding: .utf8)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fencesim-settings-\(count)-\(bad.count)-\(ProcessInfo.processInfo.processIdentifier).geojson")
+        try ("{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}\n").write(
+            to: url, atomically: true, encoding: .utf8)
         return (try FenceReader.read(path: url.path), url)
     }
 
@@ -40,7 +45,9 @@ import Testing
         var source: SourceText?
         var onePass: [GeotriggerSettings] = []
         for fence in set.fences {
-            onePass.append(try SettingsResolver.settingsOf(fence, file: set.file, base: base, zones: [:], requireDeclaredZones: false, source: &source))
+            onePass.append(
+                try SettingsResolver.settingsOf(fence, file: set.file, base: base, zones: [:], requireDeclaredZones: false, source: &source)
+            )
         }
         #expect(resolved.count == 20_000)
         #expect(resolved == onePass)

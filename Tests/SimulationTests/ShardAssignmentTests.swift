@@ -1,8 +1,9 @@
-@testable import Execution
 import Foundation
+import Testing
+
+@testable import Execution
 @testable import Regression
 @testable import Support
-import Testing
 
 /// How `--shard K/N` assigns traces (balanced by work) and how a part keeps values exactly.
 @Suite struct ShardAssignmentTests {
@@ -48,8 +49,9 @@ import Testing
         let time = Timestamp(seconds: 1_767_254_400, nanoseconds: 123_456_789)
         let node = PartNode(node: try JSONParser.parse(JSONWriter.string(PartValue.time(time))), line: 1, file: "t")
         #expect(try node.time == time)
-        let error = FencesimError(.missingInput, "cannot open", at: SourceLocation(file: "a.gpx", line: 3, column: 7),
-                                  related: [Diagnostic(.warning, "also this", at: SourceLocation(file: "a.gpx", line: 4))])
+        let error = FencesimError(
+            .missingInput, "cannot open", at: SourceLocation(file: "a.gpx", line: 3, column: 7),
+            related: [Diagnostic(.warning, "also this", at: SourceLocation(file: "a.gpx", line: 4))])
         let back = try PartNode(node: try JSONParser.parse(JSONWriter.string(PartValue.error(error))), line: 1, file: "t").fencesimError
         #expect(back.fullDescription == error.fullDescription)
         #expect(back.code == .missingInput)

@@ -1,10 +1,11 @@
-@testable import EventPipeline
-@testable import Execution
 import Foundation
-@testable import Regression
-@testable import Scenarios
 import Support
 import Testing
+
+@testable import EventPipeline
+@testable import Execution
+@testable import Regression
+@testable import Scenarios
 
 /// SPEC §6.7: shards' partial logs merged are exactly the log of a single run.
 @Suite struct ShardMergeTests {
@@ -24,9 +25,10 @@ import Testing
         for k in 0..<count {
             let name = "t\(k).csv"
             names.append(name)
-            traces[name] = ScenarioHarness.walk(from: 8.4975 + 0.0001 * Double(k), latitude: 47.39 + 0.00003 * Double(k % 3),
-                                                step: 0.00025 + 0.00002 * Double(k), count: 40 + 3 * k,
-                                                start: "2026-01-01T09:0\(k % 10):00Z", interval: 7 + Double(k % 4))
+            traces[name] = ScenarioHarness.walk(
+                from: 8.4975 + 0.0001 * Double(k), latitude: 47.39 + 0.00003 * Double(k % 3),
+                step: 0.00025 + 0.00002 * Double(k), count: 40 + 3 * k,
+                start: "2026-01-01T09:0\(k % 10):00Z", interval: 7 + Double(k % 4))
         }
         // Written out of name order on purpose: the run's order is the scenario's.
         let listed = names.reversed().map { "\"\($0)\"" }.joined(separator: ", ")
@@ -48,10 +50,13 @@ import Testing
             let shard = try Shard(index: k, count: shards)
             let positions = shard.positions(of: traces.count)
             let outcomes = try runner.run(positions.map { traces[$0] })
-            let part = PartialEventLog(scenario: runner.scenario.name, run: "run-of-the-test", shard: shard, traceCount: traces.count,
-                                       outcomes: outcomes, positions: positions)
+            let part = PartialEventLog(
+                scenario: runner.scenario.name, run: "run-of-the-test", shard: shard, traceCount: traces.count,
+                outcomes: outcomes, positions: positions)
             let text = part.text
-            parts.append(try PartialEventLog.parse(SourceText(file: PartialEventLog.fileName(scenario: "shards", shard: shard), bytes: Array(text.utf8))))
+            parts.append(
+                try PartialEventLog.parse(
+                    SourceText(file: PartialEventLog.fileName(scenario: "shards", shard: shard), bytes: Array(text.utf8))))
         }
         return parts
     }

@@ -1,8 +1,9 @@
-@testable import EventPipeline
 import Geotriggers
 import Support
 import Testing
 import Traces
+
+@testable import EventPipeline
 
 /// Operating-system signal loss (SPEC §6.2, seed 000): a seeded share of notifications.
 @Suite struct SignalLossTests {
@@ -34,8 +35,9 @@ import Traces
         var loss = SignalLoss(exitLoss: 1, entryLoss: 0, seed: 0, trace: "t")
         let t = Timestamp(seconds: 0)
         func event(_ kind: GeotriggerEvent.Kind, notified: Bool = true) -> GeotriggerEvent {
-            GeotriggerEvent(kind: kind, time: t, fence: 0, fixIndex: 1, fixTime: t, feed: .point, feedRadius: 0, distance: 1, accuracy: 5,
-                            notified: notified, longitude: 0, latitude: 0)
+            GeotriggerEvent(
+                kind: kind, time: t, fence: 0, fixIndex: 1, fixTime: t, feed: .point, feedRadius: 0, distance: 1, accuracy: 5,
+                notified: notified, longitude: 0, latitude: 0)
         }
         var events = [event(.enter), event(.exit), event(.dwell), event(.passthrough), event(.exit, notified: false)]
         loss.apply(&events, fences: ["a"])

@@ -1,13 +1,14 @@
-@testable import EventPipeline
-@testable import Execution
 import Fences
 import Foundation
 import Geotriggers
-@testable import Scenarios
 import Spatial
 import Support
 import Testing
 import Traces
+
+@testable import EventPipeline
+@testable import Execution
+@testable import Scenarios
 
 /// A summary cut into slices that start from the fix before them gives what one replay of the
 /// whole trace gives, for fences whose state depends on the fix alone; fences that enter at
@@ -19,7 +20,8 @@ import Traces
     /// Writes `fences` and a trace along the parallel through the origin, `metres` east of it at
     /// one fix a second.
     static func files(_ tag: String, fences: String, metres: [Double]) throws -> (folder: URL, fences: String, trace: TraceInput) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-slicing-\(tag)-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fencesim-slicing-\(tag)-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let fencesURL = folder.appendingPathComponent("fences.geojson")
         try fences.write(to: fencesURL, atomically: true, encoding: .utf8)

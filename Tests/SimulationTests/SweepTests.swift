@@ -1,13 +1,14 @@
-@testable import Accuracy
-@testable import Execution
 import Fences
 import Foundation
 import Geotriggers
-@testable import Regression
-@testable import Scenarios
 import Support
 import Testing
 import Traces
+
+@testable import Accuracy
+@testable import Execution
+@testable import Regression
+@testable import Scenarios
 
 /// A straight drive east along the equator at 30 m/s with a fix every second (so a fix every
 /// 30 m, from x = 0), past fences centred on the road at x = 300 (k + 1) + phase[k]: rectangles
@@ -46,11 +47,17 @@ enum StraightDrive {
                 let e = (x + 4) / metresPerDegree
                 let s = -halfWidthDegrees
                 let n = halfWidthDegrees
-                let ring = [(w, s), (e, s), (e, n), (w, n), (w, s)].map { String(format: "[%.10f,%.10f]", $0.0, $0.1) }.joined(separator: ",")
-                features.append("{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\"},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(ring)]]}}")
+                let ring = [(w, s), (e, s), (e, n), (w, n), (w, s)].map { String(format: "[%.10f,%.10f]", $0.0, $0.1) }.joined(
+                    separator: ",")
+                features.append(
+                    "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\"},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(ring)]]}}"
+                )
             case .circle(let radius):
-                features.append(String(format: "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\",\"radius\":%g},\"geometry\":{\"type\":\"Point\",\"coordinates\":[%.10f,0.0]}}",
-                                       radius, x / metresPerDegree))
+                features.append(
+                    String(
+                        format:
+                            "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\",\"radius\":%g},\"geometry\":{\"type\":\"Point\",\"coordinates\":[%.10f,0.0]}}",
+                        radius, x / metresPerDegree))
             }
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
@@ -62,13 +69,15 @@ enum StraightDrive {
         let dir = try Paths.temporaryDirectory()
         try Paths.write(csv(fences: phases.count), "drive.csv", in: dir)
         try Paths.write(geojson(phases: phases, shape: shape), "fences.geojson", in: dir)
-        return try Paths.write("name: straight-drive\ntraces: [drive.csv]\nfences: fences.geojson\ntruth: trace\n" + extra, "scenario.yaml", in: dir)
+        return try Paths.write(
+            "name: straight-drive\ntraces: [drive.csv]\nfences: fences.geojson\ntruth: trace\n" + extra, "scenario.yaml", in: dir)
     }
 
     static func sweep(_ scenario: String, _ axes: [String], target: String? = nil, workers: Int = 2) throws -> Sweep.Result {
         let runner = try ScenarioRunner(scenario: try ScenarioReader.read(path: scenario), workers: workers)
         let parsed = try axes.enumerated().map { k, text in try SweepAxis(parsing: text, occurrence: k + 1) }
-        let sweep = try Sweep(base: Sweep.Base(runner: runner, truth: .trace), axes: parsed, target: try target.map { try SweepTarget(parsing: $0) })
+        let sweep = try Sweep(
+            base: Sweep.Base(runner: runner, truth: .trace), axes: parsed, target: try target.map { try SweepTarget(parsing: $0) })
         return try sweep.run()
     }
 }
@@ -82,11 +91,17 @@ enum StraightDrive {
         let buffer = try SweepAxis(parsing: "buffer= 0, 10 ,-2.5")
         #expect(buffer.parameter == .buffer && buffer.values == [.number(0), .number(10), .number(-2.5)])
         let enter = try SweepAxis(parsing: "enterAfter=0,2 fixes,3fixes,10s,1 fix")
-        #expect(enter.values == [.threshold(.seconds(0)), .threshold(.fixes(2)), .threshold(.fixes(3)), .threshold(.seconds(10)), .threshold(.fixes(1))])
+        #expect(
+            enter.values == [
+                .threshold(.seconds(0)), .threshold(.fixes(2)), .threshold(.fixes(3)), .threshold(.seconds(10)), .threshold(.fixes(1)),
+            ])
         #expect(enter.text == "enterAfter=0,2 fixes,3 fixes,10,1 fix")
         #expect(try SweepAxis(parsing: "dwell=none,60").values == [.none, .number(60)])
         #expect(try SweepAxis(parsing: "resample=none,5").values == [.none, .number(5)])
-        #expect(try SweepAxis(parsing: "relationship=contains,contains-intersects").values == [.relationship(.contains), .relationship(.containsIntersects)])
+        #expect(
+            try SweepAxis(parsing: "relationship=contains,contains-intersects").values == [
+                .relationship(.contains), .relationship(.containsIntersects),
+            ])
         #expect(try SweepAxis(parsing: "feed=accuracy").values == [.feed(.accuracy)])
         #expect(try SweepAxis(parsing: "radiusscale=0.5,2").parameter == .radiusScale)
         #expect(try SweepAxis(parsing: "seed=1,2,3").values == [.number(1), .number(2), .number(3)])
@@ -138,7 +153,9 @@ enum StraightDrive {
             #expect(error.code == .usage && error.message.contains("debounce sets exitAfter"))
         }
         let big = try SweepAxis(parsing: "seed=" + (0..<101).map(String.init).joined(separator: ","))
-        #expect(throws: FencesimError.self) { try Sweep.check([big, try SweepAxis(parsing: "noise=" + (0..<100).map(String.init).joined(separator: ","))]) }
+        #expect(throws: FencesimError.self) {
+            try Sweep.check([big, try SweepAxis(parsing: "noise=" + (0..<100).map(String.init).joined(separator: ","))])
+        }
         #expect(throws: FencesimError.self) { try Sweep.check([]) }
     }
 
@@ -174,8 +191,11 @@ enum StraightDrive {
 
     @Test func targetsReadEveryComparison() throws {
         let t = try SweepTarget(parsing: "recall>=0.95,precision<=1,f1>0.5,enterP50<3,missed==0")
-        #expect(t.conditions == [.init(.recall, .atLeast, 0.95), .init(.precision, .atMost, 1), .init(.f1, .above, 0.5),
-                                 .init(.enterP50, .below, 3), .init(.missed, .equal, 0)])
+        #expect(
+            t.conditions == [
+                .init(.recall, .atLeast, 0.95), .init(.precision, .atMost, 1), .init(.f1, .above, 0.5),
+                .init(.enterP50, .below, 3), .init(.missed, .equal, 0),
+            ])
         #expect(t.description == "recall>=0.95,precision<=1,f1>0.5,enterP50<3,missed==0")
     }
 
@@ -233,8 +253,11 @@ enum StraightDrive {
         // The smallest setting: the first meeting the target in enumeration order.
         let chosen = try #require(r.chosen)
         #expect(chosen.index == 2 && r.setting(chosen) == "buffer=11, relationship=contains")
-        #expect(r.rows.map(\.values) == [[.number(0), .relationship(.contains)], [.number(0), .relationship(.intersects)],
-                                         [.number(11), .relationship(.contains)], [.number(11), .relationship(.intersects)]])
+        #expect(
+            r.rows.map(\.values) == [
+                [.number(0), .relationship(.contains)], [.number(0), .relationship(.intersects)],
+                [.number(11), .relationship(.contains)], [.number(11), .relationship(.intersects)],
+            ])
     }
 
     @Test func theSmallestSettingFollowsTheOrderGivenAndCanBeNone() throws {
@@ -260,19 +283,30 @@ enum StraightDrive {
         #expect(r.rows[1].metrics.truthVisits == 1 && r.rows[1].metrics.detected == 1)
         #expect(abs((r.rows[1].metrics.enterLatency?.p50 ?? 99) + 10.5 / 30) < 1e-3)
         // Beacons scale their range and a check-in proximity given in metres.
-        #expect(Sweep.scaled(FenceSet(file: "x", fences: [Fence(index: 0, id: "b", kind: .beacon(rangeMeters: 10, proximity: .meters(2)), shape: .point(.init(0, 0)),
-                                                                location: SourceLocation(file: "x"))]), by: 3).fences[0].kind
-            == .beacon(rangeMeters: 30, proximity: .meters(6)))
+        #expect(
+            Sweep.scaled(
+                FenceSet(
+                    file: "x",
+                    fences: [
+                        Fence(
+                            index: 0, id: "b", kind: .beacon(rangeMeters: 10, proximity: .meters(2)), shape: .point(.init(0, 0)),
+                            location: SourceLocation(file: "x"))
+                    ]), by: 3
+            ).fences[0].kind
+                == .beacon(rangeMeters: 30, proximity: .meters(6)))
     }
 
     @Test func degradationKeysReplaceTheScenariosOthersStay() throws {
         let scenario = try StraightDrive.write(phases: [14.5], extra: "degrade: {noise: 0, dropout: {share: 0.2, burst: 3}, seed: 7}\n")
         let runner = try ScenarioRunner(scenario: try ScenarioReader.read(path: scenario))
-        let sweep = try Sweep(base: Sweep.Base(runner: runner, truth: .trace), axes: [try SweepAxis(parsing: "dropout=0,0.5"), try SweepAxis(parsing: "buffer=1")])
+        let sweep = try Sweep(
+            base: Sweep.Base(runner: runner, truth: .trace),
+            axes: [try SweepAxis(parsing: "dropout=0,0.5"), try SweepAxis(parsing: "buffer=1")])
         let variants = try sweep.variants()
-        #expect(variants.map { $0.configuration.degradation } == [
-            Degradation(dropout: 0, dropoutBurst: 3, seed: 7), Degradation(dropout: 0.5, dropoutBurst: 3, seed: 7),
-        ])
+        #expect(
+            variants.map { $0.configuration.degradation } == [
+                Degradation(dropout: 0, dropoutBurst: 3, seed: 7), Degradation(dropout: 0.5, dropoutBurst: 3, seed: 7),
+            ])
         #expect(variants.allSatisfy { $0.configuration.replay.settings.map(\.bufferMeters) == [1] })
         // Fence settings are compiled once for both: only the feed differs.
         #expect(Set(variants.map(\.compileKey)).count == 1)
@@ -287,7 +321,8 @@ enum StraightDrive {
         func fingerprint(_ r: Sweep.Result) -> [String] {
             r.rows.map { row in
                 let m = row.metrics
-                return "\(row.index) \(row.values) \(m.truthVisits) \(m.detected) \(m.falseDetections ?? -1) \(m.enterLatencies) \(m.exitLatencies) \(m.flaps) \(String(describing: row.meetsTarget))"
+                return
+                    "\(row.index) \(row.values) \(m.truthVisits) \(m.detected) \(m.falseDetections ?? -1) \(m.enterLatencies) \(m.exitLatencies) \(m.flaps) \(String(describing: row.meetsTarget))"
             }
         }
         let axes = ["buffer=0,6,11", "noise=0,1", "enterAfter=0,2 fixes"]
@@ -301,7 +336,9 @@ enum StraightDrive {
         let scenario = try StraightDrive.write(phases: [0.5])
         let dir = (scenario as NSString).deletingLastPathComponent
         try Paths.write("time,lat,lon\nyesterday,0,0\n", "broken.csv", in: URL(fileURLWithPath: dir))
-        try Paths.write("name: straight-drive\ntraces: [drive.csv, broken.csv]\nfences: fences.geojson\n", "scenario.yaml", in: URL(fileURLWithPath: dir))
+        try Paths.write(
+            "name: straight-drive\ntraces: [drive.csv, broken.csv]\nfences: fences.geojson\n", "scenario.yaml",
+            in: URL(fileURLWithPath: dir))
         let r = try StraightDrive.sweep(scenario, ["buffer=0,11"], target: "recall>=1")
         #expect(r.rows.map(\.failedTraces) == [1, 1])
         #expect(r.rows.allSatisfy { $0.metrics.recall == 1 && $0.meetsTarget == false })
@@ -326,9 +363,11 @@ enum StraightDrive {
         let scenario = try StraightDrive.write(phases: phases)
         let runner = try ScenarioRunner(scenario: try ScenarioReader.read(path: scenario), workers: 2)
         let buffers = (0...14).map(Double.init)
-        let result = try Sweep(base: Sweep.Base(runner: runner, truth: .trace),
-                               axes: [SweepAxis(parameter: .buffer, values: buffers.map(SweepValue.number))],
-                               target: SweepTarget([.init(.recall, .atLeast, 1)])).run()
+        let result = try Sweep(
+            base: Sweep.Base(runner: runner, truth: .trace),
+            axes: [SweepAxis(parameter: .buffer, values: buffers.map(SweepValue.number))],
+            target: SweepTarget([.init(.recall, .atLeast, 1)])
+        ).run()
 
         // Lint at 30 m/s every 1 s, and with the motion it measures on the drive itself.
         let measured = try TraceMotion.measure(runner.scenario.traces[0])

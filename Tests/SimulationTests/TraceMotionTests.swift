@@ -1,7 +1,8 @@
 import Foundation
-@testable import Scenarios
 import Support
 import Testing
+
+@testable import Scenarios
 
 /// `fencesim lint --traces`: a trace's motion is its p90 step speed times its p90 interval.
 @Suite struct TraceMotionTests {

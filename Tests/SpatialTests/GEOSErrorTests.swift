@@ -3,12 +3,14 @@ import Testing
 
 @Suite("GEOS errors and notices")
 struct GEOSErrorTests {
-    @Test("Bad WKT throws GEOS's parse message", arguments: [
-        "POLYGON((0 0, 1 0, 1 1",
-        "POINT(1)",
-        "NOT A GEOMETRY",
-        "",
-    ])
+    @Test(
+        "Bad WKT throws GEOS's parse message",
+        arguments: [
+            "POLYGON((0 0, 1 0, 1 1",
+            "POINT(1)",
+            "NOT A GEOMETRY",
+            "",
+        ])
     func badWKT(text: String) throws {
         let context = try GEOSContext()
         let error = #expect(throws: SpatialError.self) { try Geometry(wkt: text, context: context) }

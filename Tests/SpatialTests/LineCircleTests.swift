@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Spatial
 
 /// `XY.lineCircleFractions`, the one segment–circle solution the engine and ground truth share.

@@ -31,8 +31,9 @@ func residentGrowth(count: Int, rounds: Int = 3, quiet: Int = 2 * 1024 * 1024, _
     return smallest
 }
 
-@Suite("GEOS and PROJ ownership: memory does not grow", .serialized,
-       .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm")))
+@Suite(
+    "GEOS and PROJ ownership: memory does not grow", .serialized,
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm")))
 struct MemoryTests {
     /// A leak of 50 bytes per object over a million objects is 50 MB; allow a fifth of that for
     /// allocator noise and tests running alongside.

@@ -12,9 +12,10 @@ struct MetricFrameTests {
         var points: [XY] = []
         for i in 0..<n {
             for j in 0..<n {
-                points.append(XY(
-                    longitude: box.minX + box.width * Double(i) / Double(n - 1),
-                    latitude: box.minY + box.height * Double(j) / Double(n - 1)))
+                points.append(
+                    XY(
+                        longitude: box.minX + box.width * Double(i) / Double(n - 1),
+                        latitude: box.minY + box.height * Double(j) / Double(n - 1)))
             }
         }
         return points
@@ -79,17 +80,19 @@ struct MetricFrameTests {
         #expect(abs(london.x - 530_000) < 3_000 && abs(london.y - 180_000) < 3_000, "\(london)")
     }
 
-    @Test("The bench projection matches an independent Krüger-series computation to 1e-6 m", arguments: [
-        // (longitude, latitude, x, y). Obtained by running, once, with the repository's checker:
-        //   cd /work/shared/bench && python3 -c "import bruteforce_check as b; \
-        //     tm = b.TMerc(b.LAT0, b.LON0, b.K0); print(tm.forward(lon, lat))"
-        // (TMerc: Karney 2011's 6th-order Krüger series, pure Python, no PROJ.)
-        (-122.2, 37.75, 0.0, 0.0),
-        (-122.4194155, 37.7749295, -19330.565801762525, 2789.6477798898704),
-        (-121.9, 37.55, 26509.966202842017, -22155.6747954241),
-        (-122.48, 37.98, -24599.790673548523, 25565.592702864204),
-        (-122.0123456, 37.5012345, 16593.158239012264, -27593.792468950152),
-    ])
+    @Test(
+        "The bench projection matches an independent Krüger-series computation to 1e-6 m",
+        arguments: [
+            // (longitude, latitude, x, y). Obtained by running, once, with the repository's checker:
+            //   cd /work/shared/bench && python3 -c "import bruteforce_check as b; \
+            //     tm = b.TMerc(b.LAT0, b.LON0, b.K0); print(tm.forward(lon, lat))"
+            // (TMerc: Karney 2011's 6th-order Krüger series, pure Python, no PROJ.)
+            (-122.2, 37.75, 0.0, 0.0),
+            (-122.4194155, 37.7749295, -19330.565801762525, 2789.6477798898704),
+            (-121.9, 37.55, 26509.966202842017, -22155.6747954241),
+            (-122.48, 37.98, -24599.790673548523, 25565.592702864204),
+            (-122.0123456, 37.5012345, 16593.158239012264, -27593.792468950152),
+        ])
     func benchProjectionAgrees(longitude: Double, latitude: Double, x: Double, y: Double) throws {
         let metric = try MetricFrame(.projString(benchProjection))
         let xy = metric.forward(XY(longitude: longitude, latitude: latitude))
@@ -97,16 +100,18 @@ struct MetricFrameTests {
         #expect(abs(xy.y - y) <= 1e-6, "y \(xy.y) vs \(y)")
     }
 
-    @Test("The automatic frame keeps the scale error within 1e-4 over data spanning 600 km north–south", arguments: [
-        // 600 km north–south (5.4° of latitude) around San Francisco, 1° east–west.
-        BoundingBox(minX: -122.7, minY: 35.0, maxX: -121.7, maxY: 40.4),
-        // Crossing the equator, 2° east–west (222 km): near the east–west limit.
-        BoundingBox(minX: 30.0, minY: -2.7, maxX: 32.0, maxY: 2.7),
-        // High latitude, 600 km north–south and 5° (about 244 km at 64° N) east–west.
-        BoundingBox(minX: 14.0, minY: 64.0, maxX: 19.0, maxY: 69.4),
-        // A small box.
-        benchBox,
-    ])
+    @Test(
+        "The automatic frame keeps the scale error within 1e-4 over data spanning 600 km north–south",
+        arguments: [
+            // 600 km north–south (5.4° of latitude) around San Francisco, 1° east–west.
+            BoundingBox(minX: -122.7, minY: 35.0, maxX: -121.7, maxY: 40.4),
+            // Crossing the equator, 2° east–west (222 km): near the east–west limit.
+            BoundingBox(minX: 30.0, minY: -2.7, maxX: 32.0, maxY: 2.7),
+            // High latitude, 600 km north–south and 5° (about 244 km at 64° N) east–west.
+            BoundingBox(minX: 14.0, minY: 64.0, maxX: 19.0, maxY: 69.4),
+            // A small box.
+            benchBox,
+        ])
     func automaticScale(box: BoundingBox) throws {
         let (definition, scaleError) = try MetricFrame.automaticDefinition(covering: box)
         #expect(scaleError <= MetricFrame.maximumAutomaticScaleError)
@@ -121,10 +126,12 @@ struct MetricFrameTests {
         #expect(abs(worst - scaleError) < 1e-6)
     }
 
-    @Test("The automatic frame refuses 600 km east–west and names --crs", arguments: [
-        BoundingBox(minX: 10.0, minY: 45.0, maxX: 17.6, maxY: 46.0),    // 600 km at 45° N
-        BoundingBox(minX: -3.0, minY: -1.0, maxX: 2.4, maxY: 1.0),      // 600 km at the equator
-    ])
+    @Test(
+        "The automatic frame refuses 600 km east–west and names --crs",
+        arguments: [
+            BoundingBox(minX: 10.0, minY: 45.0, maxX: 17.6, maxY: 46.0),  // 600 km at 45° N
+            BoundingBox(minX: -3.0, minY: -1.0, maxX: 2.4, maxY: 1.0),  // 600 km at the equator
+        ])
     func automaticRefusal(box: BoundingBox) throws {
         let error = #expect(throws: MetricFrame.AutomaticFrameRefusal.self) {
             try MetricFrame.automaticDefinition(covering: box)
@@ -160,21 +167,24 @@ struct MetricFrameTests {
         var testDescription: String { text.isEmpty ? "(empty)" : text }
     }
 
-    @Test("Unusable definitions throw a clear SpatialError", arguments: [
-        BadDefinition(text: "+proj=foo", mentions: ["+proj=foo", "Unknown projection"]),
-        BadDefinition(text: "+proj=tmerc +ellps=nonsense", mentions: ["nonsense"]),
-        BadDefinition(text: "EPSG:999999", mentions: ["EPSG:999999", "not found"]),
-        BadDefinition(text: "NOT_A_CRS", mentions: ["NOT_A_CRS"]),
-        BadDefinition(text: "", mentions: ["PROJ"]),
-        BadDefinition(text: "EPSG:4326", mentions: ["not a projected", "geographic"]),
-        BadDefinition(text: "4326", mentions: ["EPSG:4326", "geographic"]),
-        BadDefinition(text: "EPSG:4978", mentions: ["geocentric"]),
-        BadDefinition(text: "+proj=longlat +datum=WGS84", mentions: ["not a map projection", "geographic"]),
-        BadDefinition(text: "+proj=cart +ellps=WGS84", mentions: ["not a map projection"]),
-        BadDefinition(text: "EPSG:2227", mentions: ["US survey foot", "metres"]),
-        BadDefinition(text: "+proj=tmerc +lat_0=37 +lon_0=-122 +units=us-ft", mentions: ["US survey foot", "metres"]),
-        BadDefinition(text: "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad +step +proj=tmerc", mentions: ["not a map projection"]),
-    ])
+    @Test(
+        "Unusable definitions throw a clear SpatialError",
+        arguments: [
+            BadDefinition(text: "+proj=foo", mentions: ["+proj=foo", "Unknown projection"]),
+            BadDefinition(text: "+proj=tmerc +ellps=nonsense", mentions: ["nonsense"]),
+            BadDefinition(text: "EPSG:999999", mentions: ["EPSG:999999", "not found"]),
+            BadDefinition(text: "NOT_A_CRS", mentions: ["NOT_A_CRS"]),
+            BadDefinition(text: "", mentions: ["PROJ"]),
+            BadDefinition(text: "EPSG:4326", mentions: ["not a projected", "geographic"]),
+            BadDefinition(text: "4326", mentions: ["EPSG:4326", "geographic"]),
+            BadDefinition(text: "EPSG:4978", mentions: ["geocentric"]),
+            BadDefinition(text: "+proj=longlat +datum=WGS84", mentions: ["not a map projection", "geographic"]),
+            BadDefinition(text: "+proj=cart +ellps=WGS84", mentions: ["not a map projection"]),
+            BadDefinition(text: "EPSG:2227", mentions: ["US survey foot", "metres"]),
+            BadDefinition(text: "+proj=tmerc +lat_0=37 +lon_0=-122 +units=us-ft", mentions: ["US survey foot", "metres"]),
+            BadDefinition(
+                text: "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad +step +proj=tmerc", mentions: ["not a map projection"]),
+        ])
     func badDefinitions(bad: BadDefinition) throws {
         let error = #expect(throws: SpatialError.self) { try MetricFrame(FrameDefinition(parsing: bad.text)) }
         for word in bad.mentions {
@@ -182,7 +192,9 @@ struct MetricFrameTests {
         }
     }
 
-    @Test("Other projected CRSs in metres are accepted, far from (0°, 0°) too", arguments: ["EPSG:32660", "EPSG:3857", "EPSG:3031", "+proj=utm +zone=33 +datum=WGS84 +type=crs"])
+    @Test(
+        "Other projected CRSs in metres are accepted, far from (0°, 0°) too",
+        arguments: ["EPSG:32660", "EPSG:3857", "EPSG:3031", "+proj=utm +zone=33 +datum=WGS84 +type=crs"])
     func acceptedDefinitions(text: String) throws {
         let metric = try MetricFrame(FrameDefinition(parsing: text))
         #expect(metric.definition == FrameDefinition(parsing: text))

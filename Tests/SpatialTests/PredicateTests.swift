@@ -29,7 +29,8 @@ struct PredicateTests {
     static let pointCases: [PointCase] = [
         PointCase(name: "interior", point: XY(2, 2), intersects: true, covers: true, contains: true, distance: 0),
         PointCase(name: "inside the hole", point: XY(5, 5), intersects: false, covers: false, contains: false, distance: 1),
-        PointCase(name: "inside the hole, off centre", point: XY(4.25, 5.5), intersects: false, covers: false, contains: false, distance: 0.25),
+        PointCase(
+            name: "inside the hole, off centre", point: XY(4.25, 5.5), intersects: false, covers: false, contains: false, distance: 0.25),
         PointCase(name: "outside", point: XY(13, 14), intersects: false, covers: false, contains: false, distance: 5),
         PointCase(name: "outside, beside an edge", point: XY(-2, 5), intersects: false, covers: false, contains: false, distance: 2),
         PointCase(name: "on the outer edge", point: XY(10, 3), intersects: true, covers: true, contains: false, distance: 0),
@@ -164,11 +165,13 @@ struct PredicateTests {
         #expect(try polygon.validity() == Geometry.Validity(isValid: true, reason: nil, location: nil))
     }
 
-    @Test("Validity reasons for other invalid shapes", arguments: [
-        ("POLYGON((0 0, 1 0, 0 0))", "Too few points in geometry component"),
-        ("POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (20 20, 21 20, 21 21, 20 20))", "Hole lies outside shell"),
-        ("POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (0 0, 5 0, 5 5, 0 0))", "Self-intersection"),
-    ])
+    @Test(
+        "Validity reasons for other invalid shapes",
+        arguments: [
+            ("POLYGON((0 0, 1 0, 0 0))", "Too few points in geometry component"),
+            ("POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (20 20, 21 20, 21 21, 20 20))", "Hole lies outside shell"),
+            ("POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (0 0, 5 0, 5 5, 0 0))", "Self-intersection"),
+        ])
     func validityReasons(wkt: String, reason: String) throws {
         let g = try Geometry(wkt: wkt, context: context)
         let validity = try g.validity()

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Spatial
 
 /// A `.projString` frame projects by multiplying by PROJ's own degree-to-radian factor and calling
@@ -33,8 +34,9 @@ import Testing
             let shortcut = frame.forward(p)
             let pipeline = frame.forwardThroughPipeline(p)
             if pipeline.x.isFinite && pipeline.y.isFinite {
-                #expect(shortcut.x.bitPattern == pipeline.x.bitPattern && shortcut.y.bitPattern == pipeline.y.bitPattern,
-                        "\(p.x), \(p.y): \(shortcut) against \(pipeline)")
+                #expect(
+                    shortcut.x.bitPattern == pipeline.x.bitPattern && shortcut.y.bitPattern == pipeline.y.bitPattern,
+                    "\(p.x), \(p.y): \(shortcut) against \(pipeline)")
                 compared += 1
             } else {
                 #expect(!(shortcut.x.isFinite && shortcut.y.isFinite), "\(p.x), \(p.y)")

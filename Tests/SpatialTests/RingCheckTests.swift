@@ -1,7 +1,8 @@
 import Foundation
-@testable import Spatial
 import Support
 import Testing
+
+@testable import Spatial
 
 /// The quick ring check only ever clears rings GEOS finds valid.
 @Suite("Quick ring check is conservative")
@@ -76,8 +77,10 @@ struct RingCheckTests {
         let square = [XY(0, 0), XY(0, 1), XY(1, 1), XY(1, 0), XY(0, 0)]
         #expect(RingCheck.isCertainlyStarShaped(square, edges: 4))
         // A comb is simple but not star-shaped about its mean: the sweep clears it.
-        let comb = [XY(0, 0), XY(10, 0), XY(10, 10), XY(8, 10), XY(8, 2), XY(6, 2), XY(6, 10), XY(4, 10), XY(4, 2), XY(2, 2),
-                    XY(2, 10), XY(0, 10), XY(0, 0)]
+        let comb = [
+            XY(0, 0), XY(10, 0), XY(10, 10), XY(8, 10), XY(8, 2), XY(6, 2), XY(6, 10), XY(4, 10), XY(4, 2), XY(2, 2),
+            XY(2, 10), XY(0, 10), XY(0, 0),
+        ]
         #expect(!RingCheck.isCertainlyStarShaped(comb, edges: 12))
         #expect(RingCheck.isCertainlySimple(comb))
     }

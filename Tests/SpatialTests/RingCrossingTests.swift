@@ -1,6 +1,7 @@
 import Foundation
-@testable import Spatial
 import Testing
+
+@testable import Spatial
 
 /// The bounded count of a polygon's self-intersections that decides whether make-valid may
 /// repair it (issue 21: make-valid of a self-intersecting star ran for minutes).

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+
 @testable import Spatial
 
 /// ``PlanarPolygon/roughLocate(_:xs:ys:start:ringEnds:runBoxes:)`` against the exact test: the
@@ -8,12 +9,16 @@ import Testing
 @Suite struct RoughLocateTests {
     /// The run boxes of these rings appended to `boxes` (as the summary engine lays them out).
     @discardableResult
-    static func appendRunBoxes(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
-                               ringEnds: UnsafeBufferPointer<Int>, to boxes: inout [Double]) -> Int {
+    static func appendRunBoxes(
+        xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, start: Int,
+        ringEnds: UnsafeBufferPointer<Int>, to boxes: inout [Double]
+    ) -> Int {
         let runs = PlanarPolygon.runCount(start: start, ringEnds: ringEnds)
         let first = boxes.count
         boxes.append(contentsOf: repeatElement(0, count: 4 * runs))
-        boxes.withUnsafeMutableBufferPointer { PlanarPolygon.writeRunBoxes(xs: xs, ys: ys, start: start, ringEnds: ringEnds, into: $0.baseAddress! + first) }
+        boxes.withUnsafeMutableBufferPointer {
+            PlanarPolygon.writeRunBoxes(xs: xs, ys: ys, start: start, ringEnds: ringEnds, into: $0.baseAddress! + first)
+        }
         return runs
     }
 
@@ -51,8 +56,9 @@ import Testing
                     // On an edge, or a hair from it, or on a vertex.
                     let k = Int(rng.next() % UInt64(vertices.count - 1))
                     let f = rng.next() % 3 == 0 ? 0 : rng.nextUnitDouble()
-                    p = XY(vertices[k].x + f * (vertices[k + 1].x - vertices[k].x) + 1e-7 * (rng.nextUnitDouble() - 0.5),
-                           vertices[k].y + f * (vertices[k + 1].y - vertices[k].y))
+                    p = XY(
+                        vertices[k].x + f * (vertices[k + 1].x - vertices[k].x) + 1e-7 * (rng.nextUnitDouble() - 0.5),
+                        vertices[k].y + f * (vertices[k + 1].y - vertices[k].y))
                 }
                 // Without a hint, and with a run picked at random (even one past the last).
                 let hint = Int(rng.next() % 20)
@@ -62,9 +68,13 @@ import Testing
                             boxes.removeAll()
                             RoughLocateTests.appendRunBoxes(xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, to: &boxes)
                             return boxes.withUnsafeBufferPointer { b in
-                                (PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!),
-                                 PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!,
-                                                           hint: hint))
+                                (
+                                    PlanarPolygon.roughLocate(
+                                        p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!),
+                                    PlanarPolygon.roughLocate(
+                                        p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!,
+                                        hint: hint)
+                                )
                             }
                         }
                     }
@@ -76,8 +86,9 @@ import Testing
                     ys.withUnsafeBufferPointer { y in
                         ends.withUnsafeBufferPointer { e in
                             boxes.withUnsafeBufferPointer { b in
-                                PlanarPolygon.roughLocate(p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!,
-                                                          hint: rough.nearestRun)
+                                PlanarPolygon.roughLocate(
+                                    p, xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: e, runBoxes: b.baseAddress!,
+                                    hint: rough.nearestRun)
                             }
                         }
                     }
@@ -107,7 +118,9 @@ import Testing
         let ends = try #require(PlanarPolygon.appendRings(of: .polygon([square]), to: &xs, &ys))
         let runs = xs.withUnsafeBufferPointer { x in
             ys.withUnsafeBufferPointer { y in
-                ends.withUnsafeBufferPointer { RoughLocateTests.appendRunBoxes(xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: $0, to: &boxes) }
+                ends.withUnsafeBufferPointer {
+                    RoughLocateTests.appendRunBoxes(xs: x.baseAddress!, ys: y.baseAddress!, start: 0, ringEnds: $0, to: &boxes)
+                }
             }
         }
         #expect(runs == 2)

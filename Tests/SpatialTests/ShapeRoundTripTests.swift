@@ -7,24 +7,26 @@ struct ShapeRoundTripTests {
     static let shapes = makeShapes()
 
     /// One shape of every kind (a function, so that the leak scenario builds its own copy).
-    static func makeShapes() -> [Shape] { [
-        .point(XY(1.5, -2.25)),
-        .multiPoint([XY(0, 0), XY(1, 1), XY(-3.125, 7)]),
-        .lineString([XY(0, 0), XY(1, 1), XY(2, 0)]),
-        .multiLineString([[XY(0, 0), XY(1, 1)], [XY(5, 5), XY(6, 7), XY(8, 8)]]),
-        .polygon([Shapes.square]),
-        Shapes.squareWithHole,
-        .multiPolygon([[Shapes.square, Shapes.hole], [[XY(20, 20), XY(30, 20), XY(30, 30), XY(20, 20)]]]),
-        .collection([
-            .point(XY(1, 2)),
-            .lineString([XY(0, 0), XY(3, 4)]),
+    static func makeShapes() -> [Shape] {
+        [
+            .point(XY(1.5, -2.25)),
+            .multiPoint([XY(0, 0), XY(1, 1), XY(-3.125, 7)]),
+            .lineString([XY(0, 0), XY(1, 1), XY(2, 0)]),
+            .multiLineString([[XY(0, 0), XY(1, 1)], [XY(5, 5), XY(6, 7), XY(8, 8)]]),
+            .polygon([Shapes.square]),
             Shapes.squareWithHole,
-            .multiPoint([XY(9, 9)]),
-        ]),
-        // Coordinates that need all 17 significant digits, and metre-scale projected values.
-        .lineString([XY(0.1, 1.0 / 3.0), XY(-122.41941550000001, 37.774929500000003), XY(0.30000000000000004, 123456789.12345679)]),
-        .point(XY(-19330.565801762525, 2789.6477798898704)),
-    ] }
+            .multiPolygon([[Shapes.square, Shapes.hole], [[XY(20, 20), XY(30, 20), XY(30, 30), XY(20, 20)]]]),
+            .collection([
+                .point(XY(1, 2)),
+                .lineString([XY(0, 0), XY(3, 4)]),
+                Shapes.squareWithHole,
+                .multiPoint([XY(9, 9)]),
+            ]),
+            // Coordinates that need all 17 significant digits, and metre-scale projected values.
+            .lineString([XY(0.1, 1.0 / 3.0), XY(-122.41941550000001, 37.774929500000003), XY(0.30000000000000004, 123456789.12345679)]),
+            .point(XY(-19330.565801762525, 2789.6477798898704)),
+        ]
+    }
 
     @Test("Shape → GEOS → Shape is exact", arguments: shapes)
     func geosRoundTrip(shape: Shape) throws {
@@ -170,57 +172,86 @@ struct GeoJSONTests {
     }
 
     static let badCases: [BadCase] = [
-        BadCase(name: "unclosed ring", text: """
-            {"type": "Polygon",
-             "coordinates": [
-               [[0, 0], [1, 0], [1, 1], [0, 1]]
-             ]}
-            """, line: 3, column: 4, message: "polygon exterior ring is not closed"),
-        BadCase(name: "unclosed hole", text: """
-            {"type": "Polygon", "coordinates": [[[0, 0], [10, 0], [10, 10], [0, 0]],
-              [[4, 4], [4, 6], [6, 6], [6, 5]]]}
-            """, line: 2, column: 3, message: "polygon hole 1 is not closed"),
-        BadCase(name: "ring with too few positions", text: """
-            {"type": "MultiPolygon", "coordinates": [[
-              [[0, 0], [1, 0], [0, 0]]]]}
-            """, line: 2, column: 3, message: "polygon exterior ring has 3 positions; a closed ring needs at least 4"),
-        BadCase(name: "line with one position", text: """
-            {"type": "LineString",
-              "coordinates": [[0, 0]]}
-            """, line: 2, column: 18, message: "a LineString needs at least two positions, found 1"),
-        BadCase(name: "position with one number", text: """
-            {"type": "Point", "coordinates": [5]}
-            """, line: 1, column: 34, message: "a position needs at least two numbers"),
-        BadCase(name: "non-number coordinate", text: """
-            {"type": "LineString", "coordinates": [[0, 0],
-              [1, "2"]]}
-            """, line: 2, column: 7, message: "a coordinate must be a number, found a string"),
-        BadCase(name: "null coordinate", text: """
-            {"type": "Point", "coordinates": [1, null]}
-            """, line: 1, column: 38, message: "a coordinate must be a number, found null"),
-        BadCase(name: "unknown type", text: """
-            {
-              "type": "Circle", "coordinates": [0, 0]}
-            """, line: 2, column: 11, message: "unknown geometry type \"Circle\""),
-        BadCase(name: "type not a string", text: """
-            {"type": 7, "coordinates": [0, 0]}
-            """, line: 1, column: 10, message: "geometry \"type\" must be a string"),
-        BadCase(name: "missing coordinates", text: """
-            {"type": "Polygon"}
-            """, line: 1, column: 1, message: "Polygon has no \"coordinates\""),
-        BadCase(name: "coordinates not an array", text: """
-            {"type": "MultiPoint", "coordinates": {"x": 1}}
-            """, line: 1, column: 39, message: "coordinates must be an array, found an object"),
-        BadCase(name: "collection without geometries", text: """
-            {"type": "GeometryCollection"}
-            """, line: 1, column: 1, message: "GeometryCollection needs a \"geometries\" array"),
-        BadCase(name: "bad member of a collection", text: """
-            {"type": "GeometryCollection", "geometries": [
-              {"type": "Point", "coordinates": [0, 0]},
-              {"type": "Pointy", "coordinates": [0, 0]}]}
-            """, line: 3, column: 12, message: "unknown geometry type \"Pointy\""),
-        BadCase(name: "geometry not an object", text: "[1, 2]", line: 1, column: 1, message: "a geometry must be an object, found an array"),
-        BadCase(name: "empty polygon", text: #"{"type": "Polygon", "coordinates": []}"#, line: 1, column: 36, message: "a Polygon needs at least one ring"),
+        BadCase(
+            name: "unclosed ring",
+            text: """
+                {"type": "Polygon",
+                 "coordinates": [
+                   [[0, 0], [1, 0], [1, 1], [0, 1]]
+                 ]}
+                """, line: 3, column: 4, message: "polygon exterior ring is not closed"),
+        BadCase(
+            name: "unclosed hole",
+            text: """
+                {"type": "Polygon", "coordinates": [[[0, 0], [10, 0], [10, 10], [0, 0]],
+                  [[4, 4], [4, 6], [6, 6], [6, 5]]]}
+                """, line: 2, column: 3, message: "polygon hole 1 is not closed"),
+        BadCase(
+            name: "ring with too few positions",
+            text: """
+                {"type": "MultiPolygon", "coordinates": [[
+                  [[0, 0], [1, 0], [0, 0]]]]}
+                """, line: 2, column: 3, message: "polygon exterior ring has 3 positions; a closed ring needs at least 4"),
+        BadCase(
+            name: "line with one position",
+            text: """
+                {"type": "LineString",
+                  "coordinates": [[0, 0]]}
+                """, line: 2, column: 18, message: "a LineString needs at least two positions, found 1"),
+        BadCase(
+            name: "position with one number",
+            text: """
+                {"type": "Point", "coordinates": [5]}
+                """, line: 1, column: 34, message: "a position needs at least two numbers"),
+        BadCase(
+            name: "non-number coordinate",
+            text: """
+                {"type": "LineString", "coordinates": [[0, 0],
+                  [1, "2"]]}
+                """, line: 2, column: 7, message: "a coordinate must be a number, found a string"),
+        BadCase(
+            name: "null coordinate",
+            text: """
+                {"type": "Point", "coordinates": [1, null]}
+                """, line: 1, column: 38, message: "a coordinate must be a number, found null"),
+        BadCase(
+            name: "unknown type",
+            text: """
+                {
+                  "type": "Circle", "coordinates": [0, 0]}
+                """, line: 2, column: 11, message: "unknown geometry type \"Circle\""),
+        BadCase(
+            name: "type not a string",
+            text: """
+                {"type": 7, "coordinates": [0, 0]}
+                """, line: 1, column: 10, message: "geometry \"type\" must be a string"),
+        BadCase(
+            name: "missing coordinates",
+            text: """
+                {"type": "Polygon"}
+                """, line: 1, column: 1, message: "Polygon has no \"coordinates\""),
+        BadCase(
+            name: "coordinates not an array",
+            text: """
+                {"type": "MultiPoint", "coordinates": {"x": 1}}
+                """, line: 1, column: 39, message: "coordinates must be an array, found an object"),
+        BadCase(
+            name: "collection without geometries",
+            text: """
+                {"type": "GeometryCollection"}
+                """, line: 1, column: 1, message: "GeometryCollection needs a \"geometries\" array"),
+        BadCase(
+            name: "bad member of a collection",
+            text: """
+                {"type": "GeometryCollection", "geometries": [
+                  {"type": "Point", "coordinates": [0, 0]},
+                  {"type": "Pointy", "coordinates": [0, 0]}]}
+                """, line: 3, column: 12, message: "unknown geometry type \"Pointy\""),
+        BadCase(
+            name: "geometry not an object", text: "[1, 2]", line: 1, column: 1, message: "a geometry must be an object, found an array"),
+        BadCase(
+            name: "empty polygon", text: #"{"type": "Polygon", "coordinates": []}"#, line: 1, column: 36,
+            message: "a Polygon needs at least one ring"),
     ]
 
     @Test("Structural errors are located by line and column", arguments: badCases)

@@ -64,11 +64,13 @@ struct ThreadSafetyTests {
         defer { results.free() }
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             // Every worker evaluates the same fixes, several times over, at the same time.
-            results.set(w, Result {
-                var last: [UInt64] = []
-                for _ in 0..<3 { last = try evaluate(fences: fences, fixes: fixes, frameDefinition: definition) }
-                return last
-            })
+            results.set(
+                w,
+                Result {
+                    var last: [UInt64] = []
+                    for _ in 0..<3 { last = try evaluate(fences: fences, fixes: fixes, frameDefinition: definition) }
+                    return last
+                })
         }
         for slot in results.values {
             let answers = try #require(slot).get()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Support
 
 /// Temporary files left by a writer that was killed (issue 8): the next atomic write of the same

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Support
 
 /// The one-pass readers a fence file's bytes mostly go through (numbers, position lists,
@@ -30,12 +31,16 @@ import Testing
             let intLength = Int(rng.next() % 23)
             text += intLength == 0 ? "0" : digits(intLength, leadingNonZero: true)
             if rng.next() % 4 != 0 { text += "." + digits(1 + Int(rng.next() % 24), leadingNonZero: false) }
-            if rng.next() % 6 == 0 { text += (rng.next() % 2 == 0 ? "e" : "E") + ["", "+", "-"][Int(rng.next() % 3)] + String(rng.next() % 30) }
+            if rng.next() % 6 == 0 {
+                text += (rng.next() % 2 == 0 ? "e" : "E") + ["", "+", "-"][Int(rng.next() % 3)] + String(rng.next() % 30)
+            }
             texts.append(text)
         }
-        return texts + ["0", "-0", "0.0", "-0.0", "1", "123456789012345678", "1234567890123456789", "9007199254740993",
-                        "9007199254740993.0", "0.1", "0.30000000000000004", "-122.1004545", "37.9073590", "1e22", "1e23",
-                        "123456789.12345678", "1.7976931348623157e308", "4.9e-324", "0.0000000000000000000001"]
+        return texts + [
+            "0", "-0", "0.0", "-0.0", "1", "123456789012345678", "1234567890123456789", "9007199254740993",
+            "9007199254740993.0", "0.1", "0.30000000000000004", "-122.1004545", "37.9073590", "1e22", "1e23",
+            "123456789.12345678", "1.7976931348623157e308", "4.9e-324", "0.0000000000000000000001",
+        ]
     }
 
     /// Numbers: integers of up to 18 digits as exact integers, everything else as the correctly
@@ -76,7 +81,8 @@ import Testing
 
     /// The positions the one-pass reader hands out, or `nil` when it declines.
     func fastPositions(_ text: String) throws -> [[Double]]? {
-        try JSONParser.withCursor(SourceText(file: "t.json", bytes: Array(text.utf8))) { (c: inout JSONCursor) throws(JSONCursor.Failure) -> [[Double]]? in
+        try JSONParser.withCursor(SourceText(file: "t.json", bytes: Array(text.utf8))) {
+            (c: inout JSONCursor) throws(JSONCursor.Failure) -> [[Double]]? in
             var out: [[Double]] = []
             let start = c.position
             guard c.readPositions({ out.append([$0, $1]) }) else { return nil }
@@ -151,8 +157,10 @@ import Testing
 
     /// Anything but a non-empty list of two-to-four-number positions is declined, for the
     /// general reader to report.
-    @Test(arguments: ["[]", "[[]]", "[[1]]", "[[1,2,3,4,5]]", "[1, 2]", "[[1,2],]", "[[1,2] [3,4]]", "[[1,2]", "[[1,2],[3,\"4\"]]",
-                      "[[1,2],[3,null]]", "[[01,2]]", "[[1.,2]]", "[[1e5,2]]", "[[-,2]]", "[[1,2]]x", "{\"a\":1}", "[[1,2],[3,4]"])
+    @Test(arguments: [
+        "[]", "[[]]", "[[1]]", "[[1,2,3,4,5]]", "[1, 2]", "[[1,2],]", "[[1,2] [3,4]]", "[[1,2]", "[[1,2],[3,\"4\"]]",
+        "[[1,2],[3,null]]", "[[01,2]]", "[[1.,2]]", "[[1e5,2]]", "[[-,2]]", "[[1,2]]x", "{\"a\":1}", "[[1,2],[3,4]",
+    ])
     func otherTextsAreDeclined(_ text: String) throws {
         // A thrown failure (text after the list) counts as declined here too.
         let result = try? fastPositions(text)
@@ -163,7 +171,8 @@ import Testing
     /// 0xFA and more (whose carry the method must keep out of the run) around the digits.
     @Test func digitRunsMatchAByteByByteReading() {
         var rng = SplitMix64(seed: 9)
-        let alphabet: [UInt8] = Array("0123456789".utf8) + Array("0123456789".utf8) + [0x2E, 0x2C, 0x5D, 0x2D, 0x2F, 0x3A, 0x20, 0x00, 0xFA, 0xFF, 0xC3, 0x65]
+        let alphabet: [UInt8] =
+            Array("0123456789".utf8) + Array("0123456789".utf8) + [0x2E, 0x2C, 0x5D, 0x2D, 0x2F, 0x3A, 0x20, 0x00, 0xFA, 0xFF, 0xC3, 0x65]
         for _ in 0..<100_000 {
             let bytes = (0..<8).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
             var count = 0
@@ -188,9 +197,11 @@ import Testing
     /// Member and type names come back as the same text, and a byte changed anywhere in one is
     /// not taken for it.
     @Test func commonStringsAreFoundExactly() throws {
-        let words = ["id", "crs", "name", "type", "zone", "rank", "Point", "range", "beacon", "buffer", "radius", "weight",
-                     "Feature", "library", "Polygon", "features", "geometry", "metadata", "proximity", "properties",
-                     "LineString", "MultiPoint", "geometries", "coordinates", "MultiPolygon", "MultiLineString"]
+        let words = [
+            "id", "crs", "name", "type", "zone", "rank", "Point", "range", "beacon", "buffer", "radius", "weight",
+            "Feature", "library", "Polygon", "features", "geometry", "metadata", "proximity", "properties",
+            "LineString", "MultiPoint", "geometries", "coordinates", "MultiPolygon", "MultiLineString",
+        ]
         let table = JSONWords(words)
         for word in words {
             var bytes = Array(word.utf8)
@@ -217,8 +228,10 @@ import Testing
 @Suite struct ShortDecimalTests {
     @Test func sameTextAsTheShortestRoundTrip() {
         var rng = SplitMix64(seed: 42)
-        var values: [Double] = [0.001, -0.001, 0.1, 0.5, 1.25, 123.456, -60.483, 47.3700246, -122.206875, 8.5299895, 99_999_999.9999999,
-                                999_999_999.999, 1e-7, -1e-7, 0.0000001, 1e8 - 1e-7, 0.1 + 0.2, 1.0 / 3, 2.675, 1e-4, 1e-5]
+        var values: [Double] = [
+            0.001, -0.001, 0.1, 0.5, 1.25, 123.456, -60.483, 47.3700246, -122.206875, 8.5299895, 99_999_999.9999999,
+            999_999_999.999, 1e-7, -1e-7, 0.0000001, 1e8 - 1e-7, 0.1 + 0.2, 1.0 / 3, 2.675, 1e-4, 1e-5,
+        ]
         for _ in 0..<200_000 {
             let units = Double(Int64(bitPattern: rng.next()) % 1_000_000_000_000)
             values.append(units / 1000)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Support
 
 @Suite struct JSONParserTests {
@@ -12,7 +13,10 @@ import Testing
             }
             Issue.record("a duplicate key was read")
         } catch {
-            #expect(error.description == #"t.json:1:24: error: duplicate key "c": the object already has a member of that name (which one counts would be a guess)"#)
+            #expect(
+                error.description
+                    == #"t.json:1:24: error: duplicate key "c": the object already has a member of that name (which one counts would be a guess)"#
+            )
         }
     }
 

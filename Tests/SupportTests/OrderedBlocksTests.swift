@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Support
 
 /// Blocks on threads behave like one pass: results in block order, ranges covering the input
@@ -52,21 +53,24 @@ import Testing
         var inside = 0
         var overlapped = false
         var shared = 0
-        try OrderedBlocks.stream(count: 5_003, parts: parts, { (block, range) throws(Stop) in
-            // Later blocks finish sooner, so results arrive out of order.
-            usleep(UInt32((parts - block) * 300))
-            return Box(block, Array(range))
-        }, consume: { (block: Int, box: consuming Box) in
-            inside += 1
-            if inside != 1 { overlapped = true }
-            var box = consume box
-            // The consumer owns the result: the block's slot no longer holds it.
-            if !isKnownUniquelyReferenced(&box) { shared += 1 }
-            order.append(block)
-            #expect(box.block == block)
-            items += box.items
-            inside -= 1
-        })
+        try OrderedBlocks.stream(
+            count: 5_003, parts: parts,
+            { (block, range) throws(Stop) in
+                // Later blocks finish sooner, so results arrive out of order.
+                usleep(UInt32((parts - block) * 300))
+                return Box(block, Array(range))
+            },
+            consume: { (block: Int, box: consuming Box) in
+                inside += 1
+                if inside != 1 { overlapped = true }
+                var box = consume box
+                // The consumer owns the result: the block's slot no longer holds it.
+                if !isKnownUniquelyReferenced(&box) { shared += 1 }
+                order.append(block)
+                #expect(box.block == block)
+                items += box.items
+                inside -= 1
+            })
         #expect(order == Array(0..<parts))
         #expect(items == Array(0..<5_003))
         #expect(!overlapped)
@@ -77,11 +81,13 @@ import Testing
     func streamStopsBeforeTheFirstFailingBlock(parts: Int) {
         var consumed: [Int] = []
         do {
-            try OrderedBlocks.stream(count: 1_000, parts: parts, { (block, range) throws(Stop) in
-                usleep(UInt32((parts - block) * 200))
-                for k in range where k == 700 || k == 950 { throw Stop(at: k) }
-                return range
-            }, consume: { _, range in consumed += Array(range) })
+            try OrderedBlocks.stream(
+                count: 1_000, parts: parts,
+                { (block, range) throws(Stop) in
+                    usleep(UInt32((parts - block) * 200))
+                    for k in range where k == 700 || k == 950 { throw Stop(at: k) }
+                    return range
+                }, consume: { _, range in consumed += Array(range) })
             Issue.record("a failing block should fail the stream")
         } catch {
             #expect(error == Stop(at: 700))

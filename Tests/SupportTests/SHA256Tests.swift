@@ -16,7 +16,8 @@ import Testing
     @Test func longMessageCrossesBlocks() {
         // One million 'a' (FIPS 180-4's third example).
         let digest = SHA256.digest([UInt8](repeating: 0x61, count: 1_000_000))
-        #expect(digest.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            digest.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }

@@ -6,9 +6,11 @@ import Testing
     /// distinct values, organ pipe) and random ones, against sorting.
     @Test func matchesSorting() {
         var rng = SplitMix64(seed: 7)
-        var inputs: [[Double]] = [[3], [2, 1], [1, 1], [5, 4, 3, 2, 1], Array(repeating: 4, count: 33),
-                                  (0..<200).map(Double.init), (0..<200).reversed().map(Double.init),
-                                  (0..<201).map { Double($0 % 3) }, (0..<100).map(Double.init) + (0..<100).reversed().map(Double.init)]
+        var inputs: [[Double]] = [
+            [3], [2, 1], [1, 1], [5, 4, 3, 2, 1], Array(repeating: 4, count: 33),
+            (0..<200).map(Double.init), (0..<200).reversed().map(Double.init),
+            (0..<201).map { Double($0 % 3) }, (0..<100).map(Double.init) + (0..<100).reversed().map(Double.init),
+        ]
         for n in [7, 64, 1000] {
             inputs.append((0..<n).map { _ in Double(rng.next() % 1000) / 7 })
         }

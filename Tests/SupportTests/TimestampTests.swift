@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Support
 
 @Suite struct TimestampTests {
@@ -21,7 +22,9 @@ import Testing
         #expect(t.nanoseconds == nanos)
     }
 
-    @Test(arguments: ["2026-02-30T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01", "yesterday", "2026-01-01T00:00:00Q", "2026-01-01T00:00:00.Z", ""])
+    @Test(arguments: [
+        "2026-02-30T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01", "yesterday", "2026-01-01T00:00:00Q", "2026-01-01T00:00:00.Z", "",
+    ])
     func refuses(text: String) {
         if case .success(let t) = Timestamp.parseISO8601(text) {
             Issue.record("\(text) parsed as \(t)")
@@ -67,7 +70,8 @@ import Testing
 @Suite struct TimestampRangeTests {
     @Test func theRangeIsTheParsersRange() throws {
         guard case .success(let first) = Timestamp.parseISO8601("-9999-01-01T00:00:00Z"),
-              case .success(let last) = Timestamp.parseISO8601("9999-12-31T23:59:59Z") else {
+            case .success(let last) = Timestamp.parseISO8601("9999-12-31T23:59:59Z")
+        else {
             Issue.record("the ends of the range do not parse")
             return
         }

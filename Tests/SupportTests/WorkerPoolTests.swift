@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import Support
 
 /// `WorkerPool.run`: jobs in order whatever thread ran them, one worker per thread built once,
@@ -17,9 +18,12 @@ import Testing
     func resultsComeInJobOrderAndEveryJobRunsOnce(workers: Int) throws {
         let made = Atomic<Int>(0)
         let progressed = Atomic<Int>(0)
-        let (results, built) = WorkerPool.run(count: 1000, workers: workers, makeWorker: { () throws(Never) in
-            Counter(id: made.add(1, ordering: .relaxed).oldValue)
-        }, progress: { _ in progressed.add(1, ordering: .relaxed) }) { worker, k in
+        let (results, built) = WorkerPool.run(
+            count: 1000, workers: workers,
+            makeWorker: { () throws(Never) in
+                Counter(id: made.add(1, ordering: .relaxed).oldValue)
+            }, progress: { _ in progressed.add(1, ordering: .relaxed) }
+        ) { worker, k in
             worker.jobs += 1
             // Uneven jobs, so that threads finish out of order.
             var x = 0
@@ -49,7 +53,8 @@ import Testing
         // well past 700 are not taken.
         let ran = Atomic<Int>(0)
         #expect(throws: Failed(job: 300)) {
-            _ = try WorkerPool.run(count: 10_000, workers: workers, makeWorker: { () throws(Failed) in Counter(id: 0) }) { (_, k) throws(Failed) -> Int in
+            _ = try WorkerPool.run(count: 10_000, workers: workers, makeWorker: { () throws(Failed) in Counter(id: 0) }) {
+                (_, k) throws(Failed) -> Int in
                 ran.add(1, ordering: .relaxed)
                 if k == 300 || k == 700 { throw Failed(job: k) }
                 return k
@@ -61,7 +66,8 @@ import Testing
     @Test func aWorkerThatCannotBeBuiltStopsTheRun() {
         let ran = Atomic<Int>(0)
         #expect(throws: Refused()) {
-            _ = try WorkerPool.run(count: 100, workers: 3, makeWorker: { () throws(Refused) -> Counter in throw Refused() }) { (_, k) throws(Refused) -> Int in
+            _ = try WorkerPool.run(count: 100, workers: 3, makeWorker: { () throws(Refused) -> Counter in throw Refused() }) {
+                (_, k) throws(Refused) -> Int in
                 ran.add(1, ordering: .relaxed)
                 return k
             }

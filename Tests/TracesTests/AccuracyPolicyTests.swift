@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// The accuracy policy (SPEC §1.1): reported accuracy, else HDOP × UERE, else the default, and
@@ -26,7 +27,8 @@ struct AccuracyPolicyTests {
         #expect(stats.accuracySources == [.reported: 1, .hdop: 2, .default: 3])
         // A non-positive reported accuracy (POSMO writes 0.0) falls back, with a warning.
         #expect(stats.warningCounts == ["accuracy-not-positive": 2, "hdop-not-positive": 1])
-        #expect(stats.warnings[0].description == "\(path):5:26: warning: reported accuracy 0.0 m is not positive; using hdop × UERE (15.0 m)")
+        #expect(
+            stats.warnings[0].description == "\(path):5:26: warning: reported accuracy 0.0 m is not positive; using hdop × UERE (15.0 m)")
         #expect(fixes[0].hdop == 2)
     }
 
@@ -69,16 +71,19 @@ struct AccuracyPolicyTests {
         #expect(fixes[0].accuracyMeters == 1.6 * 5)
     }
 
-    @Test("real data: Apple Watch export reports accuracy; MTK logger has HDOP; a bare track gets the default",
-          .enabled(if: TestData.isAvailable, "the shared data (../shared/data) is absent; skipped"))
+    @Test(
+        "real data: Apple Watch export reports accuracy; MTK logger has HDOP; a bare track gets the default",
+        .enabled(if: TestData.isAvailable, "the shared data (../shared/data) is absent; skipped"))
     func realData() throws {
         let apple = try TestData.read(TestData.path("togeojson/test/data/apple_watch_route.gpx")).statistics
         #expect(apple.accuracySources == [.reported: 44])
-        let mtk = try TestData.read(TestData.path("gpsbabel/reference/track/mtk_logger_m241.csv"), TraceReadOptions(lenient: true)).statistics
+        let mtk = try TestData.read(TestData.path("gpsbabel/reference/track/mtk_logger_m241.csv"), TraceReadOptions(lenient: true))
+            .statistics
         #expect(mtk.accuracySources == [.hdop: mtk.fixesAccepted])
         let bare = try TestData.read(TestData.path("gpsbabel/reference/track/tracks.gpx")).statistics
         #expect(bare.accuracySources == [.default: 64])
-        let posmo = try TestData.read(TestData.path("trackintel/examples/data/posmo_trajectory.csv"), TraceReadOptions(lenient: true)).statistics
+        let posmo = try TestData.read(TestData.path("trackintel/examples/data/posmo_trajectory.csv"), TraceReadOptions(lenient: true))
+            .statistics
         #expect(posmo.warningCounts["accuracy-not-positive"] == posmo.accuracySources[.default])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+
 @testable import Traces
 
 /// Bad input of every kind the readers accept: each fails (or warns) with the right code, a
@@ -18,11 +19,17 @@ struct BadInputTests {
         var message: String
         var testDescription: String { name }
 
-        init(_ name: String, _ file: String, _ text: String, lenient: Bool = false, code: FencesimError.Code = .badData, at location: String, _ message: String) {
+        init(
+            _ name: String, _ file: String, _ text: String, lenient: Bool = false, code: FencesimError.Code = .badData, at location: String,
+            _ message: String
+        ) {
             self.init(name, file, Array(text.utf8), lenient: lenient, code: code, at: location, message)
         }
 
-        init(_ name: String, _ file: String, _ bytes: [UInt8], lenient: Bool = false, code: FencesimError.Code = .badData, at location: String, _ message: String) {
+        init(
+            _ name: String, _ file: String, _ bytes: [UInt8], lenient: Bool = false, code: FencesimError.Code = .badData,
+            at location: String, _ message: String
+        ) {
             self.name = name
             self.file = file
             self.bytes = bytes
@@ -39,59 +46,92 @@ struct BadInputTests {
     }()
 
     static let cases: [Case] = [
-        Case("truncated XML", "truncated.gpx", "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><time>2020",
-             at: "4:", "the XML ends before the document is complete"),
-        Case("mismatched XML tags", "mismatch.gpx", "<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"></trkseg>\n</gpx>\n",
-             at: "3:", "does not match"),
-        Case("GPX processing instruction without data", "pi.gpx", "<?x?>\n<gpx version=\"1.1\"/>\n", at: "1:1",
-             "the processing instruction <?x?> has no data"),
-        Case("GPX processing instruction without data, later", "pi-late.gpx",
-             "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">\n  <?xml-stylesheet?></gpx>\n", at: "3:3", "<?xml-stylesheet?> has no data"),
-        Case("GPX processing instruction without data, UTF-16", "pi-utf16.gpx",
-             [0xFF, 0xFE] + "<gpx version=\"1.1\">\n<?x?></gpx>\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, at: "2:1",
-             "<?x?> has no data"),
-        Case("XML that is not GPX", "route.kml", "<?xml version=\"1.0\"?>\n<kml><Document/></kml>\n", at: "2:", "root element is <kml>, not <gpx>"),
-        Case("GPX point without lat", "nolat.gpx", "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lon=\"2\"><time>2020-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n",
-             at: "2:", "the point has no lat attribute"),
-        Case("GPX undefined coordinates", "undefined.gpx", "<gpx version=\"1.0\">\n<trk><trkseg>\n<trkpt lat=\"undefined\" lon=\"undefined\"/>\n</trkseg></trk></gpx>\n",
-             at: "3:", "latitude (lat) 'undefined' is not a number"),
-        Case("GPX unparsable time", "badtime.gpx", "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><time>yesterday</time></trkpt>\n</trkseg></trk></gpx>\n",
-             at: "2:", "time 'yesterday' is not an ISO-8601 date-time"),
-        Case("CSV without a latitude column", "missing.csv", "time,lon\n2020-01-01T00:00:00Z,5\n", at: "1:1", "no latitude column in the header"),
-        Case("CSV mapping names an absent column", "mapped.csv", "a,b\n1,2\n", at: "1:1", "no column 'Y' (mapped to lat) in the header; the columns are: a, b"),
+        Case(
+            "truncated XML", "truncated.gpx",
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><time>2020",
+            at: "4:", "the XML ends before the document is complete"),
+        Case(
+            "mismatched XML tags", "mismatch.gpx", "<gpx version=\"1.1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"></trkseg>\n</gpx>\n",
+            at: "3:", "does not match"),
+        Case(
+            "GPX processing instruction without data", "pi.gpx", "<?x?>\n<gpx version=\"1.1\"/>\n", at: "1:1",
+            "the processing instruction <?x?> has no data"),
+        Case(
+            "GPX processing instruction without data, later", "pi-late.gpx",
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">\n  <?xml-stylesheet?></gpx>\n", at: "3:3", "<?xml-stylesheet?> has no data"),
+        Case(
+            "GPX processing instruction without data, UTF-16", "pi-utf16.gpx",
+            [0xFF, 0xFE] + "<gpx version=\"1.1\">\n<?x?></gpx>\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, at: "2:1",
+            "<?x?> has no data"),
+        Case(
+            "XML that is not GPX", "route.kml", "<?xml version=\"1.0\"?>\n<kml><Document/></kml>\n", at: "2:",
+            "root element is <kml>, not <gpx>"),
+        Case(
+            "GPX point without lat", "nolat.gpx",
+            "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lon=\"2\"><time>2020-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n",
+            at: "2:", "the point has no lat attribute"),
+        Case(
+            "GPX undefined coordinates", "undefined.gpx",
+            "<gpx version=\"1.0\">\n<trk><trkseg>\n<trkpt lat=\"undefined\" lon=\"undefined\"/>\n</trkseg></trk></gpx>\n",
+            at: "3:", "latitude (lat) 'undefined' is not a number"),
+        Case(
+            "GPX unparsable time", "badtime.gpx",
+            "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><time>yesterday</time></trkpt>\n</trkseg></trk></gpx>\n",
+            at: "2:", "time 'yesterday' is not an ISO-8601 date-time"),
+        Case(
+            "CSV without a latitude column", "missing.csv", "time,lon\n2020-01-01T00:00:00Z,5\n", at: "1:1",
+            "no latitude column in the header"),
+        Case(
+            "CSV mapping names an absent column", "mapped.csv", "a,b\n1,2\n", at: "1:1",
+            "no column 'Y' (mapped to lat) in the header; the columns are: a, b"),
         Case("CSV NaN latitude", "nan.csv", "lat,lon,time\nNaN,5,2020-01-01T00:00:00Z\n", at: "2:1", "latitude is NaN, not a number"),
-        Case("CSV latitude out of range", "trace.csv", "time,lon,lat\n2020-01-01T00:00:00Z,5,10\n2020-01-01T00:00:01Z,5.1,91.5\n",
-             at: "3:26", "latitude 91.5 is out of range [-90, 90]"),
+        Case(
+            "CSV latitude out of range", "trace.csv", "time,lon,lat\n2020-01-01T00:00:00Z,5,10\n2020-01-01T00:00:01Z,5.1,91.5\n",
+            at: "3:26", "latitude 91.5 is out of range [-90, 90]"),
         Case("CSV longitude out of range", "lon.csv", "lat,lon\n10,-180.5\n", at: "2:4", "longitude -180.5 is out of range [-180, 180]"),
-        Case("CSV undefined coordinate", "undefined.csv", "lat;lon\nundefined;undefined\n", at: "2:1", "latitude 'undefined' is not a number"),
+        Case(
+            "CSV undefined coordinate", "undefined.csv", "lat;lon\nundefined;undefined\n", at: "2:1", "latitude 'undefined' is not a number"
+        ),
         Case("CSV empty coordinate", "empty-field.csv", "lat,lon,time\n,5,2020-01-01T00:00:00Z\n", at: "2:1", "latitude is empty"),
         Case("CSV short row", "short.csv", "time,lat,lon\n2020-01-01T00:00:00Z,5\n", at: "2:", "no longitude (column 3)"),
-        Case("CSV unparsable time", "time.csv", "lat,lon,time\n1,2,yesterday\n", at: "2:5", "time 'yesterday' is not an ISO-8601 date-time or an epoch number"),
+        Case(
+            "CSV unparsable time", "time.csv", "lat,lon,time\n1,2,yesterday\n", at: "2:5",
+            "time 'yesterday' is not an ISO-8601 date-time or an epoch number"),
         Case("CSV impossible date", "date.csv", "lat,lon,time\n1,2,2021-02-30T00:00:00Z\n", at: "2:5", "time '2021-02-30T00:00:00Z'"),
         Case("CSV time of day without date", "tod.csv", "lat,lon,time\n1,2,12:00:00\n", at: "2:5", "a time of day without a date"),
-        Case("CSV time going backwards", "back.csv", "lat,lon,time\n1,2,2020-01-01T00:00:10Z\n1,2,2020-01-01T00:00:05Z\n",
-             at: "3:5", "time 2020-01-01T00:00:05Z is earlier than 2020-01-01T00:00:10Z of the previous fix (line 2)"),
-        Case("CSV duplicate time", "dup.csv", "lat,lon,time\n1,2,1577836800\n1,2,1577836800\n",
-             at: "3:5", "time 2020-01-01T00:00:00Z is the same as that of the previous fix (line 2)"),
+        Case(
+            "CSV time going backwards", "back.csv", "lat,lon,time\n1,2,2020-01-01T00:00:10Z\n1,2,2020-01-01T00:00:05Z\n",
+            at: "3:5", "time 2020-01-01T00:00:05Z is earlier than 2020-01-01T00:00:10Z of the previous fix (line 2)"),
+        Case(
+            "CSV duplicate time", "dup.csv", "lat,lon,time\n1,2,1577836800\n1,2,1577836800\n",
+            at: "3:5", "time 2020-01-01T00:00:00Z is the same as that of the previous fix (line 2)"),
         Case("CSV unparsable speed", "speed.csv", "lat,lon,speed\n1,2,fast\n", at: "2:5", "speed 'fast' is not a number"),
-        Case("CSV unknown unit", "unit.csv", "lat,lon,speed\n1,2,3 furlongs\n", at: "2:7", "speed '3 furlongs' has an unknown unit 'furlongs'"),
-        Case("NMEA bad checksum", "bad.nmea",
-             "$GPRMC,032908.379,A,4231.8291,N,08807.3033,W,0.17,138.92,070804,,*13\n", at: "1:66",
-             "checksum mismatch: the sentence says *13 but its bytes give *12"),
-        Case("NMEA truncated sentence", "cut.nmea",
-             "$GPRMC,032908.379,A,4231.8291,N,08807.3033,W,0.17,138.92,070804,,*12\n$GPRMC,032909.379,A,4231.82", at: "2:",
-             "the sentence has no checksum"),
-        Case("NMEA bad time of day", "time.nmea", "$GPRMC,25xx08,A,4231.8291,N,08807.3033,W,0.17,138.92,070804,,\n", at: "1:8",
-             "time of day '25xx08' is not hhmmss[.sss]"),
-        Case("NMEA garbage line", "junk.nmea", "$GPRMC,032908.379,A,4231.8291,N,08807.3033,W,0.17,138.92,070804,,*12\nhello\n", at: "2:1",
-             "not an NMEA sentence: 'hello'"),
+        Case(
+            "CSV unknown unit", "unit.csv", "lat,lon,speed\n1,2,3 furlongs\n", at: "2:7",
+            "speed '3 furlongs' has an unknown unit 'furlongs'"),
+        Case(
+            "NMEA bad checksum", "bad.nmea",
+            "$GPRMC,032908.379,A,4231.8291,N,08807.3033,W,0.17,138.92,070804,,*13\n", at: "1:66",
+            "checksum mismatch: the sentence says *13 but its bytes give *12"),
+        Case(
+            "NMEA truncated sentence", "cut.nmea",
+            "$GPRMC,032908.379,A,4231.8291,N,08807.3033,W,0.17,138.92,070804,,*12\n$GPRMC,032909.379,A,4231.82", at: "2:",
+            "the sentence has no checksum"),
+        Case(
+            "NMEA bad time of day", "time.nmea", "$GPRMC,25xx08,A,4231.8291,N,08807.3033,W,0.17,138.92,070804,,\n", at: "1:8",
+            "time of day '25xx08' is not hhmmss[.sss]"),
+        Case(
+            "NMEA garbage line", "junk.nmea", "$GPRMC,032908.379,A,4231.8291,N,08807.3033,W,0.17,138.92,070804,,*12\nhello\n", at: "2:1",
+            "not an NMEA sentence: 'hello'"),
         Case("PLT without its header", "walk.plt", "39.9,116.3,0,492,39744.12,2008-10-23,02:53:04\n", at: "1:1", "not a GeoLife PLT file"),
         Case("zero-byte file", "empty.gpx", "", at: "1:1", "empty file"),
         Case("white space only", "blank.csv", "  \n\n", at: "1:1", "only white space"),
         Case("binary garbage", "garbage.csv", garbage, at: "1:", "binary data"),
         Case("Takeout JSON", "Records.json", "{\"timelineObjects\": [{\"placeVisit\": {}}]}", at: "1:1", "not a fix log"),
         Case("other JSON", "trace.json", "[1, 2, 3]", at: "1:1", "JSON, which is not a supported trace format"),
-        Case("truncated gzip", "trace.csv.gz", Array(Gzip.compress(Array("lat,lon\n1,2\n".utf8)).dropLast(12)), at: "", "gzip data is truncated"),
+        Case(
+            "truncated gzip", "trace.csv.gz", Array(Gzip.compress(Array("lat,lon\n1,2\n".utf8)).dropLast(12)), at: "",
+            "gzip data is truncated"),
     ]
 
     @Test("fails with a located, specific error", arguments: cases)

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// CSV layouts: column mappings, delimiters, epoch units, hemispheres, units, dialects, gzip.
@@ -22,7 +23,8 @@ struct CSVReaderTests {
 
     @Test("mapping aliases, quoted names, time formats and the header switch")
     func mappingVariants() throws {
-        let mapping = try CSVColumnMapping(parsing: "latitude=2,lng=1,time=\"Lcl Time\":iso8601,date=\"Lcl Date\",utcoffset=UTCOfst,speed=GndSpd:kn,header=yes")
+        let mapping = try CSVColumnMapping(
+            parsing: "latitude=2,lng=1,time=\"Lcl Time\":iso8601,date=\"Lcl Date\",utcoffset=UTCOfst,speed=GndSpd:kn,header=yes")
         #expect(mapping.columns[.latitude] == .index(2))
         #expect(mapping.columns[.longitude] == .index(1))
         #expect(mapping.columns[.time] == .name("Lcl Time"))
@@ -114,7 +116,8 @@ struct CSVReaderTests {
 
     @Test("the delimiter is detected", arguments: [",", ";", "\t", "|"])
     func delimiter(_ delimiter: String) throws {
-        let text = ["Latitude", "Longitude", "Timestamp"].joined(separator: delimiter) + "\n"
+        let text =
+            ["Latitude", "Longitude", "Timestamp"].joined(separator: delimiter) + "\n"
             + ["48.1", "11.5", "2020-01-01T00:00:00Z"].joined(separator: delimiter) + "\n"
         let path = TestData.write(text, named: "delimited.txt")
         let (fixes, stats) = try TestData.read(path)
@@ -228,18 +231,20 @@ struct CSVReaderTests {
             """
         let path = TestData.write(text, named: "dates.csv")
         let (fixes, _) = try TestData.read(path)
-        #expect(fixes.map(\.time) == [
-            Timestamp(year: 2013, month: 4, day: 30, hour: 14, minute: 23, second: 57),
-            Timestamp(year: 2025, month: 7, day: 24, hour: 17, minute: 34, second: 18),
-            Timestamp(year: 2025, month: 7, day: 24, hour: 17, minute: 34, second: 19, nanosecond: 500_000_000),
-        ])
+        #expect(
+            fixes.map(\.time) == [
+                Timestamp(year: 2013, month: 4, day: 30, hour: 14, minute: 23, second: 57),
+                Timestamp(year: 2025, month: 7, day: 24, hour: 17, minute: 34, second: 18),
+                Timestamp(year: 2025, month: 7, day: 24, hour: 17, minute: 34, second: 19, nanosecond: 500_000_000),
+            ])
     }
 
     // MARK: Values
 
     @Test("hemisphere letters suffixed, prefixed or in their own columns; unit suffixes; NUL and space padding")
     func hemispheresAndUnits() throws {
-        let text = "INDEX,LAT,N/S,LON,E/W,HEIGHT,SPEED,NSAT\n"
+        let text =
+            "INDEX,LAT,N/S,LON,E/W,HEIGHT,SPEED,NSAT\n"
             + "1  ,41.5,S,12.25,W,374.812 m,0.865 km/h,11(12)\n"
             + "2\0\0,41.5 ,N, 12.25,E ,12 ft,3 kn,9\n"
         let path = TestData.write(text, named: "hemi.csv")
@@ -259,12 +264,16 @@ struct CSVReaderTests {
 
     @Test("Columbus and MTK loggers write SPEED in km/h")
     func loggerSpeed() throws {
-        let columbus = TestData.write("INDEX,TAG,DATE,TIME,LATITUDE N/S,LONGITUDE E/W,HEIGHT,SPEED,HEADING\n1,T,250724,173418,49.0733336N,125.7648551W,38,36,90\n", named: "V1000.CSV")
+        let columbus = TestData.write(
+            "INDEX,TAG,DATE,TIME,LATITUDE N/S,LONGITUDE E/W,HEIGHT,SPEED,HEADING\n1,T,250724,173418,49.0733336N,125.7648551W,38,36,90\n",
+            named: "V1000.CSV")
         let (c, cs) = try TestData.read(columbus)
         #expect(c[0].speedMetersPerSecond == 10)
         #expect(c[0].courseDegrees == 90)
         #expect(cs.dialect == "CSV ',' Columbus V-900/V-1000")
-        let mtk = TestData.write("INDEX,RCR,DATE,TIME,VALID,LATITUDE,N/S,LONGITUDE,E/W,HEIGHT,SPEED,\n1,T,2005/05/01,10:12:47,Unknown,51.311770,N,12.413179,E,146,18.0,\n", named: "mtk.csv")
+        let mtk = TestData.write(
+            "INDEX,RCR,DATE,TIME,VALID,LATITUDE,N/S,LONGITUDE,E/W,HEIGHT,SPEED,\n1,T,2005/05/01,10:12:47,Unknown,51.311770,N,12.413179,E,146,18.0,\n",
+            named: "mtk.csv")
         let (m, ms) = try TestData.read(mtk)
         #expect(m[0].speedMetersPerSecond == 5)
         #expect(ms.dialect == "CSV ',' MTK logger")
@@ -272,7 +281,8 @@ struct CSVReaderTests {
 
     @Test("a trajectory column starts a new segment at each change")
     func segments() throws {
-        let text = "X;Y;trajectory_id;t\n1;2;a;2020-01-01 00:00:00+00\n1;2;a;2020-01-01 00:00:01+00\n1;2;b;2020-01-01 00:00:02+00\n1;2;c;2020-01-01 00:00:03+00\n"
+        let text =
+            "X;Y;trajectory_id;t\n1;2;a;2020-01-01 00:00:00+00\n1;2;a;2020-01-01 00:00:01+00\n1;2;b;2020-01-01 00:00:02+00\n1;2;c;2020-01-01 00:00:03+00\n"
         let path = TestData.write(text, named: "segments.csv")
         let (fixes, stats) = try TestData.read(path)
         #expect(fixes.map(\.segment) == [0, 0, 1, 2])

@@ -1,9 +1,11 @@
+import Support
+import Testing
+
+@testable import Traces
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Support
-import Testing
-@testable import Traces
 
 /// The byte-level number parser must give exactly `strtod`'s double.
 @Suite("Decimal parser")
@@ -41,7 +43,12 @@ struct DecimalParserTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
     }
 
-    @Test("trace-like values", arguments: ["37.7726567", "-122.2068750", "8.8", "0.00", "035.208829", "1e3", "-0.0", "12345678901234567890.5", "4.9e-324", "1.7976931348623157e308"])
+    @Test(
+        "trace-like values",
+        arguments: [
+            "37.7726567", "-122.2068750", "8.8", "0.00", "035.208829", "1e3", "-0.0", "12345678901234567890.5", "4.9e-324",
+            "1.7976931348623157e308",
+        ])
     func values(_ text: String) {
         #expect(Self.parse(text)?.bitPattern == Self.strtodValue(text).bitPattern)
     }

@@ -1,4 +1,5 @@
 import Support
+
 @testable import Traces
 
 /// The fix-level degradations as first written, each over a whole array of fixes (the oracle
@@ -24,8 +25,10 @@ extension Degradation {
     ///
     /// - Throws: ``ResampleLimit`` when the feed would hold more than `limit` fixes; nothing
     ///   is made then.
-    func oracleResample(_ fixes: [Fix], interval: Double, maxGapSeconds: Double = .infinity,
-                        limit: Int = Degradation.resampledFixesLimit) throws(OracleResampleLimit) -> [Fix] {
+    func oracleResample(
+        _ fixes: [Fix], interval: Double, maxGapSeconds: Double = .infinity,
+        limit: Int = Degradation.resampledFixesLimit
+    ) throws(OracleResampleLimit) -> [Fix] {
         let timed = fixes.filter { $0.time != nil }
         guard let firstTime = timed.first?.time, let lastTime = timed.last?.time else { return [] }
         let step = max(1, Int64((interval * 1e9).rounded()))

@@ -2,6 +2,7 @@ import Foundation
 import Spatial
 import Support
 import Testing
+
 @testable import Traces
 
 /// Degradation (SPEC §6.2): determinism and the effect of each degradation.
@@ -11,7 +12,8 @@ import Testing
     /// A straight drive east at 10 m/s near Zürich, `count` fixes `interval` s apart.
     static func drive(count: Int = 2000, interval: Double = 1, accuracy: Double = 5) -> [Fix] {
         (0..<count).map { k in
-            Fix(time: t0.adding(seconds: Double(k) * interval), latitude: 47.39, longitude: 8.5 + Double(k) * interval * 10 / 75_300,
+            Fix(
+                time: t0.adding(seconds: Double(k) * interval), latitude: 47.39, longitude: 8.5 + Double(k) * interval * 10 / 75_300,
                 accuracyMeters: accuracy, accuracySource: .reported, speedMetersPerSecond: 10)
         }
     }
@@ -55,13 +57,17 @@ import Testing
             case 2: break
             default: t += Double(rng.next() % 4000) / 1000
             }
-            fixes.append(Fix(time: Self.t0.adding(seconds: t), latitude: 47.39 + Double(k) * 1e-5, longitude: 8.5, accuracyMeters: 5,
-                             accuracySource: .reported, segment: segment))
+            fixes.append(
+                Fix(
+                    time: Self.t0.adding(seconds: t), latitude: 47.39 + Double(k) * 1e-5, longitude: 8.5, accuracyMeters: 5,
+                    accuracySource: .reported, segment: segment))
         }
         let interval = [0.25, 1, 2.5, 7, 30][Int(rng.next() % 5)]
         let d = Degradation(resampleSeconds: interval, seed: seed)
         for maxGap in [Double.infinity, 120] {
-            #expect(try d.resample(fixes, interval: interval, maxGapSeconds: maxGap) == Self.stepped(d, fixes, interval: interval, maxGap: maxGap))
+            #expect(
+                try d.resample(fixes, interval: interval, maxGapSeconds: maxGap)
+                    == Self.stepped(d, fixes, interval: interval, maxGap: maxGap))
         }
     }
 
@@ -95,7 +101,9 @@ import Testing
         far[1].time = far[0].time?.adding(seconds: 3e7)
         far[1].segment = 1
         #expect(try Degradation(seed: 1).resample(far, interval: 1e-3, maxGapSeconds: 120, limit: 10).count <= 2)
-        let error = try #require(throws: FencesimError.self) { try Degradation(resampleSeconds: 1e-3, seed: 1).apply(to: Self.drive(count: 20_000)) }
+        let error = try #require(throws: FencesimError.self) {
+            try Degradation(resampleSeconds: 1e-3, seed: 1).apply(to: Self.drive(count: 20_000))
+        }
         #expect(error.code == .usage)
         #expect(error.message.contains("more than the 10,000,000"), "\(error.message)")
     }
@@ -168,7 +176,10 @@ import Testing
         for k in 10..<20 { split[k].segment = 1 }
         let up = try Degradation(resampleSeconds: 0.5, seed: 1).apply(to: split)
         let gapStart = try #require(split[9].time), gapEnd = try #require(split[10].time)
-        #expect(!up.contains { guard let t = $0.time else { return false }; return t > gapStart && t < gapEnd })
+        #expect(
+            !up.contains {
+                guard let t = $0.time else { return false }; return t > gapStart && t < gapEnd
+            })
     }
 
     @Test(arguments: [1.0, 8.0])
@@ -215,7 +226,9 @@ import Testing
     @Test func spikesLieAboutTheirAccuracy() throws {
         let fixes = Self.drive(count: 20_000)
         let out = try Degradation(spikes: 0.05, spikeMeters: 200, seed: 9).apply(to: fixes)
-        let jumps = zip(fixes, out).map { a, b in let o = Self.offset(a, b); return (o.east * o.east + o.north * o.north).squareRoot() }
+        let jumps = zip(fixes, out).map { a, b in
+            let o = Self.offset(a, b); return (o.east * o.east + o.north * o.north).squareRoot()
+        }
         let spiked = jumps.filter { $0 > 1 }
         #expect(abs(Double(spiked.count) / Double(fixes.count) - 0.05) < 0.008)
         #expect(spiked.allSatisfy { $0 > 99 && $0 < 301 })

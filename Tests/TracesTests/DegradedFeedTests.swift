@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// A degradation made a fix at a time (``DegradedFeed``, what a report and a degraded replay
@@ -22,9 +23,11 @@ import Testing
             default: t += Double(rng.next() % 4000) / 1000
             }
             let untimed = rng.next() % 25 == 0
-            fixes.append(Fix(time: untimed ? nil : Self.t0.adding(seconds: t), latitude: 47.39 + Double(k) * 1e-5,
-                             longitude: 8.5 + Double(rng.next() % 100) * 1e-6, accuracyMeters: 3 + Double(rng.next() % 40),
-                             accuracySource: .reported, speedMetersPerSecond: rng.next() % 3 == 0 ? nil : 8, segment: segment))
+            fixes.append(
+                Fix(
+                    time: untimed ? nil : Self.t0.adding(seconds: t), latitude: 47.39 + Double(k) * 1e-5,
+                    longitude: 8.5 + Double(rng.next() % 100) * 1e-6, accuracyMeters: 3 + Double(rng.next() % 40),
+                    accuracySource: .reported, speedMetersPerSecond: rng.next() % 3 == 0 ? nil : 8, segment: segment))
         }
         return fixes
     }
@@ -32,9 +35,10 @@ import Testing
     /// A random degradation: each step on or off.
     static func degradation(_ rng: inout SplitMix64, seed: UInt64) -> Degradation {
         let on = { (rng: inout SplitMix64) in rng.next() % 2 == 0 }
-        return Degradation(resampleSeconds: on(&rng) ? [0.25, 1, 2.5, 7, 30][Int(rng.next() % 5)] : nil,
-                           noise: on(&rng) ? 1.5 : 0, dropout: on(&rng) ? 0.3 : 0, dropoutBurst: on(&rng) ? 4 : 1,
-                           spikes: on(&rng) ? 0.1 : 0, jitterSeconds: on(&rng) ? 2 : 0, seed: seed)
+        return Degradation(
+            resampleSeconds: on(&rng) ? [0.25, 1, 2.5, 7, 30][Int(rng.next() % 5)] : nil,
+            noise: on(&rng) ? 1.5 : 0, dropout: on(&rng) ? 0.3 : 0, dropoutBurst: on(&rng) ? 4 : 1,
+            spikes: on(&rng) ? 0.1 : 0, jitterSeconds: on(&rng) ? 2 : 0, seed: seed)
     }
 
     @Test(arguments: Array(1...120) as [UInt64])
@@ -58,8 +62,10 @@ import Testing
         var rng = SplitMix64(seed: 7)
         var fixes: [Fix] = []
         while fixes.count < 200 { fixes = Self.trace(&rng) }
-        let steps = [Degradation(resampleSeconds: 2.5, seed: 1), Degradation(noise: 1, seed: 1), Degradation(dropout: 0.3, seed: 1),
-                     Degradation(spikes: 0.2, seed: 1), Degradation(jitterSeconds: 2, seed: 1)]
+        let steps = [
+            Degradation(resampleSeconds: 2.5, seed: 1), Degradation(noise: 1, seed: 1), Degradation(dropout: 0.3, seed: 1),
+            Degradation(spikes: 0.2, seed: 1), Degradation(jitterSeconds: 2, seed: 1),
+        ]
         for d in steps {
             let out = try d.apply(to: fixes)
             #expect(out != fixes, "\(d)")
@@ -71,7 +77,9 @@ import Testing
     /// last fix passes it.
     @Test func pastTheLimitBothRefuse() throws {
         let fixes = (0..<100).map { k in
-            Fix(time: Self.t0.adding(seconds: Double(k)), latitude: 47.39, longitude: 8.5 + Double(k) * 1e-4, accuracyMeters: 5, accuracySource: .reported)
+            Fix(
+                time: Self.t0.adding(seconds: Double(k)), latitude: 47.39, longitude: 8.5 + Double(k) * 1e-4, accuracyMeters: 5,
+                accuracySource: .reported)
         }
         for limit in [10, 99, 100, 101, 5000] {
             let d = Degradation(resampleSeconds: 1, seed: 3)

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// The delimiter search that reads eight bytes at a time finds what a byte-by-byte search finds,
@@ -14,7 +15,9 @@ import Testing
             for delimiter in [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, 0x00, 0xFF] {
                 let from = length == 0 ? 0 : Int(rng.next() % UInt64(length + 1))
                 let expected = bytes[from...].firstIndex(of: delimiter) ?? length
-                let found = bytes.withUnsafeBufferPointer { FieldSplitter.nextDelimiter($0.baseAddress ?? UnsafePointer(bitPattern: 8)!, from, length, delimiter) }
+                let found = bytes.withUnsafeBufferPointer {
+                    FieldSplitter.nextDelimiter($0.baseAddress ?? UnsafePointer(bitPattern: 8)!, from, length, delimiter)
+                }
                 #expect(found == expected, "\(bytes) from \(from), delimiter \(delimiter)")
             }
         }
@@ -32,10 +35,16 @@ import Testing
     }
 
     @Test func linesSplitIntoTheirFields() {
-        #expect(fields("2026-01-01T00:00:00.000Z,37.6559833,-121.9320990,10.0,0.00") == ["2026-01-01T00:00:00.000Z", "37.6559833", "-121.9320990", "10.0", "0.00"])
+        #expect(
+            fields("2026-01-01T00:00:00.000Z,37.6559833,-121.9320990,10.0,0.00") == [
+                "2026-01-01T00:00:00.000Z", "37.6559833", "-121.9320990", "10.0", "0.00",
+            ])
         #expect(fields(" a , \"b,c\" ,,d ") == ["a", "b,c", "", "d"])
         #expect(fields("one;two;;three", UInt8(ascii: ";")) == ["one", "two", "", "three"])
-        #expect(fields("a very long first field without any delimiter at all,x") == ["a very long first field without any delimiter at all", "x"])
+        #expect(
+            fields("a very long first field without any delimiter at all,x") == [
+                "a very long first field without any delimiter at all", "x",
+            ])
         #expect(fields("") == [""])
         #expect(fields(",,,,,,,,,,") == Array(repeating: "", count: 11))
     }

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// Format detection: content first, extension second.
@@ -50,7 +51,9 @@ struct FormatDetectionTests {
         #expect(fixes.count == 1)
     }
 
-    @Test("the Takeout JSON is refused whatever its name", .enabled(if: TestData.isAvailable, "the shared data (../shared/data) is absent; skipped"))
+    @Test(
+        "the Takeout JSON is refused whatever its name",
+        .enabled(if: TestData.isAvailable, "the shared data (../shared/data) is absent; skipped"))
     func takeout() throws {
         do {
             _ = try TraceFormat.detect(path: TestData.path("gpsbabel/reference/googletakeout/2013/2013_MAY.json"))

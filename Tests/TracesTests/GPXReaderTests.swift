@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// GPX 1.0/1.1 structure, extensions, encodings and waypoint rules.
@@ -82,8 +83,10 @@ struct GPXReaderTests {
     /// where a CSV header with no rows is refused).
     @Test("a valid GPX with no points is refused as no trace")
     func emptyGPX() throws {
-        for text in ["<?xml version=\"1.0\"?>\n<gpx version=\"1.0\"></gpx>\n",
-                     "<gpx version=\"1.1\"><trk><trkseg></trkseg></trk><rte></rte></gpx>\n"] {
+        for text in [
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.0\"></gpx>\n",
+            "<gpx version=\"1.1\"><trk><trkseg></trkseg></trk><rte></rte></gpx>\n",
+        ] {
             let path = TestData.write(text, named: "empty.gpx")
             let error = try #require(throws: FencesimError.self) { try TestData.read(path) }
             #expect(error.code == .badData)
@@ -92,11 +95,15 @@ struct GPXReaderTests {
         }
     }
 
-    @Test("an impossible <ele> is refused in strict mode and dropped with a warning under --lenient (issue 21)",
-          arguments: [("nan", "altitude is NaN, not a number"), ("1e999", "altitude inf m is out of range"),
-                      ("-1e308", "altitude -1e+308 m is out of range"), ("100001", "altitude 100001.0 m is out of range")])
+    @Test(
+        "an impossible <ele> is refused in strict mode and dropped with a warning under --lenient (issue 21)",
+        arguments: [
+            ("nan", "altitude is NaN, not a number"), ("1e999", "altitude inf m is out of range"),
+            ("-1e308", "altitude -1e+308 m is out of range"), ("100001", "altitude 100001.0 m is out of range"),
+        ])
     func impossibleElevation(_ ele: String, _ message: String) throws {
-        let text = "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><ele>\(ele)</ele><time>2026-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"
+        let text =
+            "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><ele>\(ele)</ele><time>2026-01-01T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"
         let path = TestData.write(text, named: "ele.gpx")
         let error = TestData.error(reading: path)
         #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
@@ -109,14 +116,16 @@ struct GPXReaderTests {
 
     @Test("altitudes at the ends of the plausible range are kept")
     func plausibleElevation() throws {
-        let text = "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><ele>-12000</ele></trkpt><trkpt lat=\"1\" lon=\"2\"><ele>100000</ele></trkpt>\n</trkseg></trk></gpx>\n"
+        let text =
+            "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><ele>-12000</ele></trkpt><trkpt lat=\"1\" lon=\"2\"><ele>100000</ele></trkpt>\n</trkseg></trk></gpx>\n"
         let (fixes, _) = try TestData.read(TestData.write(text, named: "ele.gpx"), TraceReadOptions(lenient: true))
         #expect(fixes.map(\.altitudeMeters) == [-12_000, 100_000])
     }
 
     @Test("UTF-16 and byte-order marks")
     func encodings() throws {
-        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1.5\" lon=\"2\"><name>Zürich</name></trkpt></trkseg></trk></gpx>\n"
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1.5\" lon=\"2\"><name>Zürich</name></trkpt></trkseg></trk></gpx>\n"
         var utf16: [UInt8] = [0xFF, 0xFE]
         for unit in text.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         let path = TestData.write(utf16, named: "utf16.gpx")
@@ -129,7 +138,9 @@ struct GPXReaderTests {
 
     @Test("an empty <ele> or <time> is absent, not an error")
     func emptyElements() throws {
-        let path = TestData.write("<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><ele></ele><time> </time></trkpt></trkseg></trk></gpx>", named: "blank.gpx")
+        let path = TestData.write(
+            "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><ele></ele><time> </time></trkpt></trkseg></trk></gpx>",
+            named: "blank.gpx")
         let (fixes, _) = try TestData.read(path)
         #expect(fixes[0].altitudeMeters == nil)
         #expect(fixes[0].time == nil)
@@ -142,8 +153,9 @@ struct GPXReaderTests {
         #expect(try TestData.read(path).fixes.count == 2)
     }
 
-    @Test("real files: Apple Health extensions, extensions without namespaces, GPX 1.0 hdop and sat",
-          .enabled(if: TestData.isAvailable, "the shared data (../shared/data) is absent; skipped"))
+    @Test(
+        "real files: Apple Health extensions, extensions without namespaces, GPX 1.0 hdop and sat",
+        .enabled(if: TestData.isAvailable, "the shared data (../shared/data) is absent; skipped"))
     func realExtensions() throws {
         let apple = try TestData.read(TestData.path("togeojson/test/data/apple_watch_route.gpx")).fixes
         #expect(apple.first?.speedMetersPerSecond == 1.310662)
@@ -160,7 +172,8 @@ struct GPXReaderTests {
 extension GPXReaderTests {
     @Test("an undeclared namespace prefix does not stop the read")
     func undeclaredPrefix() throws {
-        let text = "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>2.5</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions></trkpt></trkseg></trk></gpx>"
+        let text =
+            "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>2.5</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions></trkpt></trkseg></trk></gpx>"
         let path = TestData.write(text, named: "undeclared.gpx")
         let (fixes, _) = try TestData.read(path)
         #expect(fixes.map(\.speedMetersPerSecond) == [2.5])

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// Every file of the shared data's MANIFEST.tsv, read and compared with the independent counts.
@@ -17,7 +18,7 @@ struct ManifestOracleTests {
     static let backstepsAtWholeSeconds: Set<String> = [
         // Its RMC times have milliseconds and are out of order in three places (58.5 → 58.0,
         // 59.75 → 59.25, 03.75 → 02.25); MANIFEST compared whole seconds, where only 03 → 02 steps back.
-        "gpsbabel/reference/track/nmea+ms.txt",
+        "gpsbabel/reference/track/nmea+ms.txt"
     ]
 
     @Test("MANIFEST row reads with the oracle's counts", arguments: ManifestRow.all.filter { refused[$0.path] == nil })

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// NMEA 0183: RMC/GGA merging, talkers, invalid fixes, dates.
@@ -16,15 +17,18 @@ struct NMEAReaderTests {
     @Test("a log of satellites in view and no position sentence holds no fixes: an error, like an empty file (issue 21)")
     func noPositionSentence() {
         let lines = [Self.sentence("$GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00"), "", ""]
-        let error = TestData.error(reading: TestData.write(lines.joined(separator: "\n"), named: "gsv.nmea"), TraceReadOptions(format: .nmea))
+        let error = TestData.error(
+            reading: TestData.write(lines.joined(separator: "\n"), named: "gsv.nmea"), TraceReadOptions(format: .nmea))
         #expect(error?.message == "no fixes: the file holds no RMC or GGA sentence, so there is no trace in it")
         #expect(error?.location?.line == 1)
     }
 
     @Test("altitude is checked like the other numbers: a GGA altitude of 1e308 is refused at its field (issue 21)")
     func altitudeRange() {
-        let lines = [Self.sentence("$GPRMC,120000.00,A,4807.038,N,01131.000,E,10.0,90.0,230394,,,A"),
-                     Self.sentence("$GPGGA,120000.00,4807.038,N,01131.000,E,1,08,0.9,1e308,M,46.9,M,,")]
+        let lines = [
+            Self.sentence("$GPRMC,120000.00,A,4807.038,N,01131.000,E,10.0,90.0,230394,,,A"),
+            Self.sentence("$GPGGA,120000.00,4807.038,N,01131.000,E,1,08,0.9,1e308,M,46.9,M,,"),
+        ]
         let error = TestData.error(reading: TestData.write(lines.joined(separator: "\n"), named: "alt.nmea"))
         #expect(error?.message == "altitude 1e+308 m is out of range [-12000, 100000] m")
         #expect(error?.location?.line == 2)

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// GeoLife PLT.
@@ -9,7 +10,9 @@ struct PLTReaderTests {
 
     @Test("six header lines, then lat, lon, 0, feet, days, date, time")
     func read() throws {
-        let text = Self.header + "39.984702,116.318417,0,492,39744.1201851852,2008-10-23,02:53:04\n39.984683,116.31845,0,-777,39744.1202546296,2008-10-23,02:53:10\n40.0,116.3,0,100,39744.5,,\n"
+        let text =
+            Self.header
+            + "39.984702,116.318417,0,492,39744.1201851852,2008-10-23,02:53:04\n39.984683,116.31845,0,-777,39744.1202546296,2008-10-23,02:53:10\n40.0,116.3,0,100,39744.5,,\n"
         let path = TestData.write(text, named: "20081023025304.plt")
         let (fixes, stats) = try TestData.read(path)
         #expect(stats.format == .plt)
@@ -22,7 +25,8 @@ struct PLTReaderTests {
         #expect(fixes[2].time == Timestamp(year: 2008, month: 10, day: 23, hour: 12))
     }
 
-    static let row = "39.984702,116.318417,0,492,39744.1201851852,2008-10-23,02:53:04\n39.984683,116.31845,0,-777,39744.1202546296,2008-10-23,02:53:10\n"
+    static let row =
+        "39.984702,116.318417,0,492,39744.1201851852,2008-10-23,02:53:04\n39.984683,116.31845,0,-777,39744.1202546296,2008-10-23,02:53:10\n"
 
     @Test("a header cut short loses no fix: data rows are told by their shape (issue 21)", arguments: 1...5)
     func shortHeader(lines: Int) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+
 @testable import Traces
 
 /// Streaming: a long CSV is read without collecting its fixes.

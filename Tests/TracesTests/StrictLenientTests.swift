@@ -1,9 +1,11 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// Strict versus lenient reading on real files with backward and duplicate times (SPEC §1.1).
-@Suite("Strict and lenient reading of real traces", .enabled(if: TestData.isAvailable, "the shared data (../shared/data) is absent; skipped"))
+@Suite(
+    "Strict and lenient reading of real traces", .enabled(if: TestData.isAvailable, "the shared data (../shared/data) is absent; skipped"))
 struct StrictLenientTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var path: String
@@ -14,17 +16,21 @@ struct StrictLenientTests {
 
     static let cases: [Case] = [
         // CoreGPX: a 7.5 h iOS recording with 127 repeated times.
-        Case(path: "CoreGPX/Example/Tests/GPXTest-TrackPointOnly.gpx", firstProblemLine: 13,
-             firstMessage: "time 2018-11-29T01:49:00Z is the same as that of the previous fix (line 9)"),
+        Case(
+            path: "CoreGPX/Example/Tests/GPXTest-TrackPointOnly.gpx", firstProblemLine: 13,
+            firstMessage: "time 2018-11-29T01:49:00Z is the same as that of the previous fix (line 9)"),
         // Mojstrovka: every point has the same bogus 1901 time (one written with fewer digits).
-        Case(path: "gpxpy/test_files/Mojstrovka.gpx", firstProblemLine: 16,
-             firstMessage: "time 1901-12-13T20:45:52.207Z is earlier than 1901-12-13T20:45:52.2073437Z of the previous fix (line 12)"),
+        Case(
+            path: "gpxpy/test_files/Mojstrovka.gpx", firstProblemLine: 16,
+            firstMessage: "time 1901-12-13T20:45:52.207Z is earlier than 1901-12-13T20:45:52.2073437Z of the previous fix (line 12)"),
         // Google Maps export, newest first: every step goes back.
-        Case(path: "trackintel/examples/data/google_trajectory.csv", firstProblemLine: 3,
-             firstMessage: "time 2012-12-18T21:29:34Z is earlier than 2012-12-18T21:30:35Z of the previous fix (line 2)"),
+        Case(
+            path: "trackintel/examples/data/google_trajectory.csv", firstProblemLine: 3,
+            firstMessage: "time 2012-12-18T21:29:34Z is earlier than 2012-12-18T21:30:35Z of the previous fix (line 2)"),
         Case(path: "trackintel/examples/data/posmo_trajectory.csv", firstProblemLine: 0, firstMessage: "is earlier than"),
-        Case(path: "gpsbabel/reference/v900_advanced_mode.csv", firstProblemLine: 8,
-             firstMessage: "time 2009-02-04T06:26:22Z is earlier than 2009-02-04T06:38:26Z of the previous fix (line 7)"),
+        Case(
+            path: "gpsbabel/reference/v900_advanced_mode.csv", firstProblemLine: 8,
+            firstMessage: "time 2009-02-04T06:26:22Z is earlier than 2009-02-04T06:38:26Z of the previous fix (line 7)"),
     ]
 
     @Test("strict refuses with one located error holding every problem", arguments: cases)
@@ -45,7 +51,8 @@ struct StrictLenientTests {
         #expect(errors.count == min(problems - 1, FixSink.relatedLimit))
         #expect(errors.allSatisfy { $0.location?.line != nil && ["time-backwards", "duplicate-time"].contains($0.kind ?? "") })
         if problems - 1 > FixSink.relatedLimit {
-            #expect(error.related.contains { $0.severity == .note && $0.message == "and \(problems - 1 - FixSink.relatedLimit) more problems" })
+            #expect(
+                error.related.contains { $0.severity == .note && $0.message == "and \(problems - 1 - FixSink.relatedLimit) more problems" })
         }
         #expect(error.fullDescription.split(separator: "\n").count == error.related.count + 1)
     }
@@ -60,7 +67,10 @@ struct StrictLenientTests {
         for kind in stats.dropped.keys {
             #expect(stats.warningCounts[kind] == stats.dropped[kind], "every drop has a warning: \(kind)")
         }
-        #expect(stats.warnings.filter { stats.dropped[$0.kind ?? ""] != nil }.allSatisfy { $0.location?.line != nil && $0.message.hasSuffix("; fix dropped") })
+        #expect(
+            stats.warnings.filter { stats.dropped[$0.kind ?? ""] != nil }.allSatisfy {
+                $0.location?.line != nil && $0.message.hasSuffix("; fix dropped")
+            })
         // What remains is strictly increasing in time.
         let times = fixes.compactMap(\.time)
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
@@ -68,7 +78,8 @@ struct StrictLenientTests {
 
     @Test("newest-first Google export: 415 backward steps, one fix kept")
     func newestFirst() throws {
-        let (fixes, stats) = try TestData.read(TestData.path("trackintel/examples/data/google_trajectory.csv"), TraceReadOptions(lenient: true))
+        let (fixes, stats) = try TestData.read(
+            TestData.path("trackintel/examples/data/google_trajectory.csv"), TraceReadOptions(lenient: true))
         #expect(stats.timeBacksteps == 415)
         #expect(stats.dropped == ["time-backwards": 415])
         #expect(fixes.count == 1)
@@ -77,7 +88,8 @@ struct StrictLenientTests {
 
     @Test("CoreGPX: duplicates dropped; the \"3,790 km/h\" jump (3,780 km/h on the WGS84 geodesic) flagged, not dropped")
     func coreGPXJump() throws {
-        let (fixes, stats) = try TestData.read(TestData.path("CoreGPX/Example/Tests/GPXTest-TrackPointOnly.gpx"), TraceReadOptions(lenient: true))
+        let (fixes, stats) = try TestData.read(
+            TestData.path("CoreGPX/Example/Tests/GPXTest-TrackPointOnly.gpx"), TraceReadOptions(lenient: true))
         #expect(stats.dropped == ["duplicate-time": 127])
         #expect(stats.duplicateTimes == 127)
         #expect(fixes.count == 4142 - 127)
@@ -86,7 +98,9 @@ struct StrictLenientTests {
         // The worst: 3150 m in 3 s between lines 12121 and 12125. The shared README's 3,790 km/h is
         // a spherical estimate; the WGS84 geodesic gives 3780 km/h.
         let kmh = jumps.compactMap { warning -> Int? in
-            guard let open = warning.message.lastIndex(of: "("), let space = warning.message[open...].firstIndex(of: " ") else { return nil }
+            guard let open = warning.message.lastIndex(of: "("), let space = warning.message[open...].firstIndex(of: " ") else {
+                return nil
+            }
             return Int(warning.message[warning.message.index(after: open)..<space])
         }
         #expect(kmh.max().map { (3700...3900).contains($0) } == true, "\(jumps.map(\.description))")

@@ -1,6 +1,7 @@
 import Spatial
 import Support
 import Testing
+
 @testable import Traces
 
 /// `synth` streams what it makes (issue 21): the fixes of a route are handed out one at a time
@@ -24,8 +25,9 @@ struct SynthStreamingTests {
     @Test("the streamed trace is the rendered trace, byte for byte, in chunks of bounded size", arguments: TraceWriter.Format.allCases)
     func streamedEqualsRendered(_ format: TraceWriter.Format) throws {
         guard case .success(let start) = Timestamp.parseISO8601("2026-01-01T00:00:00Z") else { Issue.record("bad time"); return }
-        let synthesizer = RouteSynthesizer(speed: 1.5, interval: 0.25, start: start, noiseMeters: 3, accuracyMeters: 6, seed: 9,
-                                           pauses: [0: 20, 1: 7.5])
+        let synthesizer = RouteSynthesizer(
+            speed: 1.5, interval: 0.25, start: start, noiseMeters: 3, accuracyMeters: 6, seed: 9,
+            pauses: [0: 20, 1: 7.5])
         let rendered = TraceWriter.render(synthesizer.fixes(along: Self.route), format: format, name: "a <route> & more")
         let sink = RecordingSink()
         var writer = try TraceStreamWriter(format: format, name: "a <route> & more", to: sink)

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+
 @testable import Traces
 
 /// Paths to the shared real-world data (`../shared/data` from the package root) and scratch files.
@@ -39,14 +40,18 @@ enum TestData {
     }
 
     /// Reads a trace, collecting the fixes.
-    static func read(_ path: String, _ options: TraceReadOptions = TraceReadOptions()) throws(FencesimError) -> (fixes: [Fix], statistics: TraceStatistics) {
+    static func read(_ path: String, _ options: TraceReadOptions = TraceReadOptions()) throws(FencesimError) -> (
+        fixes: [Fix], statistics: TraceStatistics
+    ) {
         var fixes: [Fix] = []
         let statistics = try TraceReader.read(path: path, options: options) { fixes.append($0) }
         return (fixes, statistics)
     }
 
     /// The error a read throws, or `nil` (recorded as a test issue) when it does not throw.
-    static func error(reading path: String, _ options: TraceReadOptions = TraceReadOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation) -> FencesimError? {
+    static func error(
+        reading path: String, _ options: TraceReadOptions = TraceReadOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> FencesimError? {
         do {
             _ = try TraceReader.read(path: path, options: options) { _ in }
             Issue.record("expected reading \(path) to fail", sourceLocation: sourceLocation)

@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Traces
 
 /// A CSV holding several devices: one trace per value of its trace column, read one at a time.
@@ -60,7 +61,9 @@ struct TraceSplitTests {
 
     @Test("trajectory_id wins over a row id")
     func trajectoryOverRowID() throws {
-        let path = TestData.write("X;Y;fid;id;trajectory_id;t\n8;47;1;1;1;2020-01-01 00:00:00+00\n8;47;2;2;1;2020-01-01 00:00:01+00\n8;47;3;3;2;2019-01-01 00:00:00+00\n", named: "mp.csv")
+        let path = TestData.write(
+            "X;Y;fid;id;trajectory_id;t\n8;47;1;1;1;2020-01-01 00:00:00+00\n8;47;2;2;1;2020-01-01 00:00:01+00\n8;47;3;3;2;2019-01-01 00:00:00+00\n",
+            named: "mp.csv")
         let split = try #require(try TraceReader.traces(path: path))
         #expect(split.column == "trajectory_id")
         #expect(split.traces.map(\.rows) == [2, 1])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Traces
 
 /// One UTF-8 check for format detection and GPX documents (issue 26: there were two, and the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,8 @@ struct AtomicOutputTests {
     static let trials = 10
 
     static func makeBatch(in dir: URL) throws -> [String] {
-        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"depot","radius":50},"geometry":{"type":"Point","coordinates":[8.53,47.37]}}]}"#
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"depot","radius":50},"geometry":{"type":"Point","coordinates":[8.53,47.37]}}]}"#
             .write(to: dir.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         var traces: [String] = []
         for t in 0..<4 {
@@ -52,8 +54,10 @@ struct AtomicOutputTests {
     /// `duration` to just past its end, where the writes happen. After each trial every output
     /// must hold either its old bytes or its new bytes, nothing else; outputs that a trial
     /// replaced are put back to the old bytes. Returns how often each outcome happened.
-    static func killTrials(_ arguments: [String], in dir: URL, outputs: [URL], old: [Data], new: [Data],
-                           duration: Double, seed: UInt64) throws -> [String: Int] {
+    static func killTrials(
+        _ arguments: [String], in dir: URL, outputs: [URL], old: [Data], new: [Data],
+        duration: Double, seed: UInt64
+    ) throws -> [String: Int] {
         var moments = Moments(state: seed)
         var outcomes: [String: Int] = [:]
         for trial in 0..<trials {
@@ -79,7 +83,9 @@ struct AtomicOutputTests {
                     try old[k].write(to: output)
                 } else {
                     states.append("TRUNCATED")
-                    Issue.record("trial \(trial) (kill after \(delay) s): \(output.lastPathComponent) has \(bytes.count) bytes, neither the old \(old[k].count) nor the new \(new[k].count)")
+                    Issue.record(
+                        "trial \(trial) (kill after \(delay) s): \(output.lastPathComponent) has \(bytes.count) bytes, neither the old \(old[k].count) nor the new \(new[k].count)"
+                    )
                     try old[k].write(to: output)
                 }
             }
@@ -112,8 +118,9 @@ struct AtomicOutputTests {
         let newBytes = try Data(contentsOf: reference)
         #expect(newBytes != goodBytes)
 
-        let outcomes = try Self.killTrials(newArguments + ["--out", output.path], in: dir, outputs: [output],
-                                           old: [goodBytes], new: [newBytes], duration: complete.seconds, seed: 8)
+        let outcomes = try Self.killTrials(
+            newArguments + ["--out", output.path], in: dir, outputs: [output],
+            old: [goodBytes], new: [newBytes], duration: complete.seconds, seed: 8)
         // A killed writer's temporary file is removed by the next write of the same output.
         let last = try TimedCLI.run(newArguments + ["--out", output.path], in: dir, timeout: 300)
         #expect(last.status == 0, "\(last.summary)")
@@ -132,8 +139,10 @@ struct AtomicOutputTests {
         let json = outDir.appendingPathComponent("report.json")
         let html = outDir.appendingPathComponent("report.html")
         func arguments(seed: Int, json: URL, html: URL) -> [String] {
-            ["report"] + traces + ["--fences", "fences.geojson", "--degrade", "resample=2,exitLoss=0.3,seed=\(seed)",
-                                   "--workers", "2", "--quiet", "--json", json.path, "--html", html.path]
+            ["report"] + traces + [
+                "--fences", "fences.geojson", "--degrade", "resample=2,exitLoss=0.3,seed=\(seed)",
+                "--workers", "2", "--quiet", "--json", json.path, "--html", html.path,
+            ]
         }
         let good = try TimedCLI.run(arguments(seed: 1, json: json, html: html), in: dir, timeout: 300)
         try #require(good.status == 0, "\(good.summary)")
@@ -145,8 +154,9 @@ struct AtomicOutputTests {
         let new = [try Data(contentsOf: referenceJSON), try Data(contentsOf: referenceHTML)]
         #expect(new[0] != old[0] && new[1] != old[1])
 
-        let outcomes = try Self.killTrials(arguments(seed: 2, json: json, html: html), in: dir, outputs: [json, html],
-                                           old: old, new: new, duration: complete.seconds, seed: 9)
+        let outcomes = try Self.killTrials(
+            arguments(seed: 2, json: json, html: html), in: dir, outputs: [json, html],
+            old: old, new: new, duration: complete.seconds, seed: 9)
         let last = try TimedCLI.run(arguments(seed: 2, json: json, html: html), in: dir, timeout: 300)
         #expect(last.status == 0, "\(last.summary)")
         #expect([try Data(contentsOf: json), try Data(contentsOf: html)] == new)

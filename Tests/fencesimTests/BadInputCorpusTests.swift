@@ -40,8 +40,10 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     static let folder = CLI.packageRoot.appendingPathComponent("Tests/BadInputs")
 }
 
-private func refused(_ path: String, _ role: BadInput.Role, _ exit: Int32 = 65, _ at: BadInput.Location = .lineColumn,
-                     saying fragment: String? = nil) -> BadInput {
+private func refused(
+    _ path: String, _ role: BadInput.Role, _ exit: Int32 = 65, _ at: BadInput.Location = .lineColumn,
+    saying fragment: String? = nil
+) -> BadInput {
     BadInput(path: path, role: role, outcome: .refused(exit, at), fragment: fragment)
 }
 
@@ -71,7 +73,8 @@ let badInputs: [BadInput] = [
     refused("gpx/mismatched-tags.gpx", .trace),
     refused("gpx/processing-instruction-without-data.gpx", .trace),  // crashed FoundationXML (a null PI data pointer)
     accepted("gpx/time-far-past.gpx", .trace),  // year 0000 is a valid proleptic time
-    refused("gpx/no-points.gpx", .trace, saying: "error: no fixes: the GPX has no track, route or waypoint points"),  // issue 21: no trace, as a CSV header alone
+    // Issue 21: no trace, as a CSV header alone.
+    refused("gpx/no-points.gpx", .trace, saying: "error: no fixes: the GPX has no track, route or waypoint points"),
     refused("gpx/deep-nesting.gpx", .trace, saying: "error: no fixes"),  // 5,000 nested <extensions>: no points, no crash
     // Altitude is checked like the other numbers (issue 21; it was rendered as nan/inf).
     refused("gpx/elevation-nan.gpx", .trace, saying: "error: altitude is NaN, not a number"),
@@ -132,10 +135,12 @@ let badInputs: [BadInput] = [
     refused("geojson/duplicate-keys.geojson", .fences, saying: "duplicate-keys.geojson:1:29: error: duplicate key \"type\""),
     // issue 21: the last of two keys won
     refused("geojson/duplicate-property-id.geojson", .fences, saying: "duplicate-property-id.geojson:1:94: error: duplicate key \"id\""),
-    refused("geojson/duplicate-geometry-member.geojson", .fences,
-            saying: "duplicate-geometry-member.geojson:2:59: error: duplicate key \"coordinates\""),
-    refused("geojson/buffer-overflowing.geojson", .fences,  // a GEOS NaN message before the buffer limit (issue 21)
-            saying: "buffer-overflowing.geojson:1:91: error: fence \"p\": \"buffer\" 1e+308 m is beyond the limit"),
+    refused(
+        "geojson/duplicate-geometry-member.geojson", .fences,
+        saying: "duplicate-geometry-member.geojson:2:59: error: duplicate key \"coordinates\""),
+    refused(
+        "geojson/buffer-overflowing.geojson", .fences,  // a GEOS NaN message before the buffer limit (issue 21)
+        saying: "buffer-overflowing.geojson:1:91: error: fence \"p\": \"buffer\" 1e+308 m is beyond the limit"),
     // Scenarios
     refused("scenario/unknown-key.yaml", .scenario),
     refused("scenario/yaml-syntax.yaml", .scenario),
@@ -216,12 +221,14 @@ struct BadInputCorpusTests {
         let directoryOut = scratch.appendingPathComponent("out")
         switch input.role {
         case .trace:
-            let result = try TimedCLI.run(["replay", input.path, "--fences", "good/fences.geojson", "--out", eventsOut.path],
-                                          in: folder, timeout: timeLimit)
+            let result = try TimedCLI.run(
+                ["replay", input.path, "--fences", "good/fences.geojson", "--out", eventsOut.path],
+                in: folder, timeout: timeLimit)
             return (result, input.path, [eventsOut])
         case .fences:
-            let result = try TimedCLI.run(["replay", "good/trace.csv", "--fences", input.path, "--out", eventsOut.path],
-                                          in: folder, timeout: timeLimit)
+            let result = try TimedCLI.run(
+                ["replay", "good/trace.csv", "--fences", input.path, "--out", eventsOut.path],
+                in: folder, timeout: timeLimit)
             return (result, input.path, [eventsOut])
         case .scenario:
             let result = try TimedCLI.run(["run", input.path, "--out", directoryOut.path], in: folder, timeout: timeLimit)

@@ -16,8 +16,10 @@ struct CRSDistortionTests {
         ("EPSG:32632", "changes distances by up to 0.039 % over the fences and traces (scale error 0.00039, 3.9 times the 0.0001"),
     ])
     func distortingFramesWarn(_ crs: String, _ fragment: String) throws {
-        for command in [["replay"] + Self.drive + ["--summary"], ["replay"] + Self.drive, ["lint", "traces/demo-fences.geojson"],
-                        ["report"] + Self.drive] {
+        for command in [
+            ["replay"] + Self.drive + ["--summary"], ["replay"] + Self.drive, ["lint", "traces/demo-fences.geojson"],
+            ["report"] + Self.drive,
+        ] {
             let r = try CLI.run(command + ["--crs", crs])
             #expect(r.status == 0, "\(command): \(r.stderr)")
             #expect(r.stderr.contains("--crs: warning: --crs \"\(crs)\" \(fragment)"), "\(command): \(r.stderr)")
@@ -33,7 +35,8 @@ struct CRSDistortionTests {
     @Test func theTracesExtentCounts() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"a","radius":50},"geometry":{"type":"Point","coordinates":[8.53,47.37]}}]}"#
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"a","radius":50},"geometry":{"type":"Point","coordinates":[8.53,47.37]}}]}"#
             .write(to: dir.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         try "time,lat,lon\n2026-01-01T00:00:00Z,47.37,12.5\n2026-01-01T00:10:00Z,47.371,12.5\n"
             .write(to: dir.appendingPathComponent("far.csv"), atomically: true, encoding: .utf8)
@@ -54,8 +57,9 @@ struct CRSDistortionTests {
         defer { try? FileManager.default.removeItem(at: copy) }
         for command in [["run", copy.path], ["check", copy.path]] {
             let r = try CLI.run(command)
-            #expect(r.stderr.contains("\(copy.lastPathComponent):8:6: warning: crs \"EPSG:3857\" changes distances by up to 48 %"),
-                    "\(command): \(r.stderr)")
+            #expect(
+                r.stderr.contains("\(copy.lastPathComponent):8:6: warning: crs \"EPSG:3857\" changes distances by up to 48 %"),
+                "\(command): \(r.stderr)")
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
 
 /// `fencesim check` through the built binary (SPEC §6.5).
 @Suite struct CheckCommandTests {
@@ -118,7 +119,8 @@ import Testing
         try (lines.joined(separator: "\n") + "\n").write(to: golden, atomically: true, encoding: .utf8)
         let r = try CLI.run(["check", "scenarios/walk.yaml", "--junit", "j.xml"], in: dir)
         #expect(r.status == 65, "\(r.stdout)\(r.stderr)")
-        #expect(r.stderr.hasPrefix("scenarios/expected/walk.jsonl:3:1: error: line 3 is not an event of a JSON Lines event log"), "\(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix("scenarios/expected/walk.jsonl:3:1: error: line 3 is not an event of a JSON Lines event log"), "\(r.stderr)")
         #expect(r.stdout.contains("ERROR scenarios/walk.yaml"))
         let xml = try String(contentsOf: dir.appendingPathComponent("j.xml"), encoding: .utf8)
         #expect(xml.contains("<error message=\"scenarios/expected/walk.jsonl:3:1: error: "))
@@ -142,8 +144,10 @@ final class XMLCollector: NSObject, XMLParserDelegate {
     var elements: [(name: String, attributes: [String: String])] = []
     var text = ""
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         elements.append((elementName, attributes))
     }
 

@@ -25,14 +25,18 @@ struct DeterminismTests {
         let out = directory.appendingPathComponent("out-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         for format in ["jsonl", "csv", "geojson", "table"] {
-            let result = try TimedCLI.run(["run", scenario, "--out", out.path, "--format", format, "--workers", "\(workers)"],
-                                          in: directory, timeout: 300)
+            let result = try TimedCLI.run(
+                ["run", scenario, "--out", out.path, "--format", format, "--workers", "\(workers)"],
+                in: directory, timeout: 300)
             #expect(result.status == 0 && result.signal == nil, "\(scenario) --workers \(workers) --format \(format): \(result.summary)")
         }
         if hasReport {
-            let result = try TimedCLI.run(["report", scenario, "--json", out.appendingPathComponent("report.json").path,
-                                           "--html", out.appendingPathComponent("report.html").path, "--workers", "\(workers)", "--quiet"],
-                                          in: directory, timeout: 300)
+            let result = try TimedCLI.run(
+                [
+                    "report", scenario, "--json", out.appendingPathComponent("report.json").path,
+                    "--html", out.appendingPathComponent("report.html").path, "--workers", "\(workers)", "--quiet",
+                ],
+                in: directory, timeout: 300)
             #expect(result.status == 0 && result.signal == nil, "\(scenario) report --workers \(workers): \(result.summary)")
         }
         var files: Outputs = [:]
@@ -65,12 +69,14 @@ struct DeterminismTests {
             let copy = work.appendingPathComponent(folder)
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
             for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path) {
-                try FileManager.default.createSymbolicLink(at: copy.appendingPathComponent(file),
-                                                           withDestinationURL: root.appendingPathComponent("\(folder)/\(file)"))
+                try FileManager.default.createSymbolicLink(
+                    at: copy.appendingPathComponent(file),
+                    withDestinationURL: root.appendingPathComponent("\(folder)/\(file)"))
             }
         }
-        try FileManager.default.createSymbolicLink(at: scenarios.appendingPathComponent("expected"),
-                                                   withDestinationURL: root.appendingPathComponent("scenarios/expected"))
+        try FileManager.default.createSymbolicLink(
+            at: scenarios.appendingPathComponent("expected"),
+            withDestinationURL: root.appendingPathComponent("scenarios/expected"))
         let original = try String(contentsOf: root.appendingPathComponent("scenarios/\(name)"), encoding: .utf8)
         try original.write(to: scenarios.appendingPathComponent(name), atomically: true, encoding: .utf8)
         let scenario = "scenarios/\(name)"
@@ -90,7 +96,8 @@ struct DeterminismTests {
             return
         }
         func path(_ text: Substring) -> String {
-            text.split(separator: "#").first?.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) ?? ""
+            text.split(separator: "#").first?.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                ?? ""
         }
         var fencesPaths = [path(lines[at].dropFirst("fences:".count))]
         if fencesPaths == [""] {

@@ -7,11 +7,11 @@ import Testing
     static func folder() throws -> URL {
         let dir = try CLI.temporaryDirectory()
         try """
-            {"type":"FeatureCollection","features":[
-            {"type":"Feature","properties":{"id":"p","buffer":-1000000},"geometry":{"type":"Polygon","coordinates":[[[8.5,47.39],[8.51,47.39],[8.51,47.40],[8.5,47.40],[8.5,47.39]]]}},
-            {"type":"Feature","properties":{"id":"c","radius":50},"geometry":{"type":"Point","coordinates":[8.505,47.395]}}
-            ]}
-            """.write(to: dir.appendingPathComponent("f.geojson"), atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"id":"p","buffer":-1000000},"geometry":{"type":"Polygon","coordinates":[[[8.5,47.39],[8.51,47.39],[8.51,47.40],[8.5,47.40],[8.5,47.39]]]}},
+        {"type":"Feature","properties":{"id":"c","radius":50},"geometry":{"type":"Point","coordinates":[8.505,47.395]}}
+        ]}
+        """.write(to: dir.appendingPathComponent("f.geojson"), atomically: true, encoding: .utf8)
         try "time,lat,lon\n2026-01-01T00:00:00Z,47.395,8.505\n2026-01-01T00:00:10Z,47.395,8.506\n"
             .write(to: dir.appendingPathComponent("t.csv"), atomically: true, encoding: .utf8)
         try "traces: [t.csv]\nfences: f.geojson\n".write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)

@@ -8,7 +8,9 @@ import Testing
         {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"store-a","radius":60},"geometry":{"type":"Point","coordinates":[47.3726,8.5421]}}]}
         """
 
-    @Test(arguments: [["replay", "--format", "table"], ["replay", "--summary"], ["replay", "--format", "jsonl", "--workers", "1"], ["report", "--quiet"]])
+    @Test(arguments: [
+        ["replay", "--format", "table"], ["replay", "--summary"], ["replay", "--format", "jsonl", "--workers", "1"], ["report", "--quiet"],
+    ])
     func swappedCoordinatesAreSaid(_ command: [String]) throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

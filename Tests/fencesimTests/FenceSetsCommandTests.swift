@@ -24,9 +24,9 @@ import Testing
     static func scenario(_ fences: String, in dir: URL) throws -> String {
         let path = dir.appendingPathComponent("s.yaml").path
         try """
-            traces: [\(CLI.packageRoot.path)/traces/demo-drive.gpx]
-            fences: \(fences)
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        traces: [\(CLI.packageRoot.path)/traces/demo-drive.gpx]
+        fences: \(fences)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -40,7 +40,9 @@ import Testing
 
     @Test func aListOfFilesIsWatchedAsOneFile() throws {
         let dir = try Self.folder()
-        let whole = try CLI.run(["run", try Self.scenario(CLI.packageRoot.appendingPathComponent("traces/demo-fences.geojson").path, in: dir), "--format", "csv"])
+        let whole = try CLI.run([
+            "run", try Self.scenario(CLI.packageRoot.appendingPathComponent("traces/demo-fences.geojson").path, in: dir), "--format", "csv",
+        ])
         #expect(whole.status == 0, "\(whole.stderr)")
         let split = try CLI.run(["run", try Self.scenario("[stores.geojson, rest.geojson]", in: dir), "--format", "csv"])
         #expect(split.status == 0, "\(split.stderr)")
@@ -51,7 +53,10 @@ import Testing
 
     @Test func namedSetsPrefixTheirIds() throws {
         let dir = try Self.folder()
-        let result = try CLI.run(["run", try Self.scenario("{shops: stores.geojson, other: rest.geojson, again: depot-again.geojson}", in: dir), "--format", "csv"])
+        let result = try CLI.run([
+            "run", try Self.scenario("{shops: stores.geojson, other: rest.geojson, again: depot-again.geojson}", in: dir), "--format",
+            "csv",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = Self.lines(result.stdout)
         #expect(lines.contains("enter,shops/store-a") && lines.contains("enter,other/fuel"), "\(lines)")

@@ -19,8 +19,10 @@ import Testing
         let all = try CLI.run(["replay", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--format", "csv"])
         #expect(all.status == 0, "\(all.stderr)")
         #expect(Set(Self.fences(all.stdout)).isSuperset(of: ["store-a", "store-b", "depot"]), "\(all.stdout)")
-        let shops = try CLI.run(["replay", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--format", "csv",
-                                 "--fences-where", "library = 'shops' and rank in (1, 2)"])
+        let shops = try CLI.run([
+            "replay", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--format", "csv",
+            "--fences-where", "library = 'shops' and rank in (1, 2)",
+        ])
         #expect(shops.status == 0, "\(shops.stderr)")
         #expect(Set(Self.fences(shops.stdout)) == ["store-a", "store-b"], "\(shops.stdout)")
         // The selected fences' lines are the same bytes as in the whole replay, less the others'.
@@ -30,13 +32,17 @@ import Testing
     }
 
     @Test func aClauseThatSelectsNothingWarns() throws {
-        let result = try CLI.run(["replay", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--fences-where", "rank > 5"])
+        let result = try CLI.run([
+            "replay", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--fences-where", "rank > 5",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("warning: the where-clause \"rank > 5\" selects none of the"), "\(result.stderr)")
     }
 
     @Test func aBadClauseIsAUsageErrorWithACaret() throws {
-        let result = try CLI.run(["replay", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--fences-where", "rank >> 1"])
+        let result = try CLI.run([
+            "replay", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--fences-where", "rank >> 1",
+        ])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("--fences-where: column 7: expected a value or a property"), "\(result.stderr)")
         #expect(result.stderr.contains("rank >> 1\n        ^"), "\(result.stderr)")
@@ -48,11 +54,11 @@ import Testing
         let root = CLI.packageRoot.path
         let scenario = folder.appendingPathComponent("shops.yaml").path
         try """
-            traces: [\(root)/traces/demo-drive.gpx]
-            fences: \(root)/traces/demo-fences.geojson
-            geotrigger:
-              where: "zone = 'stores' and library is null"
-            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        traces: [\(root)/traces/demo-drive.gpx]
+        fences: \(root)/traces/demo-fences.geojson
+        geotrigger:
+          where: "zone = 'stores' and library is null"
+        """.write(toFile: scenario, atomically: true, encoding: .utf8)
         let run = try CLI.run(["run", scenario, "--format", "csv"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Self.fences(run.stdout) == ["fuel"], "\(run.stdout)")

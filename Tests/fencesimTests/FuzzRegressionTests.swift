@@ -43,8 +43,10 @@ struct FuzzRegressionTests {
         let source = CLI.packageRoot.appendingPathComponent(input.path)
         let bytes = try Data(contentsOf: source)
         // What the fuzz harness gives the scenario reader to find, and the filter a replay.
-        try #"{"type":"FeatureCollection","features":[]}"#.write(to: dir.appendingPathComponent("f.geojson"), atomically: true, encoding: .utf8)
-        try "time,lat,lon\n2026-01-01T00:00:00Z,37.75,-122.2\n".write(to: dir.appendingPathComponent("t.csv"), atomically: true, encoding: .utf8)
+        try #"{"type":"FeatureCollection","features":[]}"#.write(
+            to: dir.appendingPathComponent("f.geojson"), atomically: true, encoding: .utf8)
+        try "time,lat,lon\n2026-01-01T00:00:00Z,37.75,-122.2\n".write(
+            to: dir.appendingPathComponent("t.csv"), atomically: true, encoding: .utf8)
 
         var runs: [[String]] = []
         var allowed: Set<Int32> = [0, 65]
@@ -52,8 +54,10 @@ struct FuzzRegressionTests {
         case "gpx", "csv", "nmea", "plt":
             let file = dir.appendingPathComponent("input.\(input.target)")
             try bytes.write(to: file)
-            runs = [["inspect", "--trace-format", input.target, file.path],
-                    ["inspect", "--trace-format", input.target, "--lenient", file.path]]
+            runs = [
+                ["inspect", "--trace-format", input.target, file.path],
+                ["inspect", "--trace-format", input.target, "--lenient", file.path],
+            ]
         case "geojson":
             let file = dir.appendingPathComponent("input.geojson")
             try bytes.write(to: file)

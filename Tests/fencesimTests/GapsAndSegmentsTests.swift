@@ -24,7 +24,8 @@ struct GapsAndSegmentsTests {
     @Test func aVisitInsideALoggingGapIsNoTruthVisit() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"f","radius":50},"geometry":{"type":"Point","coordinates":[116.322522,40.002272]}}]}"#
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"f","radius":50},"geometry":{"type":"Point","coordinates":[116.322522,40.002272]}}]}"#
             .write(to: dir.appendingPathComponent("f.geojson"), atomically: true, encoding: .utf8)
         let json = try Self.report([Self.geolife, "--fences", "f.geojson"], in: dir)
         let overall = try #require(json["overall"] as? [String: Any])
@@ -67,10 +68,10 @@ struct GapsAndSegmentsTests {
         let (lat, lon) = ((48.173924899 + 48.173926575) / 2, (11.811150229 + 11.811192222) / 2)
         let (dLat, dLon) = (48.173926575 - 48.173924899, 11.811192222 - 11.811150229)
         let fences = """
-        {"type":"FeatureCollection","features":[
-        {"type":"Feature","properties":{"id":"c","radius":1},"geometry":{"type":"Point","coordinates":[\(lon),\(lat)]}},
-        {"type":"Feature","properties":{"id":"l"},"geometry":{"type":"LineString","coordinates":[[\(lon - dLat),\(lat + dLon)],[\(lon + dLat),\(lat - dLon)]]}}]}
-        """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"id":"c","radius":1},"geometry":{"type":"Point","coordinates":[\(lon),\(lat)]}},
+            {"type":"Feature","properties":{"id":"l"},"geometry":{"type":"LineString","coordinates":[[\(lon - dLat),\(lat + dLon)],[\(lon + dLat),\(lat - dLon)]]}}]}
+            """
         try fences.write(to: dir.appendingPathComponent("f.geojson"), atomically: true, encoding: .utf8)
         let gpx = Self.data("gpsbabel/reference/track/garmin-edge-800-output.gpx")
         let result = try CLI.run(["replay", gpx, "--fences", "f.geojson", "--format", "csv"], in: dir)

@@ -35,16 +35,20 @@ struct GeneratedBadInputTests {
         try handle.write(contentsOf: Data([0x0A]))
     }
 
-    @Test("a 1 GB line is refused, located, without reading it into memory",
-          arguments: [("huge-line.csv", "time,lat,lon\n2026-01-01T00:00:00Z,"), ("huge-line.nmea", "$GPRMC,")])
+    @Test(
+        "a 1 GB line is refused, located, without reading it into memory",
+        arguments: [("huge-line.csv", "time,lat,lon\n2026-01-01T00:00:00Z,"), ("huge-line.nmea", "$GPRMC,")])
     func hugeLine(_ name: String, _ header: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let trace = dir.appendingPathComponent(name)
         try Self.writeHugeLine(to: trace, header: header, filler: UInt8(ascii: "7"), count: Self.hugeLineBytes)
         let out = dir.appendingPathComponent("events.jsonl")
-        let result = try TimedCLI.run(["replay", trace.path, "--fences", Self.good.appendingPathComponent("fences.geojson").path,
-                                       "--out", out.path], timeout: BadInputCorpusTests.timeLimit)
+        let result = try TimedCLI.run(
+            [
+                "replay", trace.path, "--fences", Self.good.appendingPathComponent("fences.geojson").path,
+                "--out", out.path,
+            ], timeout: BadInputCorpusTests.timeLimit)
         try BadInputCorpusTests.expect(result, .refused(65, .lineColumn), named: trace.path, outputs: [out], path: name)
         // The line scanner refuses a line past 1 MiB; the whole process stays far below the line.
         #expect(result.peakKiB < 512 * 1024, "\(name): peak RSS \(result.peakKiB) KiB for a \(Self.hugeLineBytes)-byte line")
@@ -114,8 +118,9 @@ struct GeneratedBadInputTests {
         }
     }
 
-    @Test("a rules ZIP bomb is refused by its size, whether its header is honest or lies",
-          arguments: [("honest", UInt32(200 << 20)), ("lying", UInt32(100))])
+    @Test(
+        "a rules ZIP bomb is refused by its size, whether its header is honest or lies",
+        arguments: [("honest", UInt32(200 << 20)), ("lying", UInt32(100))])
     func zipBomb(_ kind: String, _ declared: UInt32) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -145,7 +150,8 @@ struct GeneratedBadInputTests {
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
-        var text = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"big"},"geometry":{"type":"Polygon","coordinates":[["#
+        var text =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"big"},"geometry":{"type":"Polygon","coordinates":[["#
         func position(_ k: Int) -> String {
             let angle = Double(k % vertices) / Double(vertices) * 2 * Double.pi
             // A star: every vertex jumps 7/16 of a turn, so consecutive edges cross.
@@ -169,8 +175,9 @@ struct GeneratedBadInputTests {
         try handle.write(contentsOf: Data(text.utf8))
     }
 
-    @Test("a polygon with a million vertices is read and replayed, or refused with GEOS's reason, in time",
-          arguments: [false, true])
+    @Test(
+        "a polygon with a million vertices is read and replayed, or refused with GEOS's reason, in time",
+        arguments: [false, true])
     func millionVertices(_ selfIntersecting: Bool) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -178,8 +185,11 @@ struct GeneratedBadInputTests {
         try Self.writePolygon(to: fences, vertices: Self.polygonVertices, selfIntersecting: selfIntersecting)
         let out = dir.appendingPathComponent("events.jsonl")
         // About 8 s of CPU for the debug binary; the bound only tells a hang from a loaded machine.
-        let result = try TimedCLI.run(["replay", Self.good.appendingPathComponent("trace.csv").path, "--fences", fences.path,
-                                       "--out", out.path], timeout: 120)
+        let result = try TimedCLI.run(
+            [
+                "replay", Self.good.appendingPathComponent("trace.csv").path, "--fences", fences.path,
+                "--out", out.path,
+            ], timeout: 120)
         let outcome: BadInput.Outcome = selfIntersecting ? .refused(65, .lineColumn) : .accepted
         try BadInputCorpusTests.expect(result, outcome, named: fences.path, outputs: [out], path: fences.lastPathComponent)
         if !selfIntersecting {
@@ -191,18 +201,22 @@ struct GeneratedBadInputTests {
 
     /// Repairing the star (issue 21): past 120 s at 2 GB, now refused by its count of crossings
     /// (`MakeValidLimitTests` shows the refusal on a 64-vertex star).
-    @Test("a self-intersecting polygon with a million vertices is refused, not repaired, by lint and --make-valid",
-          arguments: [["lint"], ["replay", "--make-valid"]])
+    @Test(
+        "a self-intersecting polygon with a million vertices is refused, not repaired, by lint and --make-valid",
+        arguments: [["lint"], ["replay", "--make-valid"]])
     func millionVertexRepair(_ command: [String]) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let fences = dir.appendingPathComponent("star.geojson")
         try Self.writePolygon(to: fences, vertices: Self.polygonVertices, selfIntersecting: true)
         let out = dir.appendingPathComponent("events.jsonl")
-        let arguments = command[0] == "lint" ? ["lint", fences.path]
+        let arguments =
+            command[0] == "lint"
+            ? ["lint", fences.path]
             : command + [Self.good.appendingPathComponent("trace.csv").path, "--fences", fences.path, "--out", out.path]
         let result = try TimedCLI.run(arguments, timeout: 120)
-        try BadInputCorpusTests.expect(result, .refused(65, .lineColumn), named: fences.path, outputs: [out], path: fences.lastPathComponent)
+        try BadInputCorpusTests.expect(
+            result, .refused(65, .lineColumn), named: fences.path, outputs: [out], path: fences.lastPathComponent)
         #expect(result.stderr.contains("more than make-valid repairs"), "\(result.stderr.prefix(400))")
     }
 
@@ -222,8 +236,11 @@ struct GeneratedBadInputTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("events.jsonl")
-        let result = try TimedCLI.run(["replay", "good/trace.csv", "--fences", "good/fences.geojson", "--filter", expression,
-                                       "--out", out.path], in: BadInput.folder, timeout: BadInputCorpusTests.timeLimit)
+        let result = try TimedCLI.run(
+            [
+                "replay", "good/trace.csv", "--fences", "good/fences.geojson", "--filter", expression,
+                "--out", out.path,
+            ], in: BadInput.folder, timeout: BadInputCorpusTests.timeLimit)
         #expect(!result.timedOut && result.signal == nil, "\(name): \(result.summary)")
         #expect(result.status == 64, "\(name): \(result.summary)")
         #expect(result.stderr.contains("--filter") && result.stderr.contains("column "), "\(name): \(result.stderr.prefix(300))")
@@ -234,11 +251,13 @@ struct GeneratedBadInputTests {
     @Test("a deeply nested --filter is a usage error, not a stack overflow", arguments: [1_000, 100_000])
     func deeplyNestedFilter(_ depth: Int) throws {
         let expression = String(repeating: "!", count: depth) + "(speed < 1)"
-        let result = try TimedCLI.run(["replay", "good/trace.csv", "--fences", "good/fences.geojson", "--filter", expression],
-                                      in: BadInput.folder, timeout: BadInputCorpusTests.timeLimit)
+        let result = try TimedCLI.run(
+            ["replay", "good/trace.csv", "--fences", "good/fences.geojson", "--filter", expression],
+            in: BadInput.folder, timeout: BadInputCorpusTests.timeLimit)
         #expect(!result.timedOut && result.signal == nil, "\(result.summary)")
         #expect(result.status == 64, "\(result.summary)")
-        #expect(result.stderr.contains("--filter: column ")
+        #expect(
+            result.stderr.contains("--filter: column ")
                 && result.stderr.contains(depth == 1_000 ? "nests deeper" : "tokens"), "\(result.stderr.prefix(300))")
         // The filter is quoted around the column only, not all 100,000 characters.
         #expect(result.stderr.utf8.count < 2_000, "\(result.stderr.utf8.count) bytes of error")

@@ -67,7 +67,8 @@ import Testing
     /// Runs `line` with `sh -c` as a pod would: fencesim on PATH, the manifest's environment,
     /// `/data` and `/work` mapped to `data` and the package root.
     static func runPod(_ line: String, environment: [String: String], data: URL) throws -> (status: Int32, stderr: String) {
-        let mapped = line.replacingOccurrences(of: "/data", with: data.path).replacingOccurrences(of: "/work/", with: CLI.packageRoot.path + "/")
+        let mapped = line.replacingOccurrences(of: "/data", with: data.path).replacingOccurrences(
+            of: "/work/", with: CLI.packageRoot.path + "/")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", mapped]
@@ -114,22 +115,31 @@ import Testing
     @Test func reportPodsWriteThePartsTheMergeJobReads() throws {
         let data = try Self.play(shards: "report-indexed-job.yaml", merge: "report-merge-job.yaml", parts: "report-parts")
         let scenario = try #require(try Self.pod("report-indexed-job.yaml").environment["SCENARIO"])
-        let single = try CLI.run(["report", scenario, "--html", data.appendingPathComponent("single.html").path,
-                                  "--json", data.appendingPathComponent("single.json").path, "--quiet"])
+        let single = try CLI.run([
+            "report", scenario, "--html", data.appendingPathComponent("single.html").path,
+            "--json", data.appendingPathComponent("single.json").path, "--quiet",
+        ])
         #expect(single.status == 0, "\(single.stderr)")
         for name in ["html", "json"] {
-            #expect(try Data(contentsOf: data.appendingPathComponent("report.\(name)")) == Data(contentsOf: data.appendingPathComponent("single.\(name)")))
+            #expect(
+                try Data(contentsOf: data.appendingPathComponent("report.\(name)"))
+                    == Data(contentsOf: data.appendingPathComponent("single.\(name)")))
         }
     }
 
     @Test func sweepPodsWriteThePartsTheMergeJobReads() throws {
         let data = try Self.play(shards: "sweep-indexed-job.yaml", merge: "sweep-merge-job.yaml", parts: "sweep-parts")
         let env = try Self.pod("sweep-indexed-job.yaml").environment
-        let single = try CLI.run(["sweep", try #require(env["SCENARIO"]), "--vary", try #require(env["VARY_BUFFER"]), "--vary", try #require(env["VARY_RESAMPLE"]),
-                                  "--plot", data.appendingPathComponent("single.svg").path, "--json", data.appendingPathComponent("single.json").path])
+        let single = try CLI.run([
+            "sweep", try #require(env["SCENARIO"]), "--vary", try #require(env["VARY_BUFFER"]), "--vary",
+            try #require(env["VARY_RESAMPLE"]),
+            "--plot", data.appendingPathComponent("single.svg").path, "--json", data.appendingPathComponent("single.json").path,
+        ])
         #expect([0, 1].contains(single.status), "\(single.stderr)")
-        #expect(try Data(contentsOf: data.appendingPathComponent("sweep.svg")) == Data(contentsOf: data.appendingPathComponent("single.svg")))
-        #expect(try Data(contentsOf: data.appendingPathComponent("sweep.json")) == Data(contentsOf: data.appendingPathComponent("single.json")))
+        #expect(
+            try Data(contentsOf: data.appendingPathComponent("sweep.svg")) == Data(contentsOf: data.appendingPathComponent("single.svg")))
+        #expect(
+            try Data(contentsOf: data.appendingPathComponent("sweep.json")) == Data(contentsOf: data.appendingPathComponent("single.json")))
     }
 
     @Test func runPodsWriteThePartsTheMergeJobReads() throws {

@@ -52,7 +52,10 @@ import Testing
         let findings = try #require(object["findings"] as? [[String: Any]])
         #expect(findings.map { $0["rule"] as? String ?? "" } == ["narrow", "narrow", "tiny-circle", "zone-overlap"])
         #expect(findings.map { $0["line"] as? Int ?? 0 } == [2, 3, 3, 5])
-        #expect(r.stdout.hasPrefix(#"{"file":"fences.geojson","fences":4,"motions":[{"source":"--speed/--interval","speed":30,"interval":1,"gap":30}],"errors":2"#))
+        #expect(
+            r.stdout.hasPrefix(
+                #"{"file":"fences.geojson","fences":4,"motions":[{"source":"--speed/--interval","speed":30,"interval":1,"gap":30}],"errors":2"#
+            ))
     }
 
     @Test func badAndMissingInputExit65And66() throws {
@@ -97,7 +100,9 @@ import Testing
         let dir = try Self.folder()
         try Self.route.write(to: dir.appendingPathComponent("route.geojson"), atomically: true, encoding: .utf8)
         for (name, speed, interval, noise) in [("fast.gpx", "30", "1", "2"), ("slow.gpx", "1.4", "5", "0")] {
-            let synth = try CLI.run(["synth", "route.geojson", "--speed", speed, "--interval", interval, "--noise", noise, "--seed", "3", "--out", name], in: dir)
+            let synth = try CLI.run(
+                ["synth", "route.geojson", "--speed", speed, "--interval", interval, "--noise", noise, "--seed", "3", "--out", name],
+                in: dir)
             #expect(synth.status == 0, "\(synth.stderr)")
         }
         let fast = try CLI.run(["lint", "fences.geojson", "--traces", "fast.gpx", "slow.gpx", "--json"], in: dir)

@@ -73,7 +73,9 @@ import Testing
             traces.append("t\(k).csv")
         }
         func enters(_ extra: [String]) throws -> Int {
-            let out = try CLI.run(["replay"] + traces + ["--fences", "f.geojson", "--feed", "point", "--gap-policy", "ignore", "--format", "csv"] + extra, in: dir)
+            let out = try CLI.run(
+                ["replay"] + traces + ["--fences", "f.geojson", "--feed", "point", "--gap-policy", "ignore", "--format", "csv"] + extra,
+                in: dir)
             #expect(out.status == 0, "\(out.stderr)")
             return out.stdout.split(separator: "\n").filter { $0.contains(",enter,") && $0.contains(",ring,") }.count
         }
@@ -87,7 +89,9 @@ import Testing
     func theTaxiDonutIsAsWideAsItsRing() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let csv = try String(contentsOf: try #require(CLI.sharedData).appendingPathComponent("transbigdata/src/transbigdata/tests/data/traj2.csv"), encoding: .utf8)
+        let csv = try String(
+            contentsOf: try #require(CLI.sharedData).appendingPathComponent("transbigdata/src/transbigdata/tests/data/traj2.csv"),
+            encoding: .utf8)
         // The mean of the fixes' longitudes and latitudes (the columns named lon and lat).
         let rows = csv.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         let header = try #require(rows.first)

@@ -15,7 +15,8 @@ struct MakeValidLimitTests {
             let a = Double((k % vertices) * 7 % 16) / 16 * 2 * Double.pi + angle / 1000
             return "[\(8.53 + 0.0066 * cos(a)),\(47.37 + 0.0045 * sin(a))]"
         }
-        return #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"star"},"geometry":{"type":"Polygon","coordinates":[["#
+        return
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"star"},"geometry":{"type":"Polygon","coordinates":[["#
             + positions.joined(separator: ",") + "]]}}]}\n"
     }
 
@@ -45,7 +46,8 @@ struct MakeValidLimitTests {
         try Self.star(vertices: 32).write(to: dir.appendingPathComponent("star.geojson"), atomically: true, encoding: .utf8)
         let result = try CLI.run(["lint", "star.geojson", "--make-valid"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("invalid geometry repaired by make-valid") || result.stdout.contains("invalid-geometry"),
-                "\(result.stdout) \(result.stderr)")
+        #expect(
+            result.stdout.contains("invalid geometry repaired by make-valid") || result.stdout.contains("invalid-geometry"),
+            "\(result.stdout) \(result.stderr)")
     }
 }

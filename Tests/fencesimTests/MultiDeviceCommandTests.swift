@@ -17,8 +17,8 @@ import Testing
         try (rows.joined(separator: "\n") + "\n").write(to: trace, atomically: true, encoding: .utf8)
         let fences = folder.appendingPathComponent("fences.geojson")
         try """
-            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"stop","radius":50},"geometry":{"type":"Point","coordinates":[8.0015,47.0]}}]}
-            """.write(to: fences, atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"stop","radius":50},"geometry":{"type":"Point","coordinates":[8.0015,47.0]}}]}
+        """.write(to: fences, atomically: true, encoding: .utf8)
         return (trace.path, fences.path)
     }
 

@@ -33,12 +33,13 @@ import Testing
     static func write(in folder: URL) throws -> (fences: String, scenario: String) {
         let fences = folder.appendingPathComponent("wide.geojson")
         try """
-            {"type":"FeatureCollection","features":[
-            {"type":"Feature","properties":{"id":"west","radius":50},"geometry":{"type":"Point","coordinates":[2.0,47.0]}},
-            {"type":"Feature","properties":{"id":"east","radius":50},"geometry":{"type":"Point","coordinates":[12.0,47.0]}}]}
-            """.write(to: fences, atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"id":"west","radius":50},"geometry":{"type":"Point","coordinates":[2.0,47.0]}},
+        {"type":"Feature","properties":{"id":"east","radius":50},"geometry":{"type":"Point","coordinates":[12.0,47.0]}}]}
+        """.write(to: fences, atomically: true, encoding: .utf8)
         let scenario = folder.appendingPathComponent("wide.yaml")
-        try "name: wide\ntraces: [\(CLI.packageRoot.path)/traces/demo-drive.gpx]\nfences: wide.geojson\n".write(to: scenario, atomically: true, encoding: .utf8)
+        try "name: wide\ntraces: [\(CLI.packageRoot.path)/traces/demo-drive.gpx]\nfences: wide.geojson\n".write(
+            to: scenario, atomically: true, encoding: .utf8)
         return (fences.path, scenario.path)
     }
 
@@ -50,7 +51,8 @@ import Testing
             let result = try CLI.run(command)
             #expect(result.status == 65, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("no automatic metric frame fits the fences"), "\(result.stderr)")
-            #expect(result.stderr.contains("crs: key") && result.stderr.contains("this command has no --crs"), "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("crs: key") && result.stderr.contains("this command has no --crs"), "\(command): \(result.stderr)")
         }
     }
 
@@ -74,11 +76,12 @@ import Testing
         let dockerfile = try String(contentsOf: root.appendingPathComponent("deploy/Dockerfile"), encoding: .utf8)
         // The runtime stage: after the last FROM.
         let runtime = dockerfile.components(separatedBy: "\nFROM ").last ?? ""
-        let copied = Set(runtime.split(separator: "\n").compactMap { line -> String? in
-            let words = line.split(separator: " ")
-            guard words.count == 3, words[0] == "COPY", !words[1].hasPrefix("--") else { return nil }
-            return String(words[1])
-        })
+        let copied = Set(
+            runtime.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                guard words.count == 3, words[0] == "COPY", !words[1].hasPrefix("--") else { return nil }
+                return String(words[1])
+            })
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("scenarios").path)
             .filter { $0.hasSuffix(".yaml") }
         #expect(!scenarios.isEmpty)

@@ -10,7 +10,8 @@ import Testing
         let dir = try CLI.temporaryDirectory()
         try "time,lat,lon\n2026-01-01T00:00:00Z,47.39,8.5\n2026-01-01T00:00:10Z,47.39,8.5001\n"
             .write(to: dir.appendingPathComponent("trace.csv"), atomically: true, encoding: .utf8)
-        try #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50}, "geometry": {"type": "Point", "coordinates": [8.5, 47.39]}}]}"#
+        try
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50}, "geometry": {"type": "Point", "coordinates": [8.5, 47.39]}}]}"#
             .write(to: dir.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         try "traces: [trace.csv]\nfences: fences.geojson\nname: ../escaped\n"
             .write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
@@ -33,7 +34,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "time,lat,lon\n2026-01-01T00:00:00Z,47.39,8.5\n2026-01-01T00:00:10Z,47.39,8.5001\n"
             .write(to: folder.appendingPathComponent("trace.csv"), atomically: true, encoding: .utf8)
-        try #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50}, "geometry": {"type": "Point", "coordinates": [8.5, 47.39]}}]}"#
+        try
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50}, "geometry": {"type": "Point", "coordinates": [8.5, 47.39]}}]}"#
             .write(to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         try "traces: [trace.csv]\nfences: fences.geojson\nexpected: \"\(expected)\"\n"
             .write(to: folder.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
@@ -41,7 +43,9 @@ import Testing
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("s.yaml:3:11: error: expected \"\(expected)\" cannot be the golden log"), "\(result.stderr)")
         #expect(result.stderr.contains("must be a file inside the scenario's folder"), "\(result.stderr)")
-        let written = try FileManager.default.subpathsOfDirectory(atPath: dir.path).filter { $0.contains("escaped") || $0.hasSuffix(".jsonl") }
+        let written = try FileManager.default.subpathsOfDirectory(atPath: dir.path).filter {
+            $0.contains("escaped") || $0.hasSuffix(".jsonl")
+        }
         #expect(written.isEmpty, "\(written)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/fencesim-escaped-golden.jsonl"))
     }
@@ -52,7 +56,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try "time,lat,lon\n2026-01-01T00:00:00Z,47.39,8.5\n2026-01-01T00:00:10Z,47.39,8.5001\n"
             .write(to: dir.appendingPathComponent("trace.csv"), atomically: true, encoding: .utf8)
-        try #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50}, "geometry": {"type": "Point", "coordinates": [8.5, 47.39]}}]}"#
+        try
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "radius": 50}, "geometry": {"type": "Point", "coordinates": [8.5, 47.39]}}]}"#
             .write(to: dir.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         try "traces: [trace.csv]\nfences: fences.geojson\nexpected: golden/./x/../x.jsonl\n"
             .write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)

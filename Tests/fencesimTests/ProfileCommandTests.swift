@@ -10,7 +10,10 @@ import Testing
     @Test func unknownProfileNameIsAUsageError() throws {
         let r = try CLI.run(["replay", Self.drive, "--fences", Self.fences, "--profile", "windows-phone"])
         #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.stderr.contains("--profile: error: \"windows-phone\" is neither a built-in profile (ios-region, ios-monitor, android-geofencing)"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "--profile: error: \"windows-phone\" is neither a built-in profile (ios-region, ios-monitor, android-geofencing)"),
+            "\(r.stderr)")
     }
 
     @Test func profileWithSummaryIsAUsageError() throws {
@@ -52,7 +55,8 @@ import Testing
         var derived: [(String, String)] = []
         for line in r.stdout.split(separator: "\n") {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let type = object["type"] as? String, let time = object["time"] as? String, let trace = object["trace"] as? String else { continue }
+                let type = object["type"] as? String, let time = object["time"] as? String, let trace = object["trace"] as? String
+            else { continue }
             switch type {
             case "delivered", "duplicate": delivered.insert(trace + time)
             case "enter": engine.insert(trace + time)
@@ -76,7 +80,8 @@ import Testing
         let profile = dir.appendingPathComponent("p.yaml")
         try "platform: android-geofencing\nexitLoss: 0.5\nseed: 1\n".write(to: profile, atomically: true, encoding: .utf8)
         let scenario = dir.appendingPathComponent("s.yaml")
-        try "name: s\ntraces: [\(root)/traces/demo-drive.gpx, \(root)/traces/demo-drive.gpx]\nfences: \(root)/traces/demo-fences.geojson\nprofile: p.yaml\n"
+        try
+            "name: s\ntraces: [\(root)/traces/demo-drive.gpx, \(root)/traces/demo-drive.gpx]\nfences: \(root)/traces/demo-fences.geojson\nprofile: p.yaml\n"
             .write(to: scenario, atomically: true, encoding: .utf8)
         let parts = dir.appendingPathComponent("parts").path
         #expect(try CLI.run(["run", scenario.path, "--shard", "0/2", "--out", parts]).status == 0)
@@ -122,7 +127,9 @@ import Testing
         try "platform: android-geofencing\nseed: 1\n".write(to: profile, atomically: true, encoding: .utf8)
         let parts = dir.appendingPathComponent("parts").path
         for k in 0..<2 {
-            let r = try CLI.run(["report", Self.drive, Self.drive, "--fences", Self.fences, "--profile", profile.path, "--shard", "\(k)/2", "--out", parts])
+            let r = try CLI.run([
+                "report", Self.drive, Self.drive, "--fences", Self.fences, "--profile", profile.path, "--shard", "\(k)/2", "--out", parts,
+            ])
             #expect(r.status == 0, "\(r.stderr)")
         }
         #expect(try CLI.run(["merge", parts, "--quiet"]).status == 0)

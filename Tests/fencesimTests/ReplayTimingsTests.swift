@@ -59,7 +59,8 @@ import Testing
     @Test(arguments: [[], ["--crs", "+proj=tmerc +lat_0=47.37 +lon_0=8.54 +k=1 +x_0=0 +y_0=0 +ellps=WGS84"]])
     func twoTracesSumTheirSummaries(_ crs: [String]) throws {
         let one = try CLI.run(["replay", "traces/demo-drive.gpx", "--summary"] + Self.fences + crs)
-        let two = try CLI.run(["replay", "traces/demo-drive.gpx", "traces/demo-drive.gpx", "--summary", "--workers", "2"] + Self.fences + crs)
+        let two = try CLI.run(
+            ["replay", "traces/demo-drive.gpx", "traces/demo-drive.gpx", "--summary", "--workers", "2"] + Self.fences + crs)
         #expect(one.status == 0, "\(one.stderr)")
         #expect(two.status == 0, "\(two.stderr)")
         let a = Self.fields(one.stdout)
@@ -74,11 +75,13 @@ import Testing
     }
 
     @Test func aBrokenTraceFailsTheSummaryWithItsLocation() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-summary-broken-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fencesim-summary-broken-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let broken = folder.appendingPathComponent("broken.csv")
-        try "time,lat,lon\n2026-01-01T00:00:00Z,47.37,8.54\n2026-01-01T00:00:01Z,north,8.54\n".write(to: broken, atomically: true, encoding: .utf8)
+        try "time,lat,lon\n2026-01-01T00:00:00Z,47.37,8.54\n2026-01-01T00:00:01Z,north,8.54\n".write(
+            to: broken, atomically: true, encoding: .utf8)
         let r = try CLI.run(["replay", "traces/demo-drive.gpx", broken.path, "--summary"] + Self.fences)
         #expect(r.status == 65, "\(r.stderr)")
         #expect(r.stdout.isEmpty)

@@ -18,7 +18,10 @@ import Testing
         let table = page[start.lowerBound...].prefix { _ in true }
         // The fuel stop: one stay, one check-in and its check-out, matched; the check-in 0.8 s
         // after the true entry, and 1.7 s more checked in than the stay lasted.
-        #expect(table.contains("<tr><td>fuel</td><td data-v=\"1\">1</td><td data-v=\"1\">1</td><td data-v=\"1\">1</td><td data-v=\"1\">1</td><td data-v=\"0\">0</td><td data-v=\"0\">0</td><td data-v=\"0.8\">0.8</td><td data-v=\"0.8\">0.8</td><td data-v=\"1.7\">1.7</td>"))
+        #expect(
+            table.contains(
+                "<tr><td>fuel</td><td data-v=\"1\">1</td><td data-v=\"1\">1</td><td data-v=\"1\">1</td><td data-v=\"1\">1</td><td data-v=\"0\">0</td><td data-v=\"0\">0</td><td data-v=\"0.8\">0.8</td><td data-v=\"0.8\">0.8</td><td data-v=\"1.7\">1.7</td>"
+            ))
         // A bridge (a line fence) checks in with no stay to match.
         #expect(table.contains("<tr><td>bridges</td><td data-v=\"0\">0</td><td data-v=\"1\">1</td>"))
         #expect(!page.contains("id=\"places\""))

@@ -56,11 +56,13 @@ import Testing
 
     @Test func manifestAndGlob() throws {
         let dir = try Self.folder()
-        try "# the good ones\ntraces/a.csv\n\ntraces/c.csv\n".write(to: dir.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        try "# the good ones\ntraces/a.csv\n\ntraces/c.csv\n".write(
+            to: dir.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
         let r = try CLI.run(["report", "list.txt", "--fences", "fences.geojson"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("traces/a.csv") && r.stdout.contains("traces/c.csv"))
-        let g = try CLI.run(["report", "traces/[ac].csv", "--fences", "fences.geojson", "--degrade", "resample=20,exitLoss=1,seed=1"], in: dir)
+        let g = try CLI.run(
+            ["report", "traces/[ac].csv", "--fences", "fences.geojson", "--degrade", "resample=20,exitLoss=1,seed=1"], in: dir)
         #expect(g.status == 0, "\(g.stderr)")
         #expect(g.stdout.contains("exit loss 100.0 %"))
     }
@@ -72,15 +74,18 @@ import Testing
         // A visits file naming a fence that does not exist: located, exit 65, nothing written.
         try "fence,enter,exit\nA,2026-01-01T09:00:10Z,2026-01-01T09:01:00Z\nZ,2026-01-01T09:02:00Z,\n"
             .write(to: dir.appendingPathComponent("visits.csv"), atomically: true, encoding: .utf8)
-        let r = try CLI.run(["report", "traces/a.csv", "--fences", "fences.geojson", "--truth", "visits.csv", "--html", html.path], in: dir)
+        let r = try CLI.run(
+            ["report", "traces/a.csv", "--fences", "fences.geojson", "--truth", "visits.csv", "--html", html.path], in: dir)
         #expect(r.status == 65)
         #expect(r.stderr.contains("visits.csv:3:1: error: unknown fence \"Z\""), "\(r.stderr)")
         #expect(try String(contentsOf: html, encoding: .utf8) == "GOOD OLD REPORT")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty)
         // With a good visits file the report replaces it.
-        try "fence,enter,exit\nA,2026-01-01T09:00:10Z,2026-01-01T09:01:00Z\n".write(to: dir.appendingPathComponent("visits.csv"), atomically: true, encoding: .utf8)
-        let ok = try CLI.run(["report", "traces/a.csv", "--fences", "fences.geojson", "--truth", "visits.csv", "--html", html.path], in: dir)
+        try "fence,enter,exit\nA,2026-01-01T09:00:10Z,2026-01-01T09:01:00Z\n".write(
+            to: dir.appendingPathComponent("visits.csv"), atomically: true, encoding: .utf8)
+        let ok = try CLI.run(
+            ["report", "traces/a.csv", "--fences", "fences.geojson", "--truth", "visits.csv", "--html", html.path], in: dir)
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(try String(contentsOf: html, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
     }
@@ -91,8 +96,11 @@ import Testing
         let dir = try Self.folder()
         let html = dir.appendingPathComponent("report.html")
         try "GOOD OLD REPORT".write(to: html, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["report", "traces/a.csv", "--fences", "fences.geojson", "--html", html.path,
-                             "--json", dir.appendingPathComponent("missing/report.json").path, "--quiet"], in: dir)
+        let r = try CLI.run(
+            [
+                "report", "traces/a.csv", "--fences", "fences.geojson", "--html", html.path,
+                "--json", dir.appendingPathComponent("missing/report.json").path, "--quiet",
+            ], in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         #expect(r.stderr.contains("missing/report.json"), "\(r.stderr)")
         #expect(try String(contentsOf: html, encoding: .utf8) == "GOOD OLD REPORT")

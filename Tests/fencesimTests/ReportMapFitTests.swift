@@ -16,7 +16,8 @@ struct ReportMapFitTests {
         let features = centres.enumerated().map { k, c in
             "{\"type\":\"Feature\",\"properties\":{\"id\":\"hall-\(k)\",\"radius\":40},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(c.0),\(c.1)]}}"
         }
-        try "{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))]}".write(to: fences, atomically: true, encoding: .utf8)
+        try "{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))]}".write(
+            to: fences, atomically: true, encoding: .utf8)
         let html = dir.appendingPathComponent("r.html")
         let r = try CLI.run(["report", trace.path, "--fences", fences.path, "--html", html.path, "--quiet", "--workers", "1"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -42,8 +42,11 @@ import Testing
             let trace = dir.appendingPathComponent("laps-\(count).csv")
             try Self.laps(count: count).write(to: trace, atomically: true, encoding: .utf8)
             let json = dir.appendingPathComponent("report-\(count).json")
-            let result = try TimedCLI.run(["report", trace.path, "--fences", fences.path, "--degrade", "noise=0.5,dropout=0.1,seed=3",
-                                           "--json", json.path, "--quiet"], timeout: 600)
+            let result = try TimedCLI.run(
+                [
+                    "report", trace.path, "--fences", fences.path, "--degrade", "noise=0.5,dropout=0.1,seed=3",
+                    "--json", json.path, "--quiet",
+                ], timeout: 600)
             #expect(result.status == 0, "\(result.stderr)")
             peaks.append(result.peakKiB)
             let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])

@@ -81,22 +81,37 @@ import Testing
 
     @Test func evalPrintsConsequencesInRuleOrderWithTokensRendered() throws {
         let dir = try Self.files(["rules.json": Self.rules, "event.json": Self.event, "places.json": Self.places])
-        let r = try CLI.run(["rules", "eval", "rules.json", "--event", "event.json", "--shared-state", "com.adobe.module.places=places.json",
-                             "--seed", "42"], in: dir)
+        let r = try CLI.run(
+            [
+                "rules", "eval", "rules.json", "--event", "event.json", "--shared-state", "com.adobe.module.places=places.json",
+                "--seed", "42",
+            ], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
-        #expect(lines[0].hasPrefix(#"{"id":"welcome","type":"pb","detail":{"templateurl":"https://example.com/in?poi=Cityview%20Plaza&t=1767258000&cb="#))
+        #expect(
+            lines[0].hasPrefix(
+                #"{"id":"welcome","type":"pb","detail":{"templateurl":"https://example.com/in?poi=Cityview%20Plaza&t=1767258000&cb="#))
         #expect(lines[1] == #"{"id":"tag","type":"add","detail":{"eventdata":{"tagged":true}}}"#)
-        #expect(lines[2] == #"{"id":"fwd","type":"dispatch","detail":{"type":"com.example.forwarded","source":"com.example.request","eventdataaction":"copy"}}"#)
+        #expect(
+            lines[2]
+                == #"{"id":"fwd","type":"dispatch","detail":{"type":"com.example.forwarded","source":"com.example.request","eventdataaction":"copy"}}"#
+        )
         // The dispatched event copies the data after add, fires rule 2, and cannot dispatch again.
-        #expect(lines[3] == #"{"id":"seen","type":"csp","detail":{"operation":"write","key":"forwarded","value":"true"},"dispatchedEvent":1}"#)
+        #expect(
+            lines[3] == #"{"id":"seen","type":"csp","detail":{"operation":"write","key":"forwarded","value":"true"},"dispatchedEvent":1}"#)
         #expect(r.stderr.contains("MAX_CHAINED_CONSEQUENCE_COUNT"))
-        let again = try CLI.run(["rules", "eval", "rules.json", "--event", "event.json", "--shared-state", "com.adobe.module.places=places.json",
-                                 "--seed", "42"], in: dir)
+        let again = try CLI.run(
+            [
+                "rules", "eval", "rules.json", "--event", "event.json", "--shared-state", "com.adobe.module.places=places.json",
+                "--seed", "42",
+            ], in: dir)
         #expect(again.stdout == r.stdout, "deterministic with a seed")
-        let otherSeed = try CLI.run(["rules", "eval", "rules.json", "--event", "event.json", "--shared-state", "com.adobe.module.places=places.json",
-                                     "--seed", "43"], in: dir)
+        let otherSeed = try CLI.run(
+            [
+                "rules", "eval", "rules.json", "--event", "event.json", "--shared-state", "com.adobe.module.places=places.json",
+                "--seed", "43",
+            ], in: dir)
         #expect(otherSeed.stdout != r.stdout)
     }
 
@@ -115,22 +130,25 @@ import Testing
         let dir = try Self.files(["rules.json": rules, "event.json": Self.event])
         let r = try CLI.run(["rules", "eval", "rules.json", "--event", "event.json"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout == """
-            {"id":"ping","type":"pb","detail":{"templateurl":"https://example.com"}}
-            {"id":"welcome","type":"iam","detail":{"template":"fullscreen","html":"welcome.html"},"shown":true}
-            {"id":"promo","type":"iam","detail":{"template":"fullscreen","html":"promo.html"},"shown":false}
+        #expect(
+            r.stdout == """
+                {"id":"ping","type":"pb","detail":{"templateurl":"https://example.com"}}
+                {"id":"welcome","type":"iam","detail":{"template":"fullscreen","html":"welcome.html"},"shown":true}
+                {"id":"promo","type":"iam","detail":{"template":"fullscreen","html":"promo.html"},"shown":false}
 
-            """)
+                """)
     }
 
     @Test func evalExplainsAndHonoursTime() throws {
         let dir = try Self.files(["rules.json": Self.rules, "event.json": Self.event])
-        let r = try CLI.run(["rules", "eval", "rules.json", "--event", "event.json", "--explain", "--time", "2030-06-01T00:00:00Z"], in: dir)
+        let r = try CLI.run(
+            ["rules", "eval", "rules.json", "--event", "event.json", "--explain", "--time", "2030-06-01T00:00:00Z"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stdout.contains(#""id":"#), "no shared state: nothing fires")
         #expect(r.stdout.contains("event: com.adobe.eventType.places com.adobe.eventSource.responseContent at 2030-06-01T00:00:00.000Z"))
         #expect(r.stdout.contains("rule 1 (rules.json:2:3): no match"))
-        #expect(r.stdout.contains(#"~state.com.adobe.module.places/currentpoi.regionname sw ["City"]: false — missing; the key is missing"#))
+        #expect(
+            r.stdout.contains(#"~state.com.adobe.module.places/currentpoi.regionname sw ["City"]: false — missing; the key is missing"#))
         #expect(r.stdout.contains("rule 2 (rules.json:12:3): no match"))
         #expect(r.stdout.contains(#"event data after add/mod: {"regioneventtype":"entry""#))
     }
@@ -144,13 +162,18 @@ import Testing
     }
 
     /// The Adobe divergence fixture: refused by default, 0 lines on iOS, 1 on Android.
-    @Test(.enabled(if: CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/adobe").path
-            |> FileManager.default.fileExists(atPath:), "../shared/fixtures/adobe is absent"))
+    @Test(
+        .enabled(
+            if: CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/adobe").path
+                |> FileManager.default.fileExists(atPath:), "../shared/fixtures/adobe is absent"))
     func divergenceFixtureOnEachPlatform() throws {
         let fixture = CLI.packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/fixtures/adobe/aepsdk-core-ios/AEPCore__Tests__TestResources__rules_testMatcherWithDifferentTypesOfParameters.json").path
+            .appendingPathComponent(
+                "shared/fixtures/adobe/aepsdk-core-ios/AEPCore__Tests__TestResources__rules_testMatcherWithDifferentTypesOfParameters.json"
+            ).path
         let dir = try Self.files([
-            "event.json": #"{"type": "com.adobe.eventType.lifecycle", "source": "com.adobe.eventSource.responseContent", "data": {"lifecyclecontextdata": {"launchevent": "LaunchEvent"}}}"#,
+            "event.json":
+                #"{"type": "com.adobe.eventType.lifecycle", "source": "com.adobe.eventSource.responseContent", "data": {"lifecyclecontextdata": {"launchevent": "LaunchEvent"}}}"#,
             "lifecycle.json": #"{"lifecyclecontextdata": {"launches": 3}}"#,
         ])
         let arguments = ["rules", "eval", fixture, "--event", "event.json", "--shared-state", "com.adobe.module.lifecycle=lifecycle.json"]
@@ -160,9 +183,12 @@ import Testing
         #expect(ios.stdout.isEmpty)
         let android = try CLI.run(arguments + ["--rules-platform", "android"], in: dir)
         #expect(android.status == 0)
-        #expect(android.stdout == #"{"id":"RCad46454dd97043b68ef781eebebd9b2c","type":"pb","detail":{"timeout":0,"templateurl":"http://www.adobe.com"}}"# + "\n")
+        #expect(
+            android.stdout
+                == #"{"id":"RCad46454dd97043b68ef781eebebd9b2c","type":"pb","detail":{"timeout":0,"templateurl":"http://www.adobe.com"}}"#
+                + "\n")
     }
 }
 
-infix operator |>: AdditionPrecedence
+infix operator |> : AdditionPrecedence
 private func |> <A, B>(value: A, function: (A) -> B) -> B { function(value) }

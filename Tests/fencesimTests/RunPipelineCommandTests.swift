@@ -50,10 +50,11 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let events = try Self.objects(r.stdout)
         let derived = events.filter { ["checkin", "checkout", "suppressed"].contains($0["type"] as? String) && $0["trigger"] != nil }
-        #expect(derived.map { "\($0["type"] ?? "") \($0["fence"] ?? "") \($0["reason"] ?? "-")" } == [
-            "checkin depot -", "checkin store-a-kerb -", "suppressed store-a checkedIn", "checkout store-a-kerb -",
-            "checkin fuel -", "checkout fuel -", "suppressed store-b mrt", "checkin bridge -", "suppressed depot mrt",
-        ])
+        #expect(
+            derived.map { "\($0["type"] ?? "") \($0["fence"] ?? "") \($0["reason"] ?? "-")" } == [
+                "checkin depot -", "checkin store-a-kerb -", "suppressed store-a checkedIn", "checkout store-a-kerb -",
+                "checkin fuel -", "checkout fuel -", "suppressed store-b mrt", "checkin bridge -", "suppressed depot mrt",
+            ])
         let checkout = try #require(derived.first { $0["type"] as? String == "checkout" })
         #expect(checkout["zoneName"] as? String == "Stores")
         #expect((checkout["customData"] as? [String: Any])?["brand"] as? String == "acme")
@@ -69,14 +70,17 @@ import Testing
         #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
         #expect(one.stdout == two.stdout)
         let places = try Self.objects(one.stdout).filter { ($0["type"] as? String)?.hasPrefix("places.") == true }
-        #expect(places.map { "\($0["type"] ?? "") \($0["poi"] ?? "") \($0["current"] ?? "") \($0["lastEntered"] ?? "") \($0["lastExited"] ?? "")" } == [
-            "places.entry A-apart A-apart A-apart <null>",
-            "places.exit A-apart <null> A-apart A-apart",
-            "places.entry B-apart B-apart B-apart A-apart",
-            "places.entry A-overlap A-overlap A-overlap <null>",
-            "places.entry B-overlap A-overlap B-overlap <null>",
-            "places.exit A-overlap B-overlap B-overlap A-overlap",
-        ])
+        #expect(
+            places.map {
+                "\($0["type"] ?? "") \($0["poi"] ?? "") \($0["current"] ?? "") \($0["lastEntered"] ?? "") \($0["lastExited"] ?? "")"
+            } == [
+                "places.entry A-apart A-apart A-apart <null>",
+                "places.exit A-apart <null> A-apart A-apart",
+                "places.entry B-apart B-apart B-apart A-apart",
+                "places.entry A-overlap A-overlap A-overlap <null>",
+                "places.entry B-overlap A-overlap B-overlap <null>",
+                "places.exit A-overlap B-overlap B-overlap A-overlap",
+            ])
         let table = try CLI.run(["run", "scenarios/places-seed001.yaml", "--format", "table"])
         #expect(table.status == 0)
         #expect(table.stdout.contains("places.entry"))
@@ -124,8 +128,10 @@ import Testing
     }
 
     @Test func stateDirectoryHoldsOneFilePerTrace() throws {
-        let dir = try Self.folder(["mon.csv": Self.day1, "tue.csv": Self.day2,
-                                   "s.yaml": "traces: [mon.csv, tue.csv]\nfences: fences.geojson\nzones: [{id: za}, {id: zb}]\nplaces: {}\n"])
+        let dir = try Self.folder([
+            "mon.csv": Self.day1, "tue.csv": Self.day2,
+            "s.yaml": "traces: [mon.csv, tue.csv]\nfences: fences.geojson\nzones: [{id: za}, {id: zb}]\nplaces: {}\n",
+        ])
         let refused = try CLI.run(["run", "s.yaml", "--state", "device.json"], in: dir)
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("give a directory"), "\(refused.stderr)")
@@ -155,7 +161,9 @@ import Testing
     /// overrides `places.lastPOIExpiry`; the default `ttl` (seed 000) clears them too.
     @Test func lastPOIExpiryOption() throws {
         let trace = Self.day1 + "\n2026-01-01T09:10:00Z,47.39,8.505\n"
-        let dir = try Self.folder(["day.csv": trace, "s.yaml": "traces: [day.csv]\nfences: fences.geojson\nplaces: {membershipTTL: 60, expiry: strict}\n"])
+        let dir = try Self.folder([
+            "day.csv": trace, "s.yaml": "traces: [day.csv]\nfences: fences.geojson\nplaces: {membershipTTL: 60, expiry: strict}\n",
+        ])
         func cleared(_ extra: [String]) throws -> String? {
             let r = try CLI.run(["run", "s.yaml"] + extra, in: dir)
             #expect(r.status == 0, "\(r.stderr)")

@@ -11,7 +11,8 @@ import Testing
     static func rules(_ text: String, trace: String? = nil) throws -> [String] {
         try objects(text).filter { $0["type"] as? String == "rule" && (trace == nil || $0["trace"] as? String == trace) }.map { line in
             let consequence = try #require(line["consequence"] as? [String: Any])
-            let detail = try JSONSerialization.data(withJSONObject: consequence["detail"] ?? [:], options: [.sortedKeys, .withoutEscapingSlashes])
+            let detail = try JSONSerialization.data(
+                withJSONObject: consequence["detail"] ?? [:], options: [.sortedKeys, .withoutEscapingSlashes])
             return "\(line["trigger"] ?? "-") \(consequence["id"] ?? "-") \(String(decoding: detail, as: UTF8.self))"
         }
     }
@@ -73,12 +74,13 @@ import Testing
         #expect(!one.stderr.contains("not simulated"), "\(one.stderr)")
         let lines = try Self.rules(one.stdout)
         #expect(lines.count == 17)
-        #expect(lines.filter { $0.hasPrefix("Location Tracking Event welcome-url") } == [
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=I"}"#,
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=II"}"#,
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=I"}"#,
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=II"}"#,
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix("Location Tracking Event welcome-url") } == [
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=I"}"#,
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=II"}"#,
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=I"}"#,
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=II"}"#,
+            ])
         // Every output format takes the rule lines.
         for format in ["csv", "geojson", "table"] {
             let r = try CLI.run(["run", "scenarios/places-seed001-rules.yaml", "--format", format])
@@ -97,13 +99,15 @@ import Testing
         let asWritten = try CLI.run(["run", scenario])
         #expect(ios.status == 0 && android.status == 0 && asWritten.status == 0, "\(ios.stderr)\(android.stderr)")
         // iOS: both entries; Android: the second only (Last Exited exists after the exit at 30 s).
-        #expect(try Self.rules(ios.stdout) == [
-            #"responseprocessregionevent entry {"templateurl":"https://example.com/?poi=Shop&t=1767258010"}"#,
-            #"responseprocessregionevent entry {"templateurl":"https://example.com/?poi=Shop&t=1767258050"}"#,
-        ])
-        #expect(try Self.rules(android.stdout) == [
-            #"responseprocessregionevent entry {"templateurl":"https://example.com/?poi=Shop&t=1767258050"}"#,
-        ])
+        #expect(
+            try Self.rules(ios.stdout) == [
+                #"responseprocessregionevent entry {"templateurl":"https://example.com/?poi=Shop&t=1767258010"}"#,
+                #"responseprocessregionevent entry {"templateurl":"https://example.com/?poi=Shop&t=1767258050"}"#,
+            ])
+        #expect(
+            try Self.rules(android.stdout) == [
+                #"responseprocessregionevent entry {"templateurl":"https://example.com/?poi=Shop&t=1767258050"}"#
+            ])
         #expect(asWritten.stdout == android.stdout)
         let bad = try CLI.run(["run", scenario, "--rules-platform", "windows"])
         #expect(bad.status == 64)
@@ -119,11 +123,15 @@ import Testing
     /// was written there.
     static func refused(_ dir: URL, status: Int32) throws -> String {
         let out = dir.appendingPathComponent("out")
-        let r = try CLI.run(["run", dir.appendingPathComponent("s.yaml").path, "--out", out.path,
-                             "--state", out.appendingPathComponent("state").path + "/"], in: dir)
+        let r = try CLI.run(
+            [
+                "run", dir.appendingPathComponent("s.yaml").path, "--out", out.path,
+                "--state", out.appendingPathComponent("state").path + "/",
+            ], in: dir)
         #expect(r.status == status, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: out.path), "\((try? FileManager.default.subpathsOfDirectory(atPath: out.path)) ?? [])")
+        #expect(
+            !FileManager.default.fileExists(atPath: out.path), "\((try? FileManager.default.subpathsOfDirectory(atPath: out.path)) ?? [])")
         return r.stderr
     }
 
@@ -166,13 +174,18 @@ import Testing
     @Test func missingRulesFileIsLocatedAtTheKey() throws {
         let dir = try Self.folder(["s.yaml": Self.scenario(rules: "nowhere.json")])
         let stderr = try Self.refused(dir, status: 66)
-        #expect(stderr.hasPrefix(dir.appendingPathComponent("s.yaml").path + ":3:8: error: rules file nowhere.json does not exist"), "\(stderr)")
+        #expect(
+            stderr.hasPrefix(dir.appendingPathComponent("s.yaml").path + ":3:8: error: rules file nowhere.json does not exist"), "\(stderr)"
+        )
     }
 
     @Test func rulesFromAnArchiveAreTheRulesOfItsRulesJSON() throws {
-        let dir = try Self.folder(["rules.json": Self.divergentRules, "plain.yaml": Self.scenario(platform: "ios"),
-                                   "zipped.yaml": Self.scenario(rules: "rules.zip", platform: "ios")])
-        try Data(ZIP.stored([("ADBMobileConfig-rules/rules.json", Array(Self.divergentRules.utf8))])).write(to: dir.appendingPathComponent("rules.zip"))
+        let dir = try Self.folder([
+            "rules.json": Self.divergentRules, "plain.yaml": Self.scenario(platform: "ios"),
+            "zipped.yaml": Self.scenario(rules: "rules.zip", platform: "ios"),
+        ])
+        try Data(ZIP.stored([("ADBMobileConfig-rules/rules.json", Array(Self.divergentRules.utf8))])).write(
+            to: dir.appendingPathComponent("rules.zip"))
         let plain = try CLI.run(["run", "plain.yaml"], in: dir)
         let zipped = try CLI.run(["run", "zipped.yaml"], in: dir)
         #expect(plain.status == 0 && zipped.status == 0, "\(zipped.stderr)")
@@ -205,17 +218,21 @@ import Testing
         let history = try #require(afterOne["history"] as? [[String: Any]])
         // enter, checkin, Edge entry, exit, checkout, Edge exit, enter, checkin, Edge entry.
         #expect(history.count == 9)
-        #expect(history.compactMap { ($0["data"] as? [String: Any])?["type"] as? String } == ["enter", "checkin", "exit", "checkout", "enter", "checkin"])
+        #expect(
+            history.compactMap { ($0["data"] as? [String: Any])?["type"] as? String } == [
+                "enter", "checkin", "exit", "checkout", "enter", "checkin",
+            ])
         #expect(history[2]["mask"] as? [String] == ["xdm.eventType", "xdm.placeContext.POIinteraction.poiDetail.poiID"])
 
         // The second run starts from the profile and history the first left.
         let second = try CLI.run(args)
         #expect(second.status == 0, "\(second.stderr)")
         let apartLines = try Self.rules(second.stdout, trace: "../traces/places-apart.csv")
-        #expect(apartLines.filter { $0.contains("welcome-url") } == [
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=III"}"#,
-            #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=IIII"}"#,
-        ])
+        #expect(
+            apartLines.filter { $0.contains("welcome-url") } == [
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20A&entries=III"}"#,
+                #"Location Tracking Event welcome-url {"url":"https://example.com/welcome?poi=POI%20B&entries=IIII"}"#,
+            ])
         // The first run's history is at the same simulated times: its check-out of A (09:01:50)
         // is after A's check-in (09:00:45), and a historical search ends at the triggering
         // event, so the rule still fires on B's check-in only.
@@ -227,7 +244,8 @@ import Testing
         #expect(Self.entries(overlap) == "IIII")
 
         // A corrupt rules state is a located error and is left as it is; nothing is written.
-        let corrupt = "{\"format\": \"fencesim-rules-state\", \"version\": 1, \"userProfile\": {\"userprofiledata\": []}, \"history\": []}\n"
+        let corrupt =
+            "{\"format\": \"fencesim-rules-state\", \"version\": 1, \"userProfile\": {\"userprofiledata\": []}, \"history\": []}\n"
         try corrupt.write(to: apart, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("out")
         let refused = try CLI.run(args + ["--out", out.path])
@@ -251,15 +269,20 @@ import Testing
         let args = ["run", "s.yaml", "--state", "device.json"]
         let first = try CLI.run(args, in: dir)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(try Self.rules(first.stdout).filter { $0.contains(" seen ") } == [
-            #"Geotrigger checkin seen {"before":""}"#,
-            #"Geotrigger checkin seen {"before":"2026-01-01T09:00:10.000Z"}"#,
-        ])
+        #expect(
+            try Self.rules(first.stdout).filter { $0.contains(" seen ") } == [
+                #"Geotrigger checkin seen {"before":""}"#,
+                #"Geotrigger checkin seen {"before":"2026-01-01T09:00:10.000Z"}"#,
+            ])
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("device.json").path))
         let saved = try Self.rulesState(dir.appendingPathComponent("device.rules-state.json"))
-        #expect(((saved["userProfile"] as? [String: Any])?["userprofiledata"] as? [String: Any])?["lastcheckin"] as? String == "2026-01-01T09:00:50.000Z")
+        #expect(
+            ((saved["userProfile"] as? [String: Any])?["userprofiledata"] as? [String: Any])?["lastcheckin"] as? String
+                == "2026-01-01T09:00:50.000Z")
         let second = try CLI.run(args, in: dir)
-        #expect(try Self.rules(second.stdout).filter { $0.contains(" seen ") }.first == #"Geotrigger checkin seen {"before":"2026-01-01T09:00:50.000Z"}"#)
+        #expect(
+            try Self.rules(second.stdout).filter { $0.contains(" seen ") }.first
+                == #"Geotrigger checkin seen {"before":"2026-01-01T09:00:50.000Z"}"#)
     }
 }
 

@@ -14,7 +14,9 @@ import Testing
             .filter { !$0.hasPrefix("  \"title\":") && !$0.hasPrefix("  \"truth\":") }
     }
 
-    @Test(arguments: [[], ["--profile", "android-geofencing"], ["--profile", "ios-region"], ["--feed", "accuracy", "--gap-policy", "interpolate"]])
+    @Test(arguments: [
+        [], ["--profile", "android-geofencing"], ["--profile", "ios-region"], ["--feed", "accuracy", "--gap-policy", "interpolate"],
+    ])
     func scoringAReplaysLogGivesReportsNumbers(_ options: [String]) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -33,7 +35,8 @@ import Testing
         // The tables too, below their first line (the title).
         // With a profile report prints the geometry view's tables after the app view's.
         let chosen = report.stdout.components(separatedBy: "\n\nfencesim accuracy report").first ?? ""
-        #expect(score.stdout.split(separator: "\n").dropFirst(2).joined(separator: "\n")
+        #expect(
+            score.stdout.split(separator: "\n").dropFirst(2).joined(separator: "\n")
                 == chosen.split(separator: "\n").dropFirst(2).joined(separator: "\n"))
     }
 
@@ -47,7 +50,8 @@ import Testing
         #expect(parts.count == 2)
         #expect(parts.first?.hasPrefix("fencesim accuracy report: \(Self.drive) · app view, ios-region profile") == true)
         #expect(parts.last?.hasPrefix(": \(Self.drive) · geometry view, ios-region profile") == true)
-        #expect(parts.last?.split(separator: "\n").dropFirst().joined(separator: "\n")
+        #expect(
+            parts.last?.split(separator: "\n").dropFirst().joined(separator: "\n")
                 == plain.stdout.split(separator: "\n").dropFirst().joined(separator: "\n"))
         // The app view is not the engine's: iOS decides 200 m past the boundary.
         #expect(parts.first?.split(separator: "\n").dropFirst() != plain.stdout.split(separator: "\n").dropFirst())
@@ -63,20 +67,25 @@ import Testing
         var rec = ""
         for line in try String(contentsOf: log, encoding: .utf8).split(separator: "\n") {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let type = object["type"] as? String, type == "enter" || type == "exit",
-                  let time = object["time"] as? String, let fence = object["fence"] as? String else { continue }
+                let type = object["type"] as? String, type == "enter" || type == "exit",
+                let time = object["time"] as? String, let fence = object["fence"] as? String
+            else { continue }
             csv += "\(time),\(fence),\(type)\n"
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             let epoch = formatter.date(from: time)?.timeIntervalSince1970 ?? 0
-            rec += "\(time)\t*                 \t{\"_type\":\"transition\",\"event\":\"\(type == "enter" ? "enter" : "leave")\",\"desc\":\"\(fence)\",\"tst\":\(epoch),\"lat\":47.37,\"lon\":8.53,\"acc\":5}\n"
+            rec +=
+                "\(time)\t*                 \t{\"_type\":\"transition\",\"event\":\"\(type == "enter" ? "enter" : "leave")\",\"desc\":\"\(fence)\",\"tst\":\(epoch),\"lat\":47.37,\"lon\":8.53,\"acc\":5}\n"
         }
         try csv.write(to: dir.appendingPathComponent("phone.csv"), atomically: true, encoding: .utf8)
         try rec.write(to: dir.appendingPathComponent("phone.rec"), atomically: true, encoding: .utf8)
         var outputs: [[String]] = []
         for name in ["events.jsonl", "phone.csv", "phone.rec"] {
             let json = dir.appendingPathComponent("\(name).json")
-            let r = try CLI.run(["score", dir.appendingPathComponent(name).path, "--truth", Self.drive, "--fences", Self.fences, "--json", json.path, "--quiet"])
+            let r = try CLI.run([
+                "score", dir.appendingPathComponent(name).path, "--truth", Self.drive, "--fences", Self.fences, "--json", json.path,
+                "--quiet",
+            ])
             #expect(r.status == 0, "\(name): \(r.stderr)")
             // Trace names differ (the file name, or the replay's label): compare the summary.
             outputs.append(try Self.numbers(json).filter { !$0.contains("phone") && !$0.contains("demo-drive.gpx") })
@@ -91,11 +100,21 @@ import Testing
         ("phone.csv", "time,fence,type\n2026-01-01T00:00:00Z,nowhere,enter\n", ":2:22: error: unknown fence \"nowhere\""),
         ("phone.csv", "time,fence,type\n2026-01-01T00:00:00Z,depot,arrive\n", ":2:28: error: type must be enter, exit or dwell"),
         ("phone.csv", "when,where\n", ":1:1: error: a CSV device log needs a header"),
-        ("phone.rec", "2026-01-01T00:00:00Z\t*\t{\"_type\":\"transition\",\"event\":\"enter\",\"desc\":\"moon\",\"tst\":1767225600}\n", ":1:69: error: line 1: region \"moon\""),
-        ("phone.rec", "2026-01-01T00:00:00Z\t*\t{\"_type\":\"location\",\"lat\":95,\"lon\":8.5,\"tst\":1767225600}\n", ":1:50: error: line 1: \"lat\" must be"),
+        (
+            "phone.rec", "2026-01-01T00:00:00Z\t*\t{\"_type\":\"transition\",\"event\":\"enter\",\"desc\":\"moon\",\"tst\":1767225600}\n",
+            ":1:69: error: line 1: region \"moon\""
+        ),
+        (
+            "phone.rec", "2026-01-01T00:00:00Z\t*\t{\"_type\":\"location\",\"lat\":95,\"lon\":8.5,\"tst\":1767225600}\n",
+            ":1:50: error: line 1: \"lat\" must be"
+        ),
         ("phone.rec", "2026-01-01T00:00:00Z\t*\t{\"_type\":\"transition\",\n", ":1:"),
         ("phone.rec", "no record here\n", ":1:1: error: line 1 is not an OwnTracks record"),
-        ("events.jsonl", "{\"time\":\"2026-01-01T00:00:00.000Z\",\"seq\":0,\"trace\":\"t\",\"type\":\"enter\",\"fence\":\"depot\"}\n{\"time\":1}\n", ":2:"),
+        (
+            "events.jsonl",
+            "{\"time\":\"2026-01-01T00:00:00.000Z\",\"seq\":0,\"trace\":\"t\",\"type\":\"enter\",\"fence\":\"depot\"}\n{\"time\":1}\n",
+            ":2:"
+        ),
     ])
     func hostileLogsAreLocatedErrors(_ name: String, _ text: String, _ expected: String) throws {
         let dir = try CLI.temporaryDirectory()
@@ -131,9 +150,12 @@ import Testing
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("events.jsonl")
-        #expect(try CLI.run(["replay", Self.drive, "--fences", Self.fences, "--profile", "android-geofencing", "--out", log.path]).status == 0)
+        #expect(
+            try CLI.run(["replay", Self.drive, "--fences", Self.fences, "--profile", "android-geofencing", "--out", log.path]).status == 0)
         let out = dir.appendingPathComponent("fit.yaml")
-        let r = try CLI.run(["calibrate", log.path, "--truth", Self.drive, "--fences", Self.fences, "--profile", "android-geofencing", "--out", out.path])
+        let r = try CLI.run([
+            "calibrate", log.path, "--truth", Self.drive, "--fences", Self.fences, "--profile", "android-geofencing", "--out", out.path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let text = try String(contentsOf: out, encoding: .utf8)
         #expect(text.contains("delayMean: ") && text.contains("# fitted from "))

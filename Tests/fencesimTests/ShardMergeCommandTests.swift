@@ -19,7 +19,10 @@ import Testing
             var lines = ["time,lat,lon,accuracy"]
             for i in 0..<(36 + 2 * k) {
                 let lon = 8.4982 + 0.00003 * Double(k) + (0.00016 + 0.00001 * Double(k)) * Double(i)
-                lines.append(String(format: "2026-01-01T1%d:%02d:%02dZ,%.6f,%.6f,%d", k, i * 10 / 60, i * 10 % 60, 47.39 + 0.00002 * Double(k % 2), lon, 4 + k))
+                lines.append(
+                    String(
+                        format: "2026-01-01T1%d:%02d:%02dZ,%.6f,%.6f,%d", k, i * 10 / 60, i * 10 % 60, 47.39 + 0.00002 * Double(k % 2), lon,
+                        4 + k))
             }
             let name = "walk\(k).csv"
             names.append(name)
@@ -27,13 +30,13 @@ import Testing
         }
         let listed = [names[3], names[0], names[5], names[1], names[4], names[2]].joined(separator: ", ")
         try """
-            name: six
-            traces: [\(listed)]
-            fences: fences.geojson
-            geotrigger: {dwell: 30}
-            zones: [{id: za}, {id: zb, minimumRetriggerTime: 120}]
-            places: {signals: checkins}
-            """.write(to: dir.appendingPathComponent("six.yaml"), atomically: true, encoding: .utf8)
+        name: six
+        traces: [\(listed)]
+        fences: fences.geojson
+        geotrigger: {dwell: 30}
+        zones: [{id: za}, {id: zb, minimumRetriggerTime: 120}]
+        places: {signals: checkins}
+        """.write(to: dir.appendingPathComponent("six.yaml"), atomically: true, encoding: .utf8)
         return dir
     }
 
@@ -47,8 +50,11 @@ import Testing
         for format in ["jsonl", "csv", "geojson", "table"] {
             let single = try CLI.run(["run", "six.yaml", "--format", format], in: dir)
             #expect(single.status == 0, "\(single.stderr)")
-            let merged = try CLI.run(["merge", "parts/six.events.part-2-of-3.jsonl", "parts/six.events.part-0-of-3.jsonl",
-                                      "parts/six.events.part-1-of-3.jsonl", "--format", format], in: dir)
+            let merged = try CLI.run(
+                [
+                    "merge", "parts/six.events.part-2-of-3.jsonl", "parts/six.events.part-0-of-3.jsonl",
+                    "parts/six.events.part-1-of-3.jsonl", "--format", format,
+                ], in: dir)
             #expect(merged.status == 0, "\(merged.stderr)")
             #expect(merged.stdout == single.stdout, "\(format) differs")
             if format == "jsonl" {

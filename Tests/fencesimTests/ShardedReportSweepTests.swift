@@ -15,8 +15,11 @@ import Testing
         var names: [String] = []
         for k in 0..<6 {
             let name = "drive\(k).gpx"
-            let r = try CLI.run(["synth", route, "--speed", "\(7 + 2 * k)", "--interval", "\([2, 5, 1, 3, 4, 2][k])", "--noise", "3",
-                                 "--seed", "\(k + 1)", "--start", "2026-01-0\(k + 1)T08:00:00Z", "--out", name], in: dir)
+            let r = try CLI.run(
+                [
+                    "synth", route, "--speed", "\(7 + 2 * k)", "--interval", "\([2, 5, 1, 3, 4, 2][k])", "--noise", "3",
+                    "--seed", "\(k + 1)", "--start", "2026-01-0\(k + 1)T08:00:00Z", "--out", name,
+                ], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
             names.append(name)
         }
@@ -25,14 +28,14 @@ import Testing
             names.insert("empty.csv", at: 3)
         }
         try """
-            name: fleet
-            traces: [\(names.joined(separator: ", "))]
-            fences: fences.geojson
-            geotrigger: {feed: accuracy, dwell: 30, debounce: {enterAfter: 0, exitAfter: "2 fixes"}, maxGap: 120, gapPolicy: report}
-            zones: [{id: depots, checkOut: true}, {id: stores, checkOut: true, minimumRetriggerTime: 600}, {id: bridges}]
-            degrade: {resample: 15, noise: 2, dropout: 0.1, spikes: 0.1, exitLoss: 0.3, entryLoss: 0.3, seed: 3}
-            truth: trace
-            """.write(to: dir.appendingPathComponent("fleet.yaml"), atomically: true, encoding: .utf8)
+        name: fleet
+        traces: [\(names.joined(separator: ", "))]
+        fences: fences.geojson
+        geotrigger: {feed: accuracy, dwell: 30, debounce: {enterAfter: 0, exitAfter: "2 fixes"}, maxGap: 120, gapPolicy: report}
+        zones: [{id: depots, checkOut: true}, {id: stores, checkOut: true, minimumRetriggerTime: 600}, {id: bridges}]
+        degrade: {resample: 15, noise: 2, dropout: 0.1, spikes: 0.1, exitLoss: 0.3, entryLoss: 0.3, seed: 3}
+        truth: trace
+        """.write(to: dir.appendingPathComponent("fleet.yaml"), atomically: true, encoding: .utf8)
         return dir
     }
 
@@ -115,7 +118,10 @@ import Testing
 
     @Test func mergedReportOfTracesGivenOnTheCommandLineEqualsASingleRun() throws {
         let dir = try Self.folder(failing: false)
-        let args = ["drive0.gpx", "drive1.gpx", "drive2.gpx", "drive3.gpx", "--fences", "fences.geojson", "--degrade", "resample=10,noise=1,seed=9,exitLoss=0.4"]
+        let args = [
+            "drive0.gpx", "drive1.gpx", "drive2.gpx", "drive3.gpx", "--fences", "fences.geojson", "--degrade",
+            "resample=10,noise=1,seed=9,exitLoss=0.4",
+        ]
         // The basemap is the HTML's alone: given to the merge, not to the shards.
         let basemap = ["--basemap", "https://tile.openstreetmap.org/{z}/{x}/{y}.png"]
         let single = try CLI.run(["report"] + args + ["--json", "single.json", "--html", "single.html"] + basemap, in: dir)
@@ -164,7 +170,9 @@ import Testing
     }
 
     /// Runs `merge` of `parts` and expects exit 65 with a message located at `file:line`.
-    static func refuses(_ parts: [String], in dir: URL, at location: String, saying words: String, _ extra: [String] = ["--json", "r.json"]) throws {
+    static func refuses(
+        _ parts: [String], in dir: URL, at location: String, saying words: String, _ extra: [String] = ["--json", "r.json"]
+    ) throws {
         let r = try CLI.run(["merge"] + parts + extra, in: dir)
         #expect(r.status == 65, "\(parts): \(r.stderr)")
         #expect(r.stderr.contains("\(location)") && r.stderr.contains(words), "\(r.stderr)")
@@ -174,7 +182,8 @@ import Testing
     @Test func mergeRefusesHostileParts() throws {
         let dir = try Self.folder(failing: false)
         try Self.shards("report", ["fleet.yaml"], shards: 3, folder: "parts", in: dir)
-        let p0 = "parts/fleet.report.part-0-of-3.jsonl", p1 = "parts/fleet.report.part-1-of-3.jsonl", p2 = "parts/fleet.report.part-2-of-3.jsonl"
+        let p0 = "parts/fleet.report.part-0-of-3.jsonl", p1 = "parts/fleet.report.part-1-of-3.jsonl",
+            p2 = "parts/fleet.report.part-2-of-3.jsonl"
         // Missing shard.
         try Self.refuses([p0, p2], in: dir, at: "\(p0):1", saying: "shard 1/3 is missing")
         // Duplicate shard, under another name.
@@ -185,20 +194,27 @@ import Testing
         let lines = whole.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         #expect(lines.count >= 3, "shard 1 holds at least one trace")
         try whole.prefix(whole.count - 40).write(to: dir.appendingPathComponent("cut.jsonl"))
-        try Self.refuses([p0, "cut.jsonl", p2], in: dir, at: "cut.jsonl:\(lines.count - 1)", saying: "is not JSON (is the part truncated?)")
+        try Self.refuses(
+            [p0, "cut.jsonl", p2], in: dir, at: "cut.jsonl:\(lines.count - 1)", saying: "is not JSON (is the part truncated?)")
         try Data((lines.dropLast(2).map { Data($0) + Data("\n".utf8) }).joined()).write(to: dir.appendingPathComponent("short.jsonl"))
         try Self.refuses([p0, "short.jsonl", p2], in: dir, at: "short.jsonl:", saying: "the part is truncated")
         // Not a part at all.
-        try Self.refuses([p0, "fences.geojson", p2], in: dir, at: "fences.geojson:1", saying: "not a part of fencesim report --shard or sweep --shard")
+        try Self.refuses(
+            [p0, "fences.geojson", p2], in: dir, at: "fences.geojson:1", saying: "not a part of fencesim report --shard or sweep --shard")
         // A part of another run: other settings.
         try Self.shards("report", ["fleet.yaml", "--degrade", "resample=30,seed=1"], shards: 3, folder: "other", in: dir)
-        try Self.refuses([p0, "other/fleet.report.part-1-of-3.jsonl", p2], in: dir, at: "other/fleet.report.part-1-of-3.jsonl:1", saying: "is of another run")
+        try Self.refuses(
+            [p0, "other/fleet.report.part-1-of-3.jsonl", p2], in: dir, at: "other/fleet.report.part-1-of-3.jsonl:1",
+            saying: "is of another run")
         // A part of another shard count.
         try Self.shards("report", ["fleet.yaml"], shards: 2, folder: "two", in: dir)
-        try Self.refuses([p0, "two/fleet.report.part-1-of-2.jsonl", p2], in: dir, at: "two/fleet.report.part-1-of-2.jsonl:1", saying: "is of another run")
+        try Self.refuses(
+            [p0, "two/fleet.report.part-1-of-2.jsonl", p2], in: dir, at: "two/fleet.report.part-1-of-2.jsonl:1", saying: "is of another run"
+        )
         // A sweep's part among a report's.
         try Self.shards("sweep", ["fleet.yaml", "--vary", "buffer=0,10"], shards: 3, folder: "sweep", in: dir)
-        try Self.refuses([p0, "sweep/fleet.sweep.part-1-of-3.jsonl", p2], in: dir, at: "sweep/fleet.sweep.part-1-of-3.jsonl:1", saying: "is of a sweep")
+        try Self.refuses(
+            [p0, "sweep/fleet.sweep.part-1-of-3.jsonl", p2], in: dir, at: "sweep/fleet.sweep.part-1-of-3.jsonl:1", saying: "is of a sweep")
         // The inputs changed since the shards ran.
         let fences = dir.appendingPathComponent("fences.geojson")
         try (try Data(contentsOf: fences) + Data("\n".utf8)).write(to: fences)
@@ -210,7 +226,8 @@ import Testing
         try Self.shards("sweep", ["fleet.yaml", "--vary", "buffer=0,10"], shards: 2, folder: "a", in: dir)
         try Self.shards("sweep", ["fleet.yaml", "--vary", "buffer=0,20"], shards: 2, folder: "b", in: dir)
         let a0 = "a/fleet.sweep.part-0-of-2.jsonl", a1 = "a/fleet.sweep.part-1-of-2.jsonl"
-        try Self.refuses([a0, "b/fleet.sweep.part-1-of-2.jsonl"], in: dir, at: "b/fleet.sweep.part-1-of-2.jsonl:1", saying: "is of another run")
+        try Self.refuses(
+            [a0, "b/fleet.sweep.part-1-of-2.jsonl"], in: dir, at: "b/fleet.sweep.part-1-of-2.jsonl:1", saying: "is of another run")
         #expect(try CLI.run(["merge", a0, a1, "--json", "ok.json"], in: dir).status == 0)
         // A trace's line with one replay left out (its header untouched).
         let url = dir.appendingPathComponent(a1)
@@ -228,14 +245,18 @@ import Testing
         #expect(try CLI.run(["report", "fleet.yaml", "--shard", "2/2", "--out", "p"], in: dir).status == 64)
         #expect(try CLI.run(["report", "fleet.yaml", "--shard", "0/2", "--out", "p", "--html", "r.html"], in: dir).status == 64)
         #expect(try CLI.run(["report", "fleet.yaml", "--out", "p"], in: dir).status == 64)
-        #expect(try CLI.run(["sweep", "fleet.yaml", "--vary", "buffer=0", "--shard", "0/2", "--out", "p", "--plot", "s.svg"], in: dir).status == 64)
+        #expect(
+            try CLI.run(["sweep", "fleet.yaml", "--vary", "buffer=0", "--shard", "0/2", "--out", "p", "--plot", "s.svg"], in: dir).status
+                == 64)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("p").path))
         // Each kind of part takes its own output options.
         try Self.shards("report", ["fleet.yaml"], shards: 1, folder: "r", in: dir)
         try Self.shards("sweep", ["fleet.yaml", "--vary", "buffer=0"], shards: 1, folder: "s", in: dir)
         #expect(try CLI.run(["run", "fleet.yaml", "--shard", "0/1", "--out", "e"], in: dir).status == 0)
-        for (folder, options) in [("r", ["--out", "x.jsonl"]), ("r", ["--plot", "x.svg"]), ("s", ["--html", "x.html"]), ("s", ["--format", "csv"]),
-                                  ("e", ["--html", "x.html"]), ("e", ["--json", "x.json"])] {
+        for (folder, options) in [
+            ("r", ["--out", "x.jsonl"]), ("r", ["--plot", "x.svg"]), ("s", ["--html", "x.html"]), ("s", ["--format", "csv"]),
+            ("e", ["--html", "x.html"]), ("e", ["--json", "x.json"]),
+        ] {
             let r = try CLI.run(["merge", folder] + options, in: dir)
             #expect(r.status == 64, "merge \(folder) \(options): \(r.stderr)")
         }

@@ -29,8 +29,11 @@ struct SilentAnswerTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("events.jsonl")
-        let result = try CLI.run(["replay", "csv/duplicate-columns.csv", "--columns", "lat=2,lon=3,time=1", "--fences", "good/fences.geojson",
-                                  "--out", out.path], in: Self.folder)
+        let result = try CLI.run(
+            [
+                "replay", "csv/duplicate-columns.csv", "--columns", "lat=2,lon=3,time=1", "--fences", "good/fences.geojson",
+                "--out", out.path,
+            ], in: Self.folder)
         #expect(result.status == 0, "\(result.stderr)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,8 @@ import Glibc
 struct StreamingOutputTests {
     /// A fence and `traces` traces of `fixes` fixes that cross its boundary at every fix.
     static func makeBatch(in dir: URL, traces: Int, fixes: Int) throws -> [String] {
-        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"depot","radius":50},"geometry":{"type":"Point","coordinates":[8.53,47.37]}},{"type":"Feature","properties":{"id":"yard"},"geometry":{"type":"Polygon","coordinates":[[[8.5295,47.3695],[8.5305,47.3695],[8.5305,47.3705],[8.5295,47.3705],[8.5295,47.3695]]]}}]}"#
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"depot","radius":50},"geometry":{"type":"Point","coordinates":[8.53,47.37]}},{"type":"Feature","properties":{"id":"yard"},"geometry":{"type":"Polygon","coordinates":[[[8.5295,47.3695],[8.5305,47.3695],[8.5305,47.3705],[8.5295,47.3705],[8.5295,47.3695]]]}}]}"#
             .write(to: dir.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         var names: [String] = []
         for t in 0..<traces {
@@ -35,12 +37,15 @@ struct StreamingOutputTests {
         let traces = try Self.makeBatch(in: dir, traces: 7, fixes: 1500)
         var outputs: [String] = []
         for workers in [1, 2, 3] {
-            let result = try CLI.run(["replay"] + traces + ["--fences", "fences.geojson", "--format", format, "--workers", "\(workers)"], in: dir)
+            let result = try CLI.run(
+                ["replay"] + traces + ["--fences", "fences.geojson", "--format", format, "--workers", "\(workers)"], in: dir)
             #expect(result.status == 0, "\(result.stderr)")
             outputs.append(result.stdout)
             // The same bytes into a file.
             let file = dir.appendingPathComponent("log-\(workers).\(format)")
-            let written = try CLI.run(["replay"] + traces + ["--fences", "fences.geojson", "--format", format, "--workers", "\(workers)", "--out", file.path], in: dir)
+            let written = try CLI.run(
+                ["replay"] + traces + ["--fences", "fences.geojson", "--format", format, "--workers", "\(workers)", "--out", file.path],
+                in: dir)
             #expect(written.status == 0, "\(written.stderr)")
             #expect(try String(contentsOf: file, encoding: .utf8) == result.stdout)
         }
@@ -54,11 +59,13 @@ struct StreamingOutputTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let traces = try Self.makeBatch(in: dir, traces: 3, fixes: 2000)
-        try "time,lat,lon\n2026-01-01T00:00:00Z,47.37,8.53\nnot a time,47.37,8.53\n".write(to: dir.appendingPathComponent("broken.csv"), atomically: true, encoding: .utf8)
+        try "time,lat,lon\n2026-01-01T00:00:00Z,47.37,8.53\nnot a time,47.37,8.53\n".write(
+            to: dir.appendingPathComponent("broken.csv"), atomically: true, encoding: .utf8)
         let log = dir.appendingPathComponent("log.jsonl")
         for existing in [nil, "previous\n"] as [String?] {
             if let existing { try existing.write(to: log, atomically: true, encoding: .utf8) }
-            let result = try CLI.run(["replay", traces[0], "broken.csv", traces[1], "--fences", "fences.geojson", "--out", log.path], in: dir)
+            let result = try CLI.run(
+                ["replay", traces[0], "broken.csv", traces[1], "--fences", "fences.geojson", "--out", log.path], in: dir)
             #expect(result.status == 65, "\(result.stderr)")
             #expect(result.stderr.contains("broken.csv:3:"), "\(result.stderr)")
             if let existing {
@@ -114,7 +121,9 @@ struct StreamingOutputTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let traces = try Self.makeBatch(in: dir, traces: 2, fixes: 3000)
-        let result = try Self.shell("ulimit -f 64; \"$FENCESIM\" replay \(traces.joined(separator: " ")) --fences fences.geojson \(destination); echo \"status $?\"", in: dir)
+        let result = try Self.shell(
+            "ulimit -f 64; \"$FENCESIM\" replay \(traces.joined(separator: " ")) --fences fences.geojson \(destination); echo \"status $?\"",
+            in: dir)
         #expect(result.stdout.contains("status 74"), "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains("File too large"), "\(result.stderr)")
         if destination.hasPrefix("--out") {
@@ -130,7 +139,8 @@ struct StreamingOutputTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let route = CLI.packageRoot.appendingPathComponent("traces/demo-route.geojson").path
-        let result = try Self.shell("ulimit -f 6000; \"$FENCESIM\" synth '\(route)' --speed 1 --interval 0.05 --out big.gpx; echo \"status $?\"", in: dir)
+        let result = try Self.shell(
+            "ulimit -f 6000; \"$FENCESIM\" synth '\(route)' --speed 1 --interval 0.05 --out big.gpx; echo \"status $?\"", in: dir)
         #expect(result.stdout.contains("status 74"), "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains("big.gpx") && result.stderr.contains("File too large"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
@@ -141,7 +151,9 @@ struct StreamingOutputTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let traces = try Self.makeBatch(in: dir, traces: 3, fixes: 4000)
-        let result = try Self.shell("\"$FENCESIM\" replay \(traces.joined(separator: " ")) --fences fences.geojson 2>err.txt | head -c 100 >/dev/null; cat err.txt", in: dir)
+        let result = try Self.shell(
+            "\"$FENCESIM\" replay \(traces.joined(separator: " ")) --fences fences.geojson 2>err.txt | head -c 100 >/dev/null; cat err.txt",
+            in: dir)
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(result.status == 0)
     }

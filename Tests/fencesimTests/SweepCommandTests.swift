@@ -21,7 +21,8 @@ import Testing
             let x = 300 * Double(k + 1) + phase
             let (w, e) = ((x - 4) / metresPerDegree, (x + 4) / metresPerDegree)
             let ring = [(w, -half), (e, -half), (e, half), (w, half), (w, -half)].map { String(format: "[%.10f,%.10f]", $0.0, $0.1) }
-            return "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\"},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(ring.joined(separator: ","))]]}}"
+            return
+                "{\"type\":\"Feature\",\"properties\":{\"id\":\"f\(k)\"},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(ring.joined(separator: ","))]]}}"
         }
         var names: [String] = []
         for t in 0..<traces {
@@ -49,7 +50,8 @@ import Testing
         let r = try CLI.run(["sweep", "row.yaml", "--vary", Self.buffers, "--target", "recall==1", "--json", "grid.json"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasSuffix("\nsmallest setting meeting the target recall==1: #12 buffer=11\n"), "\(r.stdout)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("grid.json"))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("grid.json"))) as? [String: Any])
         let rows = try #require(json["combinations"] as? [[String: Any]])
         let recall = rows.map { (($0["overall"] as? [String: Any])?["recall"] as? NSNumber)?.doubleValue ?? -1 }
         #expect(recall == [0.5, 0.5, 0.5, 0.6, 0.6, 0.6, 0.7, 0.7, 0.8, 0.9, 0.9, 1, 1, 1, 1])
@@ -62,8 +64,11 @@ import Testing
         let dir = try Self.folder()
         let plot = dir.appendingPathComponent("grid.svg")
         try "GOOD OLD PLOT".write(to: plot, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0,5", "--plot", plot.path,
-                             "--json", dir.appendingPathComponent("missing/grid.json").path, "--quiet"], in: dir)
+        let r = try CLI.run(
+            [
+                "sweep", "row.yaml", "--vary", "buffer=0,5", "--plot", plot.path,
+                "--json", dir.appendingPathComponent("missing/grid.json").path, "--quiet",
+            ], in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         #expect(try String(contentsOf: plot, encoding: .utf8) == "GOOD OLD PLOT")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
@@ -75,9 +80,15 @@ import Testing
         let r = try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0,11", "--vary", "enterAfter=0,2fixes"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(lines.contains(["#", "buffer", "enterAfter", "recall", "precision", "f1", "enter", "p50", "exit", "p50", "falseExits/h", "visits", "missed"]))
+        #expect(
+            lines.contains([
+                "#", "buffer", "enterAfter", "recall", "precision", "f1", "enter", "p50", "exit", "p50", "falseExits/h", "visits", "missed",
+            ]))
         #expect(lines.contains { $0.prefix(3) == ["1", "0", "0"] && $0[3] == "0.500" && $0.suffix(2) == ["10", "5"] }, "\(r.stdout)")
-        #expect(lines.contains { $0.prefix(3) == ["3", "11", "0"] && $0[3...5] == ["1.000", "1.000", "1.000"] && $0.suffix(2) == ["10", "0"] }, "\(r.stdout)")
+        #expect(
+            lines.contains {
+                $0.prefix(3) == ["3", "11", "0"] && $0[3...5] == ["1.000", "1.000", "1.000"] && $0.suffix(2) == ["10", "0"]
+            }, "\(r.stdout)")
         #expect(lines.contains { $0.prefix(4) == ["4", "11", "2", "fixes"] }, "\(r.stdout)")
         #expect(!r.stdout.contains("smallest setting"))
     }
@@ -88,16 +99,26 @@ import Testing
         let dir = try Self.folder(extra: "degrade: {noise: 1, dropout: 0.1, seed: 5}\n")
         #expect(try CLI.run(["report", "row.yaml", "--json", "report.json", "--quiet"], in: dir).status == 0)
         #expect(try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0", "--json", "sweep.json", "--quiet"], in: dir).status == 0)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("report.json"))) as? [String: Any])
-        let sweep = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("sweep.json"))) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("report.json"))) as? [String: Any])
+        let sweep = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("sweep.json"))) as? [String: Any])
         let row = try #require((sweep["combinations"] as? [[String: Any]])?.first)
-        #expect(NSDictionary(dictionary: try #require(row["overall"] as? [String: Any])) == NSDictionary(dictionary: try #require(report["overall"] as? [String: Any])))
-        #expect(NSDictionary(dictionary: try #require(sweep["degrade"] as? [String: Any])) == NSDictionary(dictionary: try #require(report["degrade"] as? [String: Any])))
+        #expect(
+            NSDictionary(dictionary: try #require(row["overall"] as? [String: Any]))
+                == NSDictionary(dictionary: try #require(report["overall"] as? [String: Any])))
+        #expect(
+            NSDictionary(dictionary: try #require(sweep["degrade"] as? [String: Any]))
+                == NSDictionary(dictionary: try #require(report["degrade"] as? [String: Any])))
     }
 
     @Test func noSettingMeetingTheTargetExits1AndStillWritesTheFiles() throws {
         let dir = try Self.folder()
-        let r = try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0,5", "--target", "recall>=0.95,precision>=0.9", "--plot", "p.svg", "--json", "g.json"], in: dir)
+        let r = try CLI.run(
+            [
+                "sweep", "row.yaml", "--vary", "buffer=0,5", "--target", "recall>=0.95,precision>=0.9", "--plot", "p.svg", "--json",
+                "g.json",
+            ], in: dir)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stdout.hasSuffix("\nno setting meets the target recall>=0.95,precision>=0.9\n"), "\(r.stdout)")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("p.svg").path))
@@ -125,7 +146,8 @@ import Testing
         let twice = try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0", "--vary", "buffer=1"], in: dir)
         #expect(twice.status == 64 && twice.stderr.hasPrefix("--vary:2:1: error: buffer is already varied"), "\(twice.stderr)")
         let comparison = try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0", "--target", "recall=1"], in: dir)
-        #expect(comparison.status == 64 && comparison.stderr.hasPrefix("--target:1:7: error: unknown comparison \"=\""), "\(comparison.stderr)")
+        #expect(
+            comparison.status == 64 && comparison.stderr.hasPrefix("--target:1:7: error: unknown comparison \"=\""), "\(comparison.stderr)")
         #expect(try CLI.run(["sweep", "row.yaml"], in: dir).status == 64)
         #expect(try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0", "--workers", "-1"], in: dir).status == 64)
         #expect(try CLI.run(["sweep", "nope.yaml", "--vary", "buffer=0"], in: dir).status == 66)
@@ -136,11 +158,16 @@ import Testing
         let dir = try Self.folder(traces: 3, extra: "degrade: {noise: 0.5, dropout: 0.05, exitLoss: 0.2, seed: 9}\n")
         var outputs: [[Data]] = []
         for workers in ["1", "2"] {
-            let r = try CLI.run(["sweep", "row.yaml", "--vary", "buffer=0,6,11", "--vary", "noise=0,1", "--vary", "seed=1,2", "--target", "recall>=0.9",
-                                 "--workers", workers, "--plot", "p\(workers).svg", "--json", "g\(workers).json"], in: dir)
+            let r = try CLI.run(
+                [
+                    "sweep", "row.yaml", "--vary", "buffer=0,6,11", "--vary", "noise=0,1", "--vary", "seed=1,2", "--target", "recall>=0.9",
+                    "--workers", workers, "--plot", "p\(workers).svg", "--json", "g\(workers).json",
+                ], in: dir)
             #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
-            outputs.append([Data(r.stdout.utf8), try Data(contentsOf: dir.appendingPathComponent("p\(workers).svg")),
-                            try Data(contentsOf: dir.appendingPathComponent("g\(workers).json"))])
+            outputs.append([
+                Data(r.stdout.utf8), try Data(contentsOf: dir.appendingPathComponent("p\(workers).svg")),
+                try Data(contentsOf: dir.appendingPathComponent("g\(workers).json")),
+            ])
         }
         #expect(outputs[0] == outputs[1])
         #expect(String(decoding: outputs[0][0], as: UTF8.self).contains("traces 3 · combinations 12 (buffer 3 × noise 2 × seed 2)"))
@@ -165,7 +192,8 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("grid.json").path))
         }
         // A scenario whose fences are missing fails before anything is replayed or written.
-        try "name: broken\ntraces: [drive0.csv]\nfences: gone.geojson\n".write(to: dir.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
+        try "name: broken\ntraces: [drive0.csv]\nfences: gone.geojson\n".write(
+            to: dir.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
         let missing = try CLI.run(["sweep", "broken.yaml", "--vary", "buffer=0,11", "--plot", "plot.svg"], in: dir)
         #expect(missing.status == 66, "\(missing.stderr)")
         #expect(try String(contentsOf: plot, encoding: .utf8) == "<svg>previous</svg>")

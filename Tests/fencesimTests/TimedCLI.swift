@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,8 +35,10 @@ enum TimedCLI {
 
     /// Runs `fencesim arguments` in `directory` (the package root by default), killing it after
     /// `timeout` seconds (times ``timeScale``).
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 20,
-                    environment: [String: String]? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, timeout: Double = 20,
+        environment: [String: String]? = nil
+    ) throws -> Result {
         let timeout = timeout * timeScale
         let scratch = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -68,7 +68,8 @@ import Testing
     @Test func timesWithoutAZoneAreSaidOnceAndTakeATimezone() throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = try Self.write("lat,lon,time\n47.37,8.54,2026-07-01 08:00:00\n47.3701,8.54,2026-07-01 08:00:10\n", named: "local.csv", in: folder)
+        let path = try Self.write(
+            "lat,lon,time\n47.37,8.54,2026-07-01 08:00:00\n47.3701,8.54,2026-07-01 08:00:10\n", named: "local.csv", in: folder)
         let utc = try CLI.run(["replay", path, path, "--format", "csv"] + Self.fences)
         #expect(utc.status == 0, "\(utc.stderr)")
         let notes = utc.stderr.components(separatedBy: "without a zone")
@@ -77,8 +78,8 @@ import Testing
         // Zurich in July is UTC+2: the 08:00 fix is at 06:00Z.
         let fences = folder.appendingPathComponent("f.geojson").path
         try """
-            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"here","radius":50},"geometry":{"type":"Point","coordinates":[8.54,47.37]}}]}
-            """.write(toFile: fences, atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"here","radius":50},"geometry":{"type":"Point","coordinates":[8.54,47.37]}}]}
+        """.write(toFile: fences, atomically: true, encoding: .utf8)
         let zurich = try CLI.run(["replay", path, "--fences", fences, "--format", "csv", "--timezone", "Europe/Zurich"])
         #expect(zurich.status == 0, "\(zurich.stderr)")
         #expect(zurich.stdout.contains("2026-07-01T06:00:00.000Z"), "\(zurich.stdout)")

@@ -26,8 +26,10 @@ import Testing
     @Test func basemapAllowsItsHostOnly() throws {
         let dir = try CLI.temporaryDirectory()
         let out = dir.appendingPathComponent("v.html")
-        let r = try CLI.run(["view", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--html", out.path,
-                             "--basemap", "https://tile.openstreetmap.org/{z}/{x}/{y}.png"])
+        let r = try CLI.run([
+            "view", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--html", out.path,
+            "--basemap", "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let text = try String(contentsOf: out, encoding: .utf8)
         #expect(text.contains("; img-src https://tile.openstreetmap.org\">"))
@@ -39,8 +41,14 @@ import Testing
     @Test(arguments: [
         (["view", "traces/demo-drive.gpx", "--html", "/dev/null"], "--fences is required"),
         (["view", "scenarios/demo.yaml", "--html", "/dev/null", "--trace", "2"], "--trace 2: there are 1 traces"),
-        (["view", "scenarios/demo.yaml", "--html", "/dev/null", "--basemap", "tiles/{z}/{x}/{y}.png"], "--basemap needs an http(s) URL template"),
-        (["report", "scenarios/demo.yaml", "--html", "/dev/null", "--basemap", "https://t.example/{z}/{y}.png"], "--basemap needs an http(s) URL template"),
+        (
+            ["view", "scenarios/demo.yaml", "--html", "/dev/null", "--basemap", "tiles/{z}/{x}/{y}.png"],
+            "--basemap needs an http(s) URL template"
+        ),
+        (
+            ["report", "scenarios/demo.yaml", "--html", "/dev/null", "--basemap", "https://t.example/{z}/{y}.png"],
+            "--basemap needs an http(s) URL template"
+        ),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let r = try CLI.run(arguments)
