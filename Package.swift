@@ -20,52 +20,61 @@ let package = Package(
 
         // Linux calls the Glibc module leaves out (header only; nothing to link).
         .systemLibrary(name: "CLinux"),
-        .target(name: "Support", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))]),
+        .target(name: "Support"),
+        // Reading and writing files: whole (in parallel blocks past 8 MiB), atomically, in chunks.
+        .target(name: "Files", dependencies: ["Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support"]),
-        .target(name: "Traces", dependencies: ["Spatial", "Support", "CGzip"]),
-        .target(name: "Fences", dependencies: ["Spatial", "Support"]),
+        .target(name: "Traces", dependencies: ["Files", "Spatial", "Support", "CGzip"]),
+        .target(name: "Fences", dependencies: ["Files", "Spatial", "Support"]),
         .target(name: "Geotriggers", dependencies: ["Spatial", "Fences", "Support"]),
         .target(name: "CheckIns", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
-        .target(name: "Places", dependencies: ["Fences", "Spatial", "Support"]),
-        .target(name: "Rules", dependencies: ["Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "Places", dependencies: ["Files", "Fences", "Spatial", "Support"]),
+        .target(name: "Rules", dependencies: ["Files", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // The floors above the engine (docs/architecture.md): each imports only the ones before it.
         // Scenario files and the settings they resolve to.
         .target(
             name: "Scenarios",
             dependencies: [
-                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules",
+                "Files", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         // One trace through geotriggers, the OS layer, check-ins, Places and rules; the event log's lines and formats.
         .target(
             name: "EventPipeline",
-            dependencies: ["Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules"]),
+            dependencies: ["Scenarios", "Files", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules"]),
         // Ground truth, scoring against it, device logs and calibration.
-        .target(name: "Accuracy", dependencies: ["EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers"]),
+        .target(
+            name: "Accuracy",
+            dependencies: ["EventPipeline", "Scenarios", "Files", "Support", "Spatial", "Traces", "Fences", "Geotriggers"]),
         // Many traces on the worker pool (whole, sliced, sharded), output in input order.
         .target(
             name: "Execution",
-            dependencies: ["EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Places", "Rules"]),
+            dependencies: [
+                "EventPipeline", "Scenarios", "Files", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Places", "Rules",
+            ]),
         // Runs compared and combined: golden checks, sweeps, shard parts and merges.
         .target(
             name: "Regression",
-            dependencies: ["Execution", "Accuracy", "EventPipeline", "Scenarios", "Support", "Spatial", "Traces", "Fences", "Geotriggers"]),
+            dependencies: [
+                "Execution", "Accuracy", "EventPipeline", "Scenarios", "Files", "Support", "Spatial", "Traces", "Fences", "Geotriggers",
+            ]),
         .target(
             name: "Reports",
-            dependencies: ["Regression", "Accuracy", "EventPipeline", "Scenarios", "Support", "Spatial", "Fences", "Traces"]),
+            dependencies: ["Regression", "Accuracy", "EventPipeline", "Scenarios", "Files", "Support", "Spatial", "Fences", "Traces"]),
         .executableTarget(
             name: "fencesim",
             dependencies: [
-                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Scenarios", "EventPipeline", "Accuracy", "Execution",
+                "Files", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "Scenarios", "EventPipeline", "Accuracy", "Execution",
                 "Regression", "Rules", "Reports", "CheckIns", "Places",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "FilesTests", dependencies: ["Files", "Support"]),
         .testTarget(name: "SpatialTests", dependencies: ["Spatial", "Support"]),
-        .testTarget(name: "TracesTests", dependencies: ["Traces", "Spatial", "Support"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "Files", "Spatial", "Support"]),
         .testTarget(name: "FencesTests", dependencies: ["Fences", "Spatial", "Support"]),
         .testTarget(name: "GeotriggersTests", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
         .testTarget(name: "CheckInsTests", dependencies: ["CheckIns", "Geotriggers", "Fences", "Spatial", "Support"]),
@@ -75,14 +84,15 @@ let package = Package(
             name: "SimulationTests",
             dependencies: [
                 "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Geotriggers", "CheckIns", "Places", "Traces",
-                "Fences", "Spatial", "Support",
+                "Fences", "Spatial", "Files", "Support",
             ]),
         .testTarget(
             name: "ReportsTests",
             dependencies: [
-                "Reports", "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Traces", "Fences", "Spatial", "Support",
+                "Reports", "Scenarios", "EventPipeline", "Accuracy", "Execution", "Regression", "Traces", "Fences", "Spatial", "Files",
+                "Support",
             ]),
-        .testTarget(name: "fencesimTests", dependencies: ["Support"]),
+        .testTarget(name: "fencesimTests", dependencies: ["Files", "Support"]),
     ],
     swiftLanguageModes: [.v6]
 )

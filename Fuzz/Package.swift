@@ -18,25 +18,26 @@ let package = Package(
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
         .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLinux"),
-        .target(name: "Support", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))]),
+        .target(name: "Support"),
+        .target(name: "Files", dependencies: ["Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support"]),
-        .target(name: "Traces", dependencies: ["Spatial", "Support", "CGzip"]),
-        .target(name: "Fences", dependencies: ["Spatial", "Support"]),
+        .target(name: "Traces", dependencies: ["Files", "Spatial", "Support", "CGzip"]),
+        .target(name: "Fences", dependencies: ["Files", "Spatial", "Support"]),
         .target(name: "Geotriggers", dependencies: ["Spatial", "Fences", "Support"]),
         .target(name: "CheckIns", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
-        .target(name: "Places", dependencies: ["Fences", "Spatial", "Support"]),
-        .target(name: "Rules", dependencies: ["Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "Places", dependencies: ["Files", "Fences", "Spatial", "Support"]),
+        .target(name: "Rules", dependencies: ["Files", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(
             name: "Scenarios",
             dependencies: [
-                "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules",
+                "Files", "Support", "Spatial", "Traces", "Fences", "Geotriggers", "CheckIns", "Places", "Rules",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         // One binary for every reader: `fencesim-fuzz TARGET [libFuzzer options] [CORPUS...]`.
         .executableTarget(
             name: "FencesimFuzz",
-            dependencies: ["Support", "Traces", "Fences", "Geotriggers", "Rules", "Scenarios"]
+            dependencies: ["Files", "Support", "Traces", "Fences", "Geotriggers", "Rules", "Scenarios"]
         ),
     ],
     swiftLanguageModes: [.v6]

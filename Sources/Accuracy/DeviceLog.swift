@@ -1,5 +1,6 @@
 import EventPipeline
 import Fences
+import Files
 import Foundation
 import Support
 import Traces

@@ -1,4 +1,5 @@
 import Fences
+import Files
 import Foundation
 import Scenarios
 import Support

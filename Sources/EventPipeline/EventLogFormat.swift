@@ -1,3 +1,4 @@
+import Files
 import Support
 
 /// The formats an event log can be written in (SPEC §6.6).

@@ -1,3 +1,4 @@
+import Files
 import Support
 
 /// Reads JSON Lines event logs (SPEC §6.6) back into events: golden logs for `fencesim check`

@@ -1,3 +1,4 @@
+import Files
 import Support
 
 /// Renders one log line at a time (SPEC §6.6) as the bytes of a line of JSON Lines or CSV, or

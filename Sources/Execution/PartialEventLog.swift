@@ -1,4 +1,5 @@
 import EventPipeline
+import Files
 import Support
 
 /// The event log of one shard of a run (SPEC §6.7), which `fencesim merge` combines with the

@@ -1,3 +1,4 @@
+import Files
 import Spatial
 import Support
 

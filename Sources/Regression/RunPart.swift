@@ -1,5 +1,6 @@
 import EventPipeline
 import Execution
+import Files
 import Support
 
 /// The results of one shard of a sharded `report` or `sweep` (SPEC §6.7), which `fencesim merge`

@@ -1,4 +1,5 @@
 import EventPipeline
+import Files
 import Scenarios
 import Support
 

@@ -1,4 +1,5 @@
 import Accuracy
+import Files
 import Support
 import Traces
 

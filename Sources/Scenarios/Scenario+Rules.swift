@@ -1,3 +1,4 @@
+import Files
 import Rules
 import Support
 

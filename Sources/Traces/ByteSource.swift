@@ -1,4 +1,5 @@
 import CGzip
+import Files
 import Support
 
 /// The bytes of a trace file, read in chunks: plain, or gzip-inflated on the fly.

@@ -1,3 +1,4 @@
+import Files
 import Support
 
 /// A whole trace in memory: its fixes in file order and what the reader saw.

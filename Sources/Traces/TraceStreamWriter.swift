@@ -1,3 +1,4 @@
+import Files
 import Support
 
 /// Writes a trace to a ``Support/ByteSink`` fix by fix, as ``TraceWriter/render(_:format:name:)``

@@ -2,6 +2,7 @@ import Accuracy
 import ArgumentParser
 import EventPipeline
 import Fences
+import Files
 import Foundation
 import Geotriggers
 import Scenarios

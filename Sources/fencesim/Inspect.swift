@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fences
+import Files
 import Spatial
 import Support
 import Traces

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventPipeline
 import Execution
+import Files
 import Foundation
 import Regression
 import Reports

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fences
+import Files
 import Foundation
 import Geotriggers
 import Regression

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventPipeline
 import Execution
 import Fences
+import Files
 import Foundation
 import Geotriggers
 import Places

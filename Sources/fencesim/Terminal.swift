@@ -1,4 +1,5 @@
 import ArgumentParser
+import Files
 import Support
 
 #if canImport(Glibc)

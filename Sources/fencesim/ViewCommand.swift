@@ -1,5 +1,6 @@
 import Accuracy
 import ArgumentParser
+import Files
 import Foundation
 import Geotriggers
 import Reports

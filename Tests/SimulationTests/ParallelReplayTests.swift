@@ -1,4 +1,5 @@
 import Fences
+import Files
 import Foundation
 import Spatial
 import Support

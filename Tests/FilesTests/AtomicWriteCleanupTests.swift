@@ -1,7 +1,8 @@
 import Foundation
+import Support
 import Testing
 
-@testable import Support
+@testable import Files
 
 /// Temporary files left by a writer that was killed (issue 8): the next atomic write of the same
 /// output removes those of dead processes and nothing else.

@@ -1,7 +1,8 @@
 import Foundation
+import Support
 import Testing
 
-@testable import Support
+@testable import Files
 
 @Suite struct FileIOTests {
     func temporaryDirectory() throws -> String {
