@@ -114,12 +114,10 @@ public struct FenceGrid: Sendable {
         )
     }
 
-    /// The whole part of `f`, clamped to `0..<count` before it is converted (a coordinate far
-    /// beyond the grid, such as a disc of huge accuracy, is beyond what `Int` holds; not a number
-    /// counts as 0).
+    /// The cell of `f` cell sizes from the origin, clamped to `0..<count` (``Spatial/GridCells``).
     @inline(__always)
     static func index(_ f: Double, below count: Int) -> Int {
-        f > 0 ? (f < Double(count - 1) ? Int(f) : count - 1) : 0
+        GridCells.index(f, below: count)
     }
 
     /// Calls `body` once for each fence whose envelope may meet `box`. `stamp` and `marks`

@@ -94,7 +94,7 @@ public enum NarrowestWall {
         let columns = Int((maxX - minX) / cell) + 1
         let rows = Int((maxY - minY) / cell) + 1
         func cellRange(_ lo: Double, _ hi: Double, _ origin: Double, _ count: Int) -> ClosedRange<Int> {
-            max(0, Int((lo - origin) / cell))...min(count - 1, Int((hi - origin) / cell))
+            GridCells.range(lo, hi, origin: origin, size: cell, count: count)
         }
         var buckets: [Int: [Int32]] = [:]
         for (i, e) in edges.enumerated() {
