@@ -59,7 +59,8 @@ struct Fencesim: ParsableCommand {
     }
 }
 
-/// The version printed by `fencesim --version` and written into reports.
+/// The version printed by `fencesim --version` and written into reports (and into shard parts'
+/// run digests): the next version with `-dev` until it is tagged (CHANGELOG.md).
 enum FencesimVersion {
-    static let string = "0.1.0"
+    static let string = "0.2.0-dev"
 }
