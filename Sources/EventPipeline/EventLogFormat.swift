@@ -16,12 +16,13 @@ public enum EventLogFormat: String, Sendable, CaseIterable {
     }
 
     /// The whole log in this format (events numbered in order, as ``EventLogWriter`` numbers
-    /// them). A CSV gets a column after SPEC's for every key outside ``LogEvent/fieldOrder``, in
-    /// order of first appearance.
-    public func render(_ events: [LogEvent]) -> String {
+    /// them). A CSV gets a column after SPEC's for each of `extraColumns`, then for every other
+    /// key outside ``LogEvent/fieldOrder``, in order of first appearance.
+    public func render(_ events: [LogEvent], extraColumns: [String] = []) -> String {
         var extra: [String] = []
         if self == .csv {
-            var seen = Set(LogEvent.fieldOrder)
+            extra = extraColumns
+            var seen = Set(LogEvent.fieldOrder + extraColumns)
             for e in events {
                 for (k, _) in e.fields where !seen.contains(k) {
                     seen.insert(k)

@@ -20,6 +20,9 @@ import Support
 ///
 /// `traces` lists the shard's traces with their position in the scenario and how many of the
 /// lines that follow are theirs, so that merging needs neither the scenario nor unique labels.
+/// `columns`, present when the run's CSV log has columns after SPEC's (a `geotrigger` column
+/// with several geotriggers), names them, so that a merged CSV has them even when no event of
+/// the run fills them, as the single run's does.
 public struct PartialEventLog: Sendable {
     /// One trace of the shard.
     public struct Trace: Hashable, Sendable {
@@ -50,13 +53,19 @@ public struct PartialEventLog: Sendable {
     public var traces: [Trace]
     /// Their events, trace after trace.
     public var events: [LogEvent]
+    /// The CSV log's columns after SPEC's (``Scenarios/Scenario/logExtraColumns``).
+    public var columns: [String]
 
     /// The marker and version of the header line.
     public static let marker = "partial-event-log"
     public static let version = 2
 
-    public init(file: String = "", scenario: String, run: String, shard: Shard, traceCount: Int, traces: [Trace], events: [LogEvent]) {
+    public init(
+        file: String = "", scenario: String, run: String, shard: Shard, traceCount: Int, traces: [Trace], events: [LogEvent],
+        columns: [String] = []
+    ) {
         self.file = file
+        self.columns = columns
         self.scenario = scenario
         self.run = run
         self.shard = shard
@@ -70,10 +79,16 @@ public struct PartialEventLog: Sendable {
     /// - Parameters:
     ///   - outcomes: the replays of the shard's traces, in scenario order.
     ///   - positions: each outcome's 0-based position in the scenario's trace list.
-    public init(scenario: String, run: String, shard: Shard, traceCount: Int, outcomes: [Replayer.Outcome], positions: [Int]) {
+    ///   - columns: the CSV log's columns after SPEC's.
+    public init(
+        scenario: String, run: String, shard: Shard, traceCount: Int, outcomes: [Replayer.Outcome], positions: [Int],
+        columns: [String] = []
+    ) {
         precondition(outcomes.count == positions.count, "one position per outcome")
         let traces = zip(outcomes, positions).map { Trace(index: $1, label: $0.input.label, events: $0.events.count) }
-        self.init(scenario: scenario, run: run, shard: shard, traceCount: traceCount, traces: traces, events: Replayer.merge(outcomes))
+        self.init(
+            scenario: scenario, run: run, shard: shard, traceCount: traceCount, traces: traces, events: Replayer.merge(outcomes),
+            columns: columns)
     }
 
     /// The file name of a shard's partial log: `<scenario>.events.part-<K>-of-<N>.jsonl`.
@@ -83,7 +98,7 @@ public struct PartialEventLog: Sendable {
 
     /// The header line's object.
     var header: JSONValue {
-        .orderedObject([
+        var members: [(String, JSONValue)] = [
             ("fencesim", .string(PartialEventLog.marker)), ("version", .int(Int64(PartialEventLog.version))),
             ("scenario", .string(scenario)), ("run", .string(run)), ("shard", .int(Int64(shard.index))),
             ("shards", .int(Int64(shard.count))),
@@ -95,7 +110,9 @@ public struct PartialEventLog: Sendable {
                         .orderedObject([("index", .int(Int64(t.index))), ("trace", .string(t.label)), ("events", .int(Int64(t.events)))])
                     })
             ),
-        ])
+        ]
+        if !columns.isEmpty { members.append(("columns", .list(columns.map(JSONValue.string)))) }
+        return .orderedObject(members)
     }
 
     /// The file's text.
@@ -193,6 +210,13 @@ public struct PartialEventLog: Sendable {
             }
             traces.append(Trace(index: Int(index), label: label, events: Int(count)))
         }
+        var columns: [String] = []
+        if let node = header.member("columns") {
+            guard let list = node.elements, list.allSatisfy({ $0.string != nil }) else {
+                throw fail("the shard header's \"columns\" must be a list of column names", line: headerLine, column: node.offset + 1)
+            }
+            columns = list.compactMap(\.string)
+        }
         var events: [LogEvent] = []
         var remaining = traces.makeIterator()
         var current = remaining.next()
@@ -222,6 +246,7 @@ public struct PartialEventLog: Sendable {
                 line: lines.last?.0 ?? 1)
         }
         return PartialEventLog(
-            file: file, scenario: scenario, run: run, shard: shard, traceCount: traceCount, traces: traces, events: events)
+            file: file, scenario: scenario, run: run, shard: shard, traceCount: traceCount, traces: traces, events: events,
+            columns: columns)
     }
 }

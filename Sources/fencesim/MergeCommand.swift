@@ -111,7 +111,8 @@ struct MergeCommand: ParsableCommand {
             var logs: [PartialEventLog] = []
             for file in files { logs.append(try PartialEventLog.read(path: file)) }
             let events = try EventLogMerge.merge(logs)
-            let text = (EventLogFormat(rawValue: format) ?? .jsonl).render(events)
+            // The run's own columns (every part of a run has the same), as the single run writes them.
+            let text = (EventLogFormat(rawValue: format) ?? .jsonl).render(events, extraColumns: logs.first?.columns ?? [])
             if let out {
                 try Run.makeDirectory((out as NSString).deletingLastPathComponent)
                 try FileIO.writeAtomically(text, to: out)

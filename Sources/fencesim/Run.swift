@@ -165,7 +165,8 @@ struct Run: ParsableCommand {
                 try Reporting.finish(outcomes, options: readOptions)
                 let text = PartialEventLog(
                     scenario: scenario.name, run: try runDigest(scenario, shards: shard.count, profile: runner.profile).hex,
-                    shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions
+                    shard: shard, traceCount: scenario.traces.count, outcomes: outcomes, positions: positions,
+                    columns: scenario.logExtraColumns
                 ).text
                 if let out {
                     try Run.makeDirectory(out)

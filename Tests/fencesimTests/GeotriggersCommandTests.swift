@@ -64,4 +64,38 @@ import Testing
             #expect(merged.stdout == single.stdout, "\(format) differs")
         }
     }
+
+    /// A run of several geotriggers whose drive meets none of their fences: the merged CSV has
+    /// the `geotrigger` column the single run has, though no event fills it (the parts name
+    /// their log's columns; the merge used to find them from the events alone).
+    @Test func shardsWithoutEventsMergeIntoTheSingleRunsColumns() throws {
+        let dir = try CLI.temporaryDirectory()
+        let fences = dir.appendingPathComponent("far.geojson")
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"far","radius":50},"geometry":{"type":"Point","coordinates":[9.5,46.5]}}]}"#
+            .write(to: fences, atomically: true, encoding: .utf8)
+        let drive = CLI.packageRoot.appendingPathComponent("traces/demo-drive.gpx").path
+        let scenario = dir.appendingPathComponent("far.yaml")
+        try """
+        name: far
+        traces: [\(drive), \(drive)]
+        fences: {remote: \(fences.path)}
+        geotriggers:
+          - name: one
+            fences: remote
+          - name: two
+            fences: remote
+            buffer: 10
+        """.write(to: scenario, atomically: true, encoding: .utf8)
+        for k in 0..<2 {
+            let r = try CLI.run(["run", scenario.path, "--shard", "\(k)/2", "--out", "parts"], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let single = try CLI.run(["run", scenario.path, "--format", "csv"])
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(single.stdout.split(separator: "\n").first?.contains("geotrigger") == true, "\(single.stdout)")
+        let merged = try CLI.run(["merge", "parts", "--format", "csv"], in: dir)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == single.stdout)
+    }
 }
