@@ -60,7 +60,7 @@ struct Fencesim: ParsableCommand {
 }
 
 /// The version printed by `fencesim --version` and written into reports (and into shard parts'
-/// run digests): the next version with `-dev` until it is tagged (CHANGELOG.md).
+/// run digests), as tagged in git and headed in CHANGELOG.md; the next one with `-dev` after it.
 enum FencesimVersion {
-    static let string = "0.2.0-dev"
+    static let string = "0.2.0"
 }
