@@ -54,6 +54,38 @@ import Testing
         #expect(try String(contentsOfFile: html, encoding: .utf8).contains("Traces that failed"))
     }
 
+    /// A long trace that goes bad after several of the chunks it streams in (its replay and its
+    /// truth have taken them): the trace fails with the reading's located error, strict, and the
+    /// other traces of the batch are reported as ever; lenient, the bad fix is dropped with a
+    /// warning and the trace is scored.
+    @Test func aTraceGoingBadAfterSeveralChunksFailsLocated() throws {
+        let dir = try Self.folder()
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("traces/b.csv"))
+        // Back and forth through A and B at 7.5 m/s, a fix a second.
+        var long = "time,lat,lon\n"
+        for k in 0..<50_000 {
+            let lat = k == 40_000 ? "north" : "47.39"
+            long += String(
+                format: "2026-01-02T%02d:%02d:%02dZ,%@,%.6f\n", k / 3600, k / 60 % 60, k % 60, lat,
+                8.497 + Double(k % 120 < 60 ? k % 60 : 60 - k % 60) * 0.0001)
+        }
+        try long.write(to: dir.appendingPathComponent("traces/long.csv"), atomically: true, encoding: .utf8)
+        let json = dir.appendingPathComponent("report.json").path
+        let strict = try CLI.run(["report", "traces", "--fences", "fences.geojson", "--json", json], in: dir)
+        #expect(strict.status == 65, "\(strict.stderr)")
+        #expect(strict.stderr.contains("traces/long.csv:40002:"), "\(strict.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let traces = try #require(object["traces"] as? [[String: Any]])
+        #expect(traces.map { $0["status"] as? String } == ["ok", "ok", "failed"], "\(traces)")
+        let lenient = try CLI.run(["report", "traces", "--fences", "fences.geojson", "--json", json, "--lenient"], in: dir)
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stderr.contains("traces/long.csv:40002:"), "\(lenient.stderr)")
+        let scored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let entries = try #require(scored["traces"] as? [[String: Any]])
+        #expect(entries.map { $0["status"] as? String } == ["ok", "ok", "ok"])
+        #expect(entries.last?["fixes"] as? Int == 49_999, "\(entries.last ?? [:])")
+    }
+
     @Test func manifestAndGlob() throws {
         let dir = try Self.folder()
         try "# the good ones\ntraces/a.csv\n\ntraces/c.csv\n".write(
