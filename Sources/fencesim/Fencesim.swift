@@ -62,5 +62,5 @@ struct Fencesim: ParsableCommand {
 /// The version printed by `fencesim --version` and written into reports (and into shard parts'
 /// run digests), as tagged in git and headed in CHANGELOG.md; the next one with `-dev` after it.
 enum FencesimVersion {
-    static let string = "0.2.0"
+    static let string = "0.3.0-dev"
 }

@@ -23,7 +23,8 @@ struct View: ParsableCommand {
             """
                 + HelpExamples.text(
                     "fencesim view scenarios/demo-degraded.yaml --html replay.html",
-                    "fencesim view drive.gpx --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html replay.html")
+                    "fencesim view drive.gpx --fences stores.geojson --degrade resample=10,noise=1,seed=7 --html replay.html",
+                    "fencesim view drive.gpx --fences stores.geojson --feed accuracy --buffer 20 --html replay.html")
     )
 
     @Argument(help: "A scenario file or one trace file.")
@@ -51,6 +52,10 @@ struct View: ParsableCommand {
             valueName: "url-template"))
     var basemap: String?
 
+    @OptionGroup var geotrigger: GeotriggerOptions
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var fenceOptions: FenceOptions
+
     func validate() throws {
         if html.isEmpty { throw ValidationError("--html needs a file path") }
         if trace < 1 { throw ValidationError("--trace counts from 1") }
@@ -65,13 +70,19 @@ struct View: ParsableCommand {
         var arguments = [input, "--workers", "1", "--quiet"]
         if let fences { arguments += ["--fences", fences] }
         if let crs { arguments += ["--crs", crs] }
-        let report = try Report.parse(arguments)
-        let readOptions = try report.traceOptions.readOptions()
+        var report = try Report.parse(arguments)
+        // The geotrigger, trace and fence options as `report` takes them (geotrigger options
+        // for traces given on the command line; a scenario has its own).
+        report.geotrigger = geotrigger
+        report.traceOptions = traceOptions
+        report.fenceOptions = fenceOptions
+        let readOptions = try traceOptions.readOptions()
+        let overrides = try geotrigger.overrides()
         let given = try crs.map(FrameChoice.parse)
         try Terminal.run {
             let degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
             let setup = try report.prepare(
-                readOptions: readOptions, overrides: GeotriggerOverrides(), given: given, degradeOverride: degradeOverride)
+                readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
             guard trace <= setup.traces.count else {
                 throw FencesimError(.usage, "--trace \(trace): there are \(setup.traces.count) traces")
             }

@@ -49,10 +49,36 @@ import Testing
             ["report", "scenarios/demo.yaml", "--html", "/dev/null", "--basemap", "https://t.example/{z}/{y}.png"],
             "--basemap needs an http(s) URL template"
         ),
+        (
+            ["view", "scenarios/demo.yaml", "--html", "/dev/null", "--buffer", "10"],
+            "geotrigger options apply to traces given on the command line"
+        ),
+        (["view", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--html", "/dev/null", "--feed", "disc"], "--feed"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let r = try CLI.run(arguments)
         #expect(r.status == 64, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    /// The geotrigger options of `report` shape the replay a view shows, for traces given on the
+    /// command line (issue 23 left them out): with a 100 m buffer and enter notifications only,
+    /// the demo drive's page lists six enters and no exit, where the defaults give exits too.
+    @Test func geotriggerOptionsShapeTheReplay() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain.html").path
+        let shaped = dir.appendingPathComponent("shaped.html").path
+        let base = ["view", "traces/demo-drive.gpx", "--fences", "traces/demo-fences.geojson", "--html"]
+        #expect(try CLI.run(base + [plain]).status == 0)
+        let r = try CLI.run(base + [shaped, "--buffer", "100", "--notify", "enter"])
+        #expect(r.status == 0, "\(r.stderr)")
+        func count(_ type: String, _ path: String) throws -> Int {
+            try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "data-type=\"\(type)\"").count - 1
+        }
+        #expect(try count("exit", plain) > 0)
+        #expect(try count("exit", shaped) == 0)
+        let enters = try count("enter", shaped)
+        #expect(enters == 6, "\(enters) enters")
     }
 }
