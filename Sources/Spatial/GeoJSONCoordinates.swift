@@ -100,12 +100,12 @@ public indirect enum GeoJSONCoordinates: Sendable {
     }
 
     /// A non-empty list of positions of two to four numbers each, of which the first two are
-    /// kept, read in one pass (``Support/JSONCursor/readPositions(_:)``); `nil` (the cursor left
+    /// kept, read in one pass (``Support/JSONCursor/readNumberPairs(_:)``); `nil` (the cursor left
     /// anywhere) for anything else, which the caller reads again the general way.
     static func positionList(_ c: inout JSONCursor) -> [XY]? {
         var points: [XY] = []
         points.reserveCapacity(16)
-        return c.readPositions({ x, y in points.append(XY(x, y)) }) ? points : nil
+        return c.readNumberPairs({ x, y in points.append(XY(x, y)) }) ? points : nil
     }
 
     /// Converts coordinates already parsed into a ``Support/JSONNode``.

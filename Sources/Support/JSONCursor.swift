@@ -433,15 +433,16 @@ public struct JSONCursor {
         return .double(value)
     }
 
-    /// Reads an array of positions, `[[x, y], [x, y, z], ...]` (two to four numbers each), and
-    /// hands `body` the first two numbers of each: the polygon rings and lines of a fence file,
-    /// most of its bytes, read in one pass over the bytes with the position in a register.
+    /// Reads an array of short number arrays, `[[a, b], [a, b, c], ...]` (two to four numbers
+    /// each), and hands `body` the first two numbers of each, in one pass over the bytes with the
+    /// position in a register (what a file of coordinates is mostly made of; what they mean is
+    /// the caller's).
     ///
     /// `false` for anything else or anything this path does not handle (an empty array, an
     /// exponent, a malformed number, nesting too deep...), with the cursor left anywhere and
     /// `body` perhaps called: read the value again with the general methods, which report what is
     /// wrong. When it returns `true` the numbers are those ``parseNumber()`` gives.
-    public mutating func readPositions(_ body: (Double, Double) -> Void) -> Bool {
+    public mutating func readNumberPairs(_ body: (Double, Double) -> Void) -> Bool {
         guard depth + 2 <= JSONParser.maximumDepth, let bytes = buffer.baseAddress else { return false }
         var p = position
         let limit = end

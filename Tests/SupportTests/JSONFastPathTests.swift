@@ -85,7 +85,7 @@ import Testing
             (c: inout JSONCursor) throws(JSONCursor.Failure) -> [[Double]]? in
             var out: [[Double]] = []
             let start = c.position
-            guard c.readPositions({ out.append([$0, $1]) }) else { return nil }
+            guard c.readNumberPairs({ out.append([$0, $1]) }) else { return nil }
             #expect(c.position > start)
             try c.expectEnd()
             return out
