@@ -69,6 +69,11 @@ struct OSLayer {
         var decided: [Int] = [0, 0, 0]
         /// Registered with the operating system now (past the region limit it is not).
         var active = true
+        /// When the fence exists (``Fences/Fence/validity``; `nil`: always): the app registers it
+        /// only then.
+        var validity: FenceValidity?
+        /// Whether it exists at the last fix.
+        var exists = true
     }
 
     let profile: OSProfile
@@ -81,6 +86,8 @@ struct OSLayer {
     var monitored: [Monitored]
     /// The place in ``monitored`` of each circle fence, by fence index.
     let slot: [Int: Int]
+    /// The places in ``monitored`` of the fences with a validity (most have none).
+    let changing: [Int]
     /// Where the nearest fences were last chosen (``OSProfile/BeyondLimit/nearest``).
     var chosenAt: XY?
     var queue: [Delivery] = []
@@ -108,6 +115,7 @@ struct OSLayer {
                 continue
             }
             var m = Monitored(fence: j, centre: frame.forward(centre), radius: max(radius, profile.minimumRadiusMeters))
+            m.validity = fence.validity
             if monitored.count >= profile.regionLimit {
                 guard profile.beyondLimit == .nearest else {
                     refused[j] = .regionLimit
@@ -119,6 +127,7 @@ struct OSLayer {
             monitored.append(m)
         }
         self.refused = refused
+        changing = monitored.indices.filter { monitored[$0].validity != nil }
         self.monitored = monitored
         self.slot = slot
     }
@@ -131,7 +140,8 @@ struct OSLayer {
         guard profile.beyondLimit == .nearest, monitored.count > profile.regionLimit else { return }
         if let last = chosenAt, position.distance(to: last) < profile.refreshDistanceMeters { return }
         chosenAt = position
-        let order = monitored.indices.sorted { a, b in
+        // Only fences that exist now are candidates: the app registers no other.
+        let order = monitored.indices.filter { monitored[$0].exists }.sorted { a, b in
             let da = position.distance(to: monitored[a].centre) - monitored[a].radius
             let db = position.distance(to: monitored[b].centre) - monitored[b].radius
             return da != db ? da < db : monitored[a].fence < monitored[b].fence
@@ -152,8 +162,12 @@ struct OSLayer {
     /// Takes one fix (and the geometry engine's events for it): decides, then hands out every
     /// delivery due by the fix's time.
     mutating func process(_ engineEvents: [GeotriggerEvent], sample: Sample, into out: inout [Output]) {
+        follow(validityAt: sample.time)
         chooseNearest(sample.position)
         for e in engineEvents where e.notified && (e.kind == .enter || e.kind == .exit || e.kind == .dwell) {
+            // A fence that no longer exists is not the platform's to drop (the engine's exit with
+            // reason removed says why it ended).
+            if let m = slot[e.fence], !monitored[m].exists { continue }
             let unregistered = slot[e.fence].map { !monitored[$0].active } ?? false
             guard let reason = refused[e.fence] ?? (unregistered ? .regionLimit : nil) else { continue }
             let d = Decision(
@@ -173,8 +187,33 @@ struct OSLayer {
             }
             out.append(.log(dropped(d, reason, detail: detail)))
         }
-        for m in monitored.indices where monitored[m].active { decide(m, sample: sample, into: &out) }
+        for m in monitored.indices where monitored[m].active && monitored[m].exists { decide(m, sample: sample, into: &out) }
         release(upTo: sample.time, into: &out)
+    }
+
+    /// Registers and unregisters the fences that appear and disappear by `time` (a fence's
+    /// validity, a fence-changes file's additions, removals and replacements, each a fence
+    /// version of its own): the app registers a fence with the operating system only while it
+    /// exists. A fence unregistered forgets its state and nothing is decided for it (the
+    /// operating system tells the app nothing of a region it no longer monitors; decisions
+    /// already made are still delivered); one registered anew starts unknown, so the profile's
+    /// initial trigger applies to it, as at the trace's first fix. With ``OSProfile/BeyondLimit/nearest``
+    /// the nearest fences are chosen again among those that exist.
+    private mutating func follow(validityAt time: Timestamp) {
+        var changed = false
+        for m in changing {
+            guard let validity = monitored[m].validity else { continue }
+            let exists = validity.contains(time)
+            guard exists != monitored[m].exists else { continue }
+            monitored[m].exists = exists
+            changed = true
+            if !exists {
+                monitored[m].side = .unknown
+                monitored[m].pending = nil
+                monitored[m].dwellDue = nil
+            }
+        }
+        if changed { chosenAt = nil }
     }
 
     /// Hands out every delivery still queued: the trace has ended, the app still hears them.

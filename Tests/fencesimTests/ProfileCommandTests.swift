@@ -16,6 +16,37 @@ import Testing
             "\(r.stderr)")
     }
 
+    /// The simulated operating system monitors a fence only while it exists (issue 27's fences
+    /// changing over time): scenarios/demo-changes.yaml removes the depot at 00:00:30 (it comes
+    /// back elsewhere at 00:08) and replaces store A while the van is near it. The profile's layer
+    /// used to monitor every version of every fence for the whole drive: it delivered the
+    /// removed depot's exit at 00:01:25, twice (the reopened version too), and each store A
+    /// notification once per version.
+    @Test(arguments: ["ios-region", "android-geofencing"])
+    func aProfileMonitorsAFenceOnlyWhileItExists(profile: String) throws {
+        let r = try CLI.run(["run", "scenarios/demo-changes.yaml", "--profile", profile, "--format", "jsonl"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var seen = Set<String>()
+        var delivered = 0
+        for line in r.stdout.split(separator: "\n") {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["type"] as? String == "delivered", let time = object["time"] as? String, let fence = object["fence"] as? String,
+                let trigger = object["trigger"] as? String
+            else { continue }
+            delivered += 1
+            // The depot exists from the start to 00:00:30 (the van is inside all along) and
+            // again from 00:08, elsewhere: nothing of it is decided in between (a decision made
+            // before its removal may still be delivered late).
+            if fence == "depot", let decided = object["fixTime"] as? String {
+                #expect(decided < "2026-01-01T00:00:30" || decided >= "2026-01-01T00:08:00", "\(line)")
+            }
+            // One version of a fence at a time: never the same notification twice at once
+            // (a duplicate is logged as `duplicate`).
+            #expect(seen.insert("\(fence) \(trigger) \(time)").inserted, "\(line)")
+        }
+        #expect(delivered > 0)
+    }
+
     @Test func profileWithSummaryIsAUsageError() throws {
         let r = try CLI.run(["replay", Self.drive, "--fences", Self.fences, "--profile", "ios-region", "--summary"])
         #expect(r.status == 64, "\(r.stderr)")
