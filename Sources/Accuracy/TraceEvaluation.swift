@@ -25,9 +25,12 @@ public struct TraceEvaluation: Sendable {
 
     /// The replay of the feed (events, warnings, and the error when the trace failed).
     public var outcome: Replayer.Outcome
-    public var truth: [TruthVisit] = []
     /// `nil` when the trace failed.
     public var score: TraceScore?
+    /// The trace's truth visits, in order: each is its score's (``VisitScore/truth``; scoring
+    /// makes one score per truth visit, in place), so they are not kept twice. Empty when the
+    /// trace failed.
+    public var truth: [TruthVisit] { score?.visits.map(\.truth) ?? [] }
     /// The score of the evaluator's second view (``Evaluator/Configuration/alsoView``): with an
     /// operating-system profile, the geometry view beside the app view or the other way round.
     public var alternateScore: TraceScore?
@@ -57,7 +60,6 @@ public struct TraceEvaluation: Sendable {
         var duration = 0.0
         if let start, let end { duration = end.seconds(since: start) }
         self.start = start
-        self.truth = truth
         cleanFixCount = clean.count
         feedFixCount = feed.count
         cleanTrack = clean.points
