@@ -47,7 +47,7 @@ import Testing
         let fixes = Self.trace(&rng)
         let d = Self.degradation(&rng, seed: seed)
         for maxGap in [Double.infinity, 120] {
-            let oracle = try d.oracleApply(to: fixes, maxGapSeconds: maxGap)
+            let oracle = d.oracleApply(to: fixes, maxGapSeconds: maxGap)
             var feed = DegradedFeed(d, maxGapSeconds: maxGap)
             var streamed: [Fix] = []
             for fix in fixes { try feed.push(fix) { streamed.append($0) } }
@@ -69,28 +69,27 @@ import Testing
         for d in steps {
             let out = try d.apply(to: fixes)
             #expect(out != fixes, "\(d)")
-            #expect(out == (try d.oracleApply(to: fixes)))
+            #expect(out == d.oracleApply(to: fixes))
         }
     }
 
-    /// Past the resampling limit both refuse; the feed says so with its count when only the
-    /// last fix passes it.
-    @Test func pastTheLimitBothRefuse() throws {
+    /// Past the resampling limit the feed refuses, with the limit in its message, exactly when
+    /// stepping instant by instant makes more fixes than it; below, it makes the same fixes.
+    @Test func pastTheLimitTheFeedRefuses() throws {
         let fixes = (0..<100).map { k in
             Fix(
                 time: Self.t0.adding(seconds: Double(k)), latitude: 47.39, longitude: 8.5 + Double(k) * 1e-4, accuracyMeters: 5,
                 accuracySource: .reported)
         }
-        for limit in [10, 99, 100, 101, 5000] {
-            let d = Degradation(resampleSeconds: 1, seed: 3)
-            let oracle = Result { () throws(Degradation.OracleResampleLimit) in try d.oracleResample(fixes, interval: 1, limit: limit) }
+        let d = Degradation(resampleSeconds: 1, seed: 3)
+        let stepped = DegradationTests.stepped(d, fixes, interval: 1, maxGap: .infinity)
+        for limit in [10, stepped.count - 1, stepped.count, stepped.count + 1, 5000] {
             let streamed = Result { () throws(FencesimError) in try d.resample(fixes, interval: 1, limit: limit) }
-            switch (oracle, streamed) {
-            case (.success(let a), .success(let b)): #expect(a == b)
-            case (.failure(let a), .failure(let b)):
-                #expect(b.code == .usage)
-                #expect(b.message.contains(a.fixes.map { "makes \(Degradation.grouped($0)) fixes" } ?? "makes more fixes"), "\(b.message)")
-            default: Issue.record("limit \(limit): the oracle gave \(oracle), the feed \(streamed)")
+            switch streamed {
+            case .success(let made): #expect(stepped.count <= limit && made == stepped, "limit \(limit)")
+            case .failure(let error):
+                #expect(stepped.count > limit, "limit \(limit): \(error.message)")
+                #expect(error.code == .usage && error.message.contains("more than the \(Degradation.grouped(limit))"), "\(error.message)")
             }
         }
     }
