@@ -108,11 +108,16 @@ public struct Evaluator: Sendable {
 
     /// The stream of a trace's clean fixes for ``evaluate(_:_:_:_:knownTruth:stream:)``: to the
     /// replay, and to the ground truth when the truth is the trace's own path.
-    static func stream(_ input: TraceInput, _ configuration: Configuration, walksTruth: Bool = true) -> TraceStream {
-        let truthFromTrace: Bool
-        if case .trace = configuration.truth { truthFromTrace = walksTruth } else { truthFromTrace = false }
-        return TraceStream(
-            path: input.path, options: input.readOptions(configuration.replay.readOptions), consumers: truthFromTrace ? 2 : 1)
+    static func stream(_ input: TraceInput, _ configuration: Configuration, knownTruth: Bool = false) -> TraceStream {
+        TraceStream(
+            path: input.path, options: input.readOptions(configuration.replay.readOptions),
+            consumers: walksTrace(configuration, knownTruth: knownTruth) ? 2 : 1)
+    }
+
+    /// Whether the truth is walked along the trace's own fixes (its stream's second consumer).
+    static func walksTrace(_ configuration: Configuration, knownTruth: Bool) -> Bool {
+        if case .trace = configuration.truth { return !knownTruth }
+        return false
     }
 
     /// Evaluates one trace with a worker's compiled fences and truth.
@@ -129,14 +134,17 @@ public struct Evaluator: Sendable {
     ///   - knownTruth: the trace's truth visits when an earlier evaluation of the same trace
     ///     (and truth source) found them: not worked out again (a sweep's combinations share
     ///     them).
-    ///   - stream: the trace's stream when it was started already (``stream(_:_:walksTruth:)``,
+    ///   - stream: the trace's stream when it was started already (``stream(_:_:knownTruth:)``,
     ///     for a truth walk unless `knownTruth` is given); `nil` starts one.
     package static func evaluate(
         _ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration,
         knownTruth: [TruthVisit]? = nil, stream given: TraceStream? = nil
     ) -> TraceEvaluation {
         var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
-        let stream = given ?? Evaluator.stream(input, configuration, walksTruth: knownTruth == nil)
+        let walksTrace = Evaluator.walksTrace(configuration, knownTruth: knownTruth != nil)
+        let stream = given ?? Evaluator.stream(input, configuration, knownTruth: knownTruth != nil)
+        // A consumer the stream waits for and nobody takes would stall the reading.
+        precondition(stream.consumers == (walksTrace ? 2 : 1), "a trace stream for \(stream.consumers) consumers")
         let options = configuration.replay.readOptions
         /// What the truth's thread gives, written by it alone, read after it has joined.
         final class TruthSide: @unchecked Sendable {
@@ -144,8 +152,6 @@ public struct Evaluator: Sendable {
         }
         let truthSide = TruthSide()
         let truthDone = DispatchSemaphore(value: 0)
-        let walksTrace: Bool
-        if case .trace = configuration.truth, knownTruth == nil { walksTrace = true } else { walksTrace = false }
         let fenceSet = compiled.fenceSet
         struct Shared: @unchecked Sendable {
             let stream: TraceStream

@@ -219,25 +219,6 @@ public final class GroundTruth {
         marks = Array(repeating: 0, count: max(1, envelopes.count))
     }
 
-    /// Another truth of `other`'s fences in its frame, with a GEOS context and a frame of its own
-    /// (for another thread), sharing `other`'s layout: cheap to make, its areas' GEOS objects
-    /// made when first asked about.
-    ///
-    /// - Throws: ``Support/FencesimError`` `.badData` when the frame or the context cannot be made.
-    public init(sharing other: GroundTruth) throws(FencesimError) {
-        layout = other.layout
-        maxGapSeconds = other.maxGapSeconds
-        do {
-            frame = try MetricFrame(layout.definition)
-            context = try GEOSContext()
-        } catch {
-            throw FencesimError(.badData, "cannot build the metric frame \"\(layout.definition)\": \(error.message)", cause: error)
-        }
-        areas = Array(repeating: nil, count: layout.shapes.count)
-        runHints = Array(repeating: 0, count: layout.shapes.count)
-        marks = Array(repeating: 0, count: max(1, layout.envelopes.count))
-    }
-
     /// Area `k`'s GEOS objects in this truth's context, made on first use.
     func area(_ k: Int) throws(SpatialError) -> Area {
         if let area = areas[k] { return area }

@@ -17,6 +17,8 @@ package final class TraceStream: @unchecked Sendable {
     static let depth = 4
 
     private let channels: [BoundedChannel<[Fix]>]
+    /// How many consumers take the chunks.
+    var consumers: Int { channels.count }
     private let done = DispatchSemaphore(value: 0)
     /// What reading found, or its error: written by the reading thread before it closes the
     /// channels, read after ``result()`` has waited for it.

@@ -232,20 +232,3 @@ public struct Replayer: Sendable {
         return all
     }
 }
-
-extension Replayer {
-    /// Replays fixes held in memory (a degraded feed) with a worker's compiled fences, exactly as
-    /// a file is replayed, with `signalLoss` applied to the engine's events before the pipeline
-    /// sees them. Fix indices in events are positions in `fixes`; the outcome has no reading
-    /// statistics (the caller read the fixes).
-    package static func replay(
-        fixes: [Fix], input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
-        placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, release: ((LogLine) -> Void)? = nil
-    ) -> Outcome {
-        replay(input, compiled, configuration, placesState: placesState, signalLoss: signalLoss, release: release) {
-            (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
-            for fix in fixes { try onFix(fix) }
-            return nil
-        }
-    }
-}

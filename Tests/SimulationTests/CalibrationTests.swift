@@ -113,3 +113,17 @@ import Traces
         #expect(fit.profile.exitLoss == 0)
     }
 }
+
+extension Replayer {
+    /// Replays fixes held in memory with a worker's compiled fences, exactly as a file is
+    /// replayed (fix indices in events are positions in `fixes`).
+    static func replay(
+        fixes: [Fix], input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration
+    ) -> Outcome {
+        replay(input, compiled, configuration) {
+            (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+            for fix in fixes { try onFix(fix) }
+            return nil
+        }
+    }
+}
