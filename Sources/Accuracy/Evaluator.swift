@@ -111,7 +111,7 @@ public struct Evaluator: Sendable {
     static func stream(_ input: TraceInput, _ configuration: Configuration, knownTruth: Bool = false) -> TraceStream {
         TraceStream(
             path: input.path, options: input.readOptions(configuration.replay.readOptions),
-            consumers: walksTrace(configuration, knownTruth: knownTruth) ? 2 : 1)
+            consumers: walksTrace(configuration, knownTruth: knownTruth) ? 2 : 1, frame: configuration.replay.frame)
     }
 
     /// Whether the truth is walked along the trace's own fixes (its stream's second consumer).
@@ -171,8 +171,9 @@ public struct Evaluator: Sendable {
                 case .trace:
                     var end: Timestamp?
                     while let chunk = shared.stream.next(1) {
-                        for fix in chunk {
-                            try walk.push(fix)
+                        for k in chunk.fixes.indices {
+                            let fix = chunk.fixes[k]
+                            try walk.push(fix, at: chunk.point(k))
                             if let t = fix.time { end = t }
                         }
                     }
@@ -222,17 +223,25 @@ public struct Evaluator: Sendable {
                     if event.isDrawn { drawn += 1 }
                 }
             }
-        ) { (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+        ) { (onFix: (Fix, XY?) throws(FencesimError) -> Void) throws(FencesimError) in
             var degraded = configuration.degradation.map {
                 DegradedFeed($0, maxGapSeconds: configuration.replay.maxGapSeconds, file: input.path)
             }
+            /// The clean fix being fed and its projection: a degraded fix at exactly its place
+            /// (kept, not displaced) takes that projection.
+            var cleanPlace = (longitude: UInt64.max, latitude: UInt64.max)
+            var cleanPoint: XY?
             func toFeed(_ fix: Fix) throws(FencesimError) {
                 if let start { feed.add(fix, start: start) }
-                try onFix(fix)
+                let here = fix.longitude.bitPattern == cleanPlace.longitude && fix.latitude.bitPattern == cleanPlace.latitude
+                try onFix(fix, here ? cleanPoint : nil)
             }
             do throws(FencesimError) {
                 while let chunk = stream.next(0) {
-                    for fix in chunk {
+                    for k in chunk.fixes.indices {
+                        let fix = chunk.fixes[k]
+                        cleanPlace = (fix.longitude.bitPattern, fix.latitude.bitPattern)
+                        cleanPoint = chunk.point(k)
                         guard let time = fix.time else {
                             if options.lenient { continue }
                             throw FencesimError(

@@ -18,6 +18,8 @@ extension GroundTruth {
         let stretchFixes: Int
         /// Timed fixes not walked yet, after the last one walked (the stretch's first).
         private var stretch: [Fix] = []
+        /// Their positions in the truth's frame.
+        private var points: [XY] = []
         /// Visits ended so far.
         private var done: [TruthVisit] = []
         /// Visits open at the last fix walked (`nil` before the first stretch).
@@ -29,13 +31,19 @@ extension GroundTruth {
             self.stretchFixes = max(2, stretchFixes)
         }
 
-        /// Takes the path's next fix (timed fixes in time order; untimed ones are skipped).
+        /// Takes the path's next fix (timed fixes in time order; untimed ones are skipped), with
+        /// its position in the truth's frame when the caller has projected it already (the same
+        /// bits: a ``TraceStream`` projects through the same frame definition).
         ///
         /// - Throws: ``Support/FencesimError`` `.badData` when GEOS fails on a segment.
-        public mutating func push(_ fix: Fix) throws(FencesimError) {
+        public mutating func push(_ fix: Fix, at point: XY? = nil) throws(FencesimError) {
             guard fix.time != nil else { return }
-            if stretch.isEmpty { stretch.reserveCapacity(min(stretchFixes, 4096)) }
+            if stretch.isEmpty {
+                stretch.reserveCapacity(min(stretchFixes, 4096))
+                points.reserveCapacity(min(stretchFixes, 4096))
+            }
             stretch.append(fix)
+            points.append(point ?? truth.frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude)))
             if stretch.count >= stretchFixes { try walkStretch() }
         }
 
@@ -49,6 +57,7 @@ extension GroundTruth {
             done = []
             open = nil
             stretch = []
+            points = []
             visits.sort { a, b in TruthVisit.ordered(a, b) || (!TruthVisit.ordered(b, a) && a.fence < b.fence) }
             return visits
         }
@@ -56,15 +65,18 @@ extension GroundTruth {
         private mutating func walkStretch() throws(FencesimError) {
             let walked: Stretch
             do throws(SpatialError) {
-                walked = try truth.walk(stretch, carrying: open)
+                walked = try truth.walk(stretch, points: points, carrying: open)
             } catch {
                 throw FencesimError(.badData, "ground truth: \(error.message)", cause: error)
             }
             done += walked.done
             open = walked.open
             let last = stretch[stretch.count - 1]
+            let lastPoint = points[points.count - 1]
             stretch.removeAll(keepingCapacity: true)
+            points.removeAll(keepingCapacity: true)
             stretch.append(last)
+            points.append(lastPoint)
         }
     }
 

@@ -287,14 +287,12 @@ public final class GroundTruth {
         return try walk.finish()
     }
 
-    /// Walks `path` (timed fixes), a stretch of a longer path when `carried` holds the visits
-    /// open at its first fix (the end of the stretch before it; `nil`: the path's start, whose
-    /// visits begin at its first fix).
-    func walk(_ path: [Fix], carrying carried: [Int: TruthVisit]?) throws(SpatialError) -> Stretch {
+    /// Walks `path` (timed fixes, at `points` in the frame), a stretch of a longer path when
+    /// `carried` holds the visits open at its first fix (the end of the stretch before it;
+    /// `nil`: the path's start, whose visits begin at its first fix).
+    func walk(_ path: [Fix], points: [XY], carrying carried: [Int: TruthVisit]?) throws(SpatialError) -> Stretch {
+        precondition(points.count == path.count, "a point for every fix")
         let regions = layout.regions
-        var points: [XY] = []
-        points.reserveCapacity(path.count)
-        for fix in path { points.append(frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude))) }
         var stretch = Stretch()
         var open: [Int: TruthVisit] = [:]
         /// Whether fence `j` has an open visit (`open[j] != nil` without copying the visit).

@@ -1,4 +1,5 @@
 import Foundation
+import Spatial
 import Support
 import Traces
 
@@ -8,15 +9,33 @@ import Traces
 /// flight, never by the trace; the chunks are shared, not copied. Reading starts at once: a
 /// stream made before the fences are indexed reads ahead while they are.
 ///
+/// Given a frame, the reading thread also projects each fix into it, once for every consumer
+/// (``Chunk/points``): the replay and the truth would each project it otherwise, and the reader
+/// has time to spare while they work.
+///
 /// Every consumer must take its chunks to the end (``next(_:)`` returns `nil`) or ``cancel()``
 /// the stream: the reader waits for the slowest.
 package final class TraceStream: @unchecked Sendable {
+    /// Fixes in file order, and their positions in the stream's frame.
+    package struct Chunk {
+        package var fixes: [Fix] = []
+        /// `points[k]` is `fixes[k]` projected into the frame (`frame.forward`, the same bits a
+        /// consumer's own frame gives); empty when the stream has no frame.
+        package var points: [XY] = []
+
+        /// `fixes[k]`'s position in the frame, when the stream projects.
+        @inline(__always)
+        func point(_ k: Int) -> XY? {
+            points.isEmpty ? nil : points[k]
+        }
+    }
+
     /// Fixes in a chunk.
     static let chunkSize = 16_384
     /// Chunks a consumer may be behind the reader.
     static let depth = 4
 
-    private let channels: [BoundedChannel<[Fix]>]
+    private let channels: [BoundedChannel<Chunk>]
     /// How many consumers take the chunks.
     var consumers: Int { channels.count }
     private let done = DispatchSemaphore(value: 0)
@@ -24,24 +43,32 @@ package final class TraceStream: @unchecked Sendable {
     /// channels, read after ``result()`` has waited for it.
     private var read: Result<TraceStatistics, FencesimError>?
 
-    /// Starts reading `path` for `consumers` consumers.
-    init(path: String, options: TraceReadOptions, consumers: Int, chunkSize: Int = TraceStream.chunkSize) {
+    /// Starts reading `path` for `consumers` consumers, projecting each fix into `frame` when
+    /// given (a frame the reader cannot build leaves the projecting to the consumers).
+    init(path: String, options: TraceReadOptions, consumers: Int, frame: FrameDefinition? = nil, chunkSize: Int = TraceStream.chunkSize) {
         precondition(consumers > 0, "a stream for nobody")
         channels = (0..<consumers).map { _ in BoundedChannel(depth: TraceStream.depth) }
         let size = max(1, chunkSize)
         let thread = Thread { [self] in
-            var chunk: [Fix] = []
-            chunk.reserveCapacity(size)
+            // A frame of this thread's own: PROJ objects are not shared between threads.
+            let projection = frame.flatMap { try? MetricFrame($0) }
+            func fresh() -> Chunk {
+                var chunk = Chunk()
+                chunk.fixes.reserveCapacity(size)
+                if projection != nil { chunk.points.reserveCapacity(size) }
+                return chunk
+            }
+            var chunk = fresh()
             let channels = self.channels
             do throws(FencesimError) {
                 let statistics = try TraceReader.read(path: path, options: options) { (fix: Fix) throws(FencesimError) in
-                    chunk.append(fix)
-                    guard chunk.count == size else { return }
+                    chunk.fixes.append(fix)
+                    if let projection { chunk.points.append(projection.forward(XY(longitude: fix.longitude, latitude: fix.latitude))) }
+                    guard chunk.fixes.count == size else { return }
                     for channel in channels where !channel.send(chunk) { throw FencesimError(.internalError, "cancelled") }
-                    chunk = []
-                    chunk.reserveCapacity(size)
+                    chunk = fresh()
                 }
-                if !chunk.isEmpty { for channel in channels { _ = channel.send(chunk) } }
+                if !chunk.fixes.isEmpty { for channel in channels { _ = channel.send(chunk) } }
                 read = .success(statistics)
             } catch {
                 read = .failure(error)
@@ -54,7 +81,7 @@ package final class TraceStream: @unchecked Sendable {
     }
 
     /// Consumer `consumer`'s next chunk, or `nil` at the end of the trace (or once cancelled).
-    func next(_ consumer: Int) -> [Fix]? {
+    func next(_ consumer: Int) -> Chunk? {
         channels[consumer].receive()
     }
 

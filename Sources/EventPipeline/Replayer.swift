@@ -97,14 +97,17 @@ public struct Replayer: Sendable {
         placesState: PlacesState? = nil, log: OrderedEventLog.Channel? = nil
     ) -> Outcome {
         replay(input, compiled, configuration, placesState: placesState, log: log) {
-            (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
-            try TraceReader.read(path: input.path, options: input.readOptions(configuration.readOptions), onFix: onFix)
+            (onFix: (Fix, XY?) throws(FencesimError) -> Void) throws(FencesimError) in
+            try TraceReader.read(path: input.path, options: input.readOptions(configuration.readOptions)) {
+                (fix: Fix) throws(FencesimError) in try onFix(fix, nil)
+            }
         }
     }
 
     /// Replays the fixes that `source` hands to its argument, in order (a file streamed by
-    /// ``Traces/TraceReader``, or fixes held in memory); `source` returns what reading them found,
-    /// if it read them.
+    /// ``Traces/TraceReader``, or fixes held in memory), each with its position in the fences'
+    /// frame when the source projected it already (else `nil`: it is projected here); `source`
+    /// returns what reading them found, if it read them.
     ///
     /// - Parameters:
     ///   - signalLoss: notifications the operating system never delivers (SPEC §6.2): applied to
@@ -117,7 +120,7 @@ public struct Replayer: Sendable {
         _ input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration,
         placesState: PlacesState? = nil, signalLoss: SignalLoss? = nil, log channel: OrderedEventLog.Channel? = nil,
         release: ((LogLine) -> Void)? = nil,
-        source: ((Fix) throws(FencesimError) -> Void) throws(FencesimError) -> TraceStatistics?
+        source: ((Fix, XY?) throws(FencesimError) -> Void) throws(FencesimError) -> TraceStatistics?
     ) -> Outcome {
         var outcome = Outcome(input: input)
         /// The trace's events when they are kept in the outcome.
@@ -145,7 +148,7 @@ public struct Replayer: Sendable {
         var loss = signalLoss
         let fenceIDs = signalLoss == nil ? [] : compiled.fenceSet.fences.map(\.id)
         do throws(FencesimError) {
-            let statistics = try source { (fix: Fix) throws(FencesimError) in
+            let statistics = try source { (fix: Fix, projected: XY?) throws(FencesimError) in
                 let row = index
                 index += 1
                 guard let time = fix.time else {
@@ -161,7 +164,7 @@ public struct Replayer: Sendable {
                     }
                     return
                 }
-                let position = frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude))
+                let position = projected ?? frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude))
                 let sample = Sample(
                     index: row, time: time, position: position, longitude: fix.longitude, latitude: fix.latitude,
                     accuracy: fix.accuracyMeters, speed: fix.speedMetersPerSecond, course: fix.courseDegrees,

@@ -102,12 +102,13 @@ extension Replayer {
                 input, compiled, configuration, placesState: state, signalLoss: SignalLoss(degradation, trace: input.label),
                 log: log?.channel(k)
             ) {
-                (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
+                (onFix: (Fix, XY?) throws(FencesimError) -> Void) throws(FencesimError) in
                 var feed = DegradedFeed(degradation, maxGapSeconds: configuration.maxGapSeconds, file: input.path)
+                func emit(_ fix: Fix) throws(FencesimError) { try onFix(fix, nil) }
                 let statistics = try TraceReader.read(path: input.path, options: input.readOptions(configuration.readOptions)) {
-                    (fix: Fix) throws(FencesimError) in try feed.push(fix, to: onFix)
+                    (fix: Fix) throws(FencesimError) in try feed.push(fix, to: emit)
                 }
-                try feed.finish(to: onFix)
+                try feed.finish(to: emit)
                 return statistics
             }
         }

@@ -83,12 +83,7 @@ public enum ReportJSON {
             case .list(let count, let element):
                 // An array of objects, as ``write(_:indent:to:)`` prints one.
                 JSONWriter.append("[\n", to: &out.bytes)
-                for k in 0..<count {
-                    JSONWriter.append("    ", to: &out.bytes)
-                    element(k, &out.bytes)
-                    JSONWriter.append(k + 1 < count ? ",\n" : "\n", to: &out.bytes)
-                    try out.flushIfFull()
-                }
+                try writeList(count, element, to: &out)
                 JSONWriter.append("  ]", to: &out.bytes)
             }
             JSONWriter.append(n + 1 < members.count ? ",\n" : "\n", to: &out.bytes)
@@ -101,7 +96,45 @@ public enum ReportJSON {
     /// A top-level member: a value, or a long list of objects written an element at a time.
     private enum Member {
         case value(JSONValue)
-        case list(Int, (Int, inout [UInt8]) -> Void)
+        case list(Int, @Sendable (Int, inout [UInt8]) -> Void)
+    }
+
+    /// Elements of a long list rendered by one thread before they are handed on.
+    static let listBlock = 1024
+
+    /// The elements of a long list, each on its lines with its separator: rendered in blocks of
+    /// ``listBlock`` elements on two threads side by side and written in order as each block and
+    /// the ones before it are done (rendering is most of a report's writing; the bytes are the
+    /// same as one thread's). At most two blocks wait at a time.
+    private static func writeList(_ count: Int, _ element: @Sendable (Int, inout [UInt8]) -> Void, to out: inout Output)
+        throws(FencesimError)
+    {
+        let threads = 2
+        try out.flush()
+        var failure: FencesimError?
+        var start = 0
+        while start < count, failure == nil {
+            let round = start..<min(count, start + listBlock * threads)
+            let parts = (round.count + listBlock - 1) / listBlock
+            OrderedBlocks.stream(
+                count: round.count, parts: parts,
+                { _, range -> [UInt8] in
+                    var bytes: [UInt8] = []
+                    bytes.reserveCapacity(range.count * 512)
+                    for k in range.lowerBound + round.lowerBound..<range.upperBound + round.lowerBound {
+                        JSONWriter.append("    ", to: &bytes)
+                        element(k, &bytes)
+                        JSONWriter.append(k + 1 < count ? ",\n" : "\n", to: &bytes)
+                    }
+                    return bytes
+                },
+                consume: { _, bytes in
+                    guard failure == nil else { return }
+                    do throws(FencesimError) { try out.sink.write(bytes) } catch { failure = error }
+                })
+            start = round.upperBound
+        }
+        if let failure { throw failure }
     }
 
     /// Bytes on their way to a sink.

@@ -95,6 +95,12 @@ struct Report: ParsableCommand {
     @Flag(help: "Print nothing on standard output (the table), only write the files.")
     var quiet = false
 
+    @Flag(
+        help:
+            "Print the wall-clock time and resident memory at the end of each phase (reading fences and settings, evaluating the traces, summarizing, writing the files) to standard error."
+    )
+    var timings = false
+
     @Option(
         help: ArgumentHelp(
             "Evaluate only shard K of N (0-based; traces balanced by size) and write its part into --out for fencesim merge (default: every trace).",
@@ -141,10 +147,13 @@ struct Report: ParsableCommand {
         let overrides = try geotrigger.overrides()
         let given = try crs.map(FrameChoice.parse)
         var failure: FencesimError?
+        let timer: PhaseTimer? = timings ? PhaseTimer() : nil
+        defer { for line in timer?.lines ?? [] { Terminal.err(line) } }
         try Terminal.run {
             // A bad --degrade is a usage error located at its column (`--degrade:1:COL: error: ...`).
             let degradeOverride = try degrade.map { text throws(FencesimError) in try Scenario.degradation(parsing: text) }
             let setup = try prepare(readOptions: readOptions, overrides: overrides, given: given, degradeOverride: degradeOverride)
+            timer?.lap("read-fences")
             if let text = shard, let out {
                 try runShard(try Shard(parsing: text), setup: setup, readOptions: readOptions, out: out)
                 return
@@ -163,6 +172,7 @@ struct Report: ParsableCommand {
             let evaluations = try evaluator.run(
                 setup.traces, progress: { done, total in bar.update(done, total) }, keep: { workers.append($0) })
             bar.finish()
+            timer?.lap("evaluate")
             setup.distortion?.say(traces: evaluations.map(\.outcome.readStatistics))
             if let note = TraceOptions.zonelessNote(evaluations.map(\.outcome), timeZone: readOptions.timeZone) { Terminal.err(note) }
             for e in evaluations {
@@ -177,7 +187,9 @@ struct Report: ParsableCommand {
                 evaluations: evaluations, fences: setup.replay.fences, title: reportTitle(setup, view: evaluation.view),
                 generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
                 degradation: setup.degradation)
+            timer?.lap("summarize")
             try Report.emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
+            timer?.lap("write")
             if !quiet, let other = evaluation.alsoView {
                 var beside = evaluations
                 for k in beside.indices { beside[k].score = beside[k].alternateScore }
@@ -192,7 +204,10 @@ struct Report: ParsableCommand {
             // What is left is to free the fences, every visit's score and the report piece by
             // piece (a tenth of a second for a long drive over 100,000 fences): the process ends
             // here instead when nothing failed. Output is written unbuffered; nothing is lost.
-            if failure == nil { withExtendedLifetime((setup, evaluations, report, workers)) { Terminal.exitNow() } }
+            if failure == nil {
+                for line in timer?.lines ?? [] { Terminal.err(line) }
+                withExtendedLifetime((setup, evaluations, report, workers)) { Terminal.exitNow() }
+            }
         }
         if let failure {
             Terminal.err("error: \(evaluationsFailedMessage(failure))")

@@ -121,8 +121,8 @@ extension Replayer {
         fixes: [Fix], input: TraceInput, _ compiled: CompiledFences, _ configuration: Configuration
     ) -> Outcome {
         replay(input, compiled, configuration) {
-            (onFix: (Fix) throws(FencesimError) -> Void) throws(FencesimError) in
-            for fix in fixes { try onFix(fix) }
+            (onFix: (Fix, XY?) throws(FencesimError) -> Void) throws(FencesimError) in
+            for fix in fixes { try onFix(fix, nil) }
             return nil
         }
     }

@@ -340,6 +340,40 @@ import Traces
         #expect(whole.contains { v in ends.contains { t in v.enter < t && (v.exit.map { $0 > t } ?? true) } })
     }
 
+    /// A trace stream with a frame hands each fix with its projection (what a report's replay
+    /// and truth take instead of projecting each fix twice): every fix in file order, at the same
+    /// bits as a frame of the consumer's own, and the truth walked on those points is the truth
+    /// walked on its own projections. A stream without a frame hands no points.
+    @Test func streamedPointsAreTheConsumersOwn() throws {
+        let fences = try Self.fences(count: 60, size: 1500, seed: 7)
+        let fixes = try Self.path(count: 2500, size: 1500, seed: 8)
+        let dir = try Paths.temporaryDirectory()
+        let path = try Paths.write(TraceWriter.render(fixes, format: .csv), "drive.csv", in: dir)
+        let own = try MetricFrame(Self.frame)
+        let truth = try GroundTruth(fences: fences, frame: Self.frame)
+        let stream = TraceStream(path: path, options: TraceReadOptions(), consumers: 1, frame: Self.frame, chunkSize: 300)
+        var read: [Fix] = []
+        var walk = GroundTruth.PathWalk(truth, stretchFixes: 700)
+        while let chunk = stream.next(0) {
+            #expect(chunk.points.count == chunk.fixes.count)
+            for k in chunk.fixes.indices {
+                let fix = chunk.fixes[k]
+                let mine = own.forward(XY(longitude: fix.longitude, latitude: fix.latitude))
+                #expect(chunk.point(k)?.x.bitPattern == mine.x.bitPattern && chunk.point(k)?.y.bitPattern == mine.y.bitPattern)
+                try walk.push(fix, at: chunk.point(k))
+                read.append(fix)
+            }
+        }
+        _ = try stream.result()
+        #expect(read.count == fixes.count)
+        let streamed = try walk.finish()
+        #expect(!streamed.isEmpty)
+        Self.expectSame(streamed, try truth.visits(along: read))
+        let plain = TraceStream(path: path, options: TraceReadOptions(), consumers: 1)
+        while let chunk = plain.next(0) { #expect(chunk.points.isEmpty && chunk.point(0) == nil) }
+        _ = try plain.result()
+    }
+
     /// A stretch may end anywhere, on a fence's boundary too: with fixes exactly on a square's
     /// edge for most of the path, walks in stretches of every length from 2 to 40 fixes give
     /// the whole walk's visits.
