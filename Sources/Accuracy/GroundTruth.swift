@@ -357,8 +357,8 @@ public final class GroundTruth {
                 guard !near.isEmpty else { continue }
                 // Across a gap or between two segments the path is not known.
                 let joined = path[i].segment == path[i + 1].segment && tb.seconds(since: ta) <= maxGapSeconds
-                // The segment's geodesic speed, worked out at its first entry or exit (a
-                // geodesic is costly, and most segments have neither).
+                // The segment's geodesic speed, worked out at its first entry (a geodesic is
+                // costly, and most segments have none).
                 var segmentSpeed: Double??
                 let span = tb.nanoseconds(since: ta)
                 for n in near.indices {
@@ -433,23 +433,21 @@ public final class GroundTruth {
                     }
                 }
 
-                /// Opens or closes fence `j`'s visit at `fraction` along this segment.
+                /// Opens or closes fence `j`'s visit at `fraction` along this segment: an entry
+                /// with its speed and place (the speed band and the map's marker of a miss), an
+                /// exit with its time alone.
                 func transition(_ j: Int, inside now: Bool, fraction f0: Double) throws(SpatialError) {
-                    if segmentSpeed == nil { segmentSpeed = .some(GroundTruth.speed(path[i], path[i + 1])) }
-                    let speed = segmentSpeed ?? nil
                     // At the later fix itself across a gap (whose nanoseconds may pass Int64).
                     let time = f0 == 1 ? tb : ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
-                    let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
                     isOpen[j] = now
                     if now {
+                        if segmentSpeed == nil { segmentSpeed = .some(GroundTruth.speed(path[i], path[i + 1])) }
+                        let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
                         open[j] = TruthVisit(
-                            fence: j, fenceID: fences.fences[j].id, enter: time, exit: nil, enterSpeed: speed,
+                            fence: j, fenceID: fences.fences[j].id, enter: time, exit: nil, enterSpeed: segmentSpeed ?? nil,
                             enterLongitude: place.longitude, enterLatitude: place.latitude)
                     } else if var visit = open.removeValue(forKey: j) {
                         visit.exit = time
-                        visit.exitSpeed = speed
-                        visit.exitLongitude = place.longitude
-                        visit.exitLatitude = place.latitude
                         // A path touching the boundary at one instant is not a visit.
                         if time > visit.enter { stretch.done.append(visit) }
                     }

@@ -74,9 +74,8 @@ extension TruthVisit {
     var partValue: JSONValue {
         .orderedObject([
             ("fence", .int(Int64(fence))), ("fenceID", .string(fenceID)), ("enter", PartValue.time(enter)), ("exit", PartValue.time(exit)),
-            ("startsInside", .bool(startsInside)), ("enterSpeed", PartValue.double(enterSpeed)), ("exitSpeed", PartValue.double(exitSpeed)),
+            ("startsInside", .bool(startsInside)), ("enterSpeed", PartValue.double(enterSpeed)),
             ("enterLongitude", PartValue.double(enterLongitude)), ("enterLatitude", PartValue.double(enterLatitude)),
-            ("exitLongitude", PartValue.double(exitLongitude)), ("exitLatitude", PartValue.double(exitLatitude)),
         ])
     }
 
@@ -84,9 +83,8 @@ extension TruthVisit {
         self.init(
             fence: try node.member("fence").int, fenceID: try node.member("fenceID").string, enter: try node.member("enter").time,
             exit: try node.optional("exit")?.time, startsInside: try node.member("startsInside").bool,
-            enterSpeed: try node.optional("enterSpeed")?.double, exitSpeed: try node.optional("exitSpeed")?.double,
-            enterLongitude: try node.optional("enterLongitude")?.double, enterLatitude: try node.optional("enterLatitude")?.double,
-            exitLongitude: try node.optional("exitLongitude")?.double, exitLatitude: try node.optional("exitLatitude")?.double)
+            enterSpeed: try node.optional("enterSpeed")?.double,
+            enterLongitude: try node.optional("enterLongitude")?.double, enterLatitude: try node.optional("enterLatitude")?.double)
     }
 }
 

@@ -44,12 +44,7 @@ extension TruthVisit {
             p.enterLongitude = nil
             p.enterLatitude = nil
         }
-        if end != exit {
-            p.exit = end
-            p.exitSpeed = nil
-            p.exitLongitude = nil
-            p.exitLatitude = nil
-        }
+        if end != exit { p.exit = end }
         return p
     }
 }

@@ -14,21 +14,15 @@ public struct TruthVisit: Sendable, Hashable {
     /// The path starts inside the fence (there is no entry crossing).
     public var startsInside: Bool
     /// Speed along the true path at the entry, m/s (the straight segment's geodesic length over
-    /// its duration); `nil` for labelled visits.
+    /// its duration), which gives the visit its speed band; `nil` for labelled visits.
     public var enterSpeed: Double?
-    /// Speed along the true path at the exit, m/s.
-    public var exitSpeed: Double?
-    /// Where the path crosses in (WGS84), when known.
+    /// Where the path crosses in (WGS84), when known: where the report's map marks a miss.
     public var enterLongitude: Double?
     public var enterLatitude: Double?
-    /// Where the path crosses out (WGS84), when known.
-    public var exitLongitude: Double?
-    public var exitLatitude: Double?
 
     public init(
         fence: Int, fenceID: String, enter: Timestamp, exit: Timestamp?, startsInside: Bool = false, enterSpeed: Double? = nil,
-        exitSpeed: Double? = nil, enterLongitude: Double? = nil, enterLatitude: Double? = nil, exitLongitude: Double? = nil,
-        exitLatitude: Double? = nil
+        enterLongitude: Double? = nil, enterLatitude: Double? = nil
     ) {
         self.fence = fence
         self.fenceID = fenceID
@@ -36,11 +30,8 @@ public struct TruthVisit: Sendable, Hashable {
         self.exit = exit
         self.startsInside = startsInside
         self.enterSpeed = enterSpeed
-        self.exitSpeed = exitSpeed
         self.enterLongitude = enterLongitude
         self.enterLatitude = enterLatitude
-        self.exitLongitude = exitLongitude
-        self.exitLatitude = exitLatitude
     }
 
     /// Seconds from entry to exit, when the visit is closed.

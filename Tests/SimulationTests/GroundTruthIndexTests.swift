@@ -171,9 +171,6 @@ import Traces
                     } else if var visit = open[j] {
                         open[j] = nil
                         visit.exit = time
-                        visit.exitSpeed = speed
-                        visit.exitLongitude = place.longitude
-                        visit.exitLatitude = place.latitude
                         if time > visit.enter { done.append(visit) }
                     }
                 }
