@@ -104,9 +104,12 @@ public struct AccuracyMetrics: Sendable {
     public var exitsMissed = 0
     /// Hours of true path the group covers (`nil` where it has no meaning: speed bands).
     public var hours: Double?
-    public var enterLatencies: [Double] = []
-    public var exitLatencies: [Double] = []
-    public var dwellErrors: [Double] = []
+    // A change of the values unsettles the percentiles (no `oldValue`: changed in place).
+    public var enterLatencies: [Double] = [] { didSet { settled = nil } }
+    public var exitLatencies: [Double] = [] { didSet { settled = nil } }
+    public var dwellErrors: [Double] = [] { didSet { settled = nil } }
+    /// The three sets of percentiles once worked out by ``settle()``, until a value changes.
+    private var settled: (enter: Percentiles?, exit: Percentiles?, dwell: Percentiles?)?
 
     /// An empty group; `countsDetections` false for groups by speed band, where false detections
     /// (which have no true crossing) cannot be placed.
@@ -145,9 +148,15 @@ public struct AccuracyMetrics: Sendable {
         return r + p > 0 ? 2 * p * r / (p + r) : 0
     }
 
-    public var enterLatency: Percentiles? { Percentiles(enterLatencies) }
-    public var exitLatency: Percentiles? { Percentiles(exitLatencies) }
-    public var dwellError: Percentiles? { Percentiles(dwellErrors) }
+    public var enterLatency: Percentiles? { settled.map(\.enter) ?? Percentiles(enterLatencies) }
+    public var exitLatency: Percentiles? { settled.map(\.exit) ?? Percentiles(exitLatencies) }
+    public var dwellError: Percentiles? { settled.map(\.dwell) ?? Percentiles(dwellErrors) }
+
+    /// Works out the percentiles now, once, for every later reading (a report reads each
+    /// group's several times: JSON, table, HTML), until a value changes.
+    public mutating func settle() {
+        settled = (Percentiles(enterLatencies), Percentiles(exitLatencies), Percentiles(dwellErrors))
+    }
 
     public var falseExitsPerHour: Double? {
         guard let hours, hours > 0 else { return nil }

@@ -91,6 +91,39 @@ public struct AccuracySummary: Sendable {
         bySpeedBand = (band[..<bands.count] + extra).map { Group(key: $0.label, metrics: $0.metrics) }
     }
 
+    /// Works out every group's percentiles once (``AccuracyMetrics/settle()``), on two threads:
+    /// the groups that hold every visit (overall, bands, traces) on one, zones and fences on the
+    /// other. Each group sorts its own values, so nothing depends on the split. For a report,
+    /// which reads them all; a sweep reads only the overall numbers of each combination.
+    public mutating func settle() {
+        // Moved out (the arrays' one reference), settled, and moved back: no copy.
+        var overall = self.overall
+        var bySpeedBand = self.bySpeedBand
+        var byTrace = self.byTrace
+        var byZone = self.byZone
+        var byFence = self.byFence
+        (self.bySpeedBand, self.byTrace, self.byZone, self.byFence) = ([], [], [], [])
+        struct Shared: @unchecked Sendable {
+            let body: (Int) -> Void
+        }
+        let halves = Shared { half in
+            if half == 0 {
+                overall.settle()
+                for k in bySpeedBand.indices { bySpeedBand[k].metrics.settle() }
+                for k in byTrace.indices { byTrace[k].metrics.settle() }
+            } else {
+                for k in byZone.indices { byZone[k].metrics.settle() }
+                for k in byFence.indices { byFence[k].metrics.settle() }
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { halves.body($0) }
+        self.overall = overall
+        self.bySpeedBand = bySpeedBand
+        self.byTrace = byTrace
+        self.byZone = byZone
+        self.byFence = byFence
+    }
+
     /// Groups by key, each key once, in the order they were first named.
     struct Rows {
         var keys: [String] = []

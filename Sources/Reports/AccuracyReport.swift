@@ -147,7 +147,9 @@ public struct AccuracyReport: Sendable {
         self.degradation = degradation
         self.bands = bands
         let scores = entries.compactMap(\.score)
-        summary = AccuracySummary(scores, fences: fences, bands: bands)
+        var summary = AccuracySummary(scores, fences: fences, bands: bands)
+        summary.settle()
+        self.summary = summary
         // One trace's lists are shared, not copied (a long drive's visits are hundreds of megabytes).
         visits = scores.count == 1 ? scores[0].visits : scores.flatMap(\.visits)
         falseDetections = scores.count == 1 ? scores[0].falseDetections : scores.flatMap(\.falseDetections)

@@ -37,6 +37,22 @@ import Testing
         Scoring.score(truth: truth, events: events, fences: fences, trace: "drive", durationSeconds: duration)
     }
 
+    /// Percentiles worked out once (``AccuracyMetrics/settle()``, what a report does for every
+    /// group) are those of the values, and a value changed afterwards is seen: no stale numbers.
+    @Test func settledPercentilesFollowTheValues() {
+        var m = AccuracyMetrics()
+        m.enterLatencies = (0..<300).map { Double(($0 * 7919) % 301) / 10 }
+        m.exitLatencies = [2, 1]
+        let enter = m.enterLatency
+        m.settle()
+        #expect(m.enterLatency == enter && m.exitLatency == AccuracyMetrics.Percentiles([1, 2]) && m.dwellError == nil)
+        m.enterLatencies.append(1000)
+        #expect(m.enterLatency == AccuracyMetrics.Percentiles(m.enterLatencies) && m.enterLatency != enter)
+        m.settle()
+        m.dwellErrors.append(4)
+        #expect(m.dwellError?.count == 1 && m.enterLatency?.count == 301)
+    }
+
     @Test func visitMissedBecauseTheFenceLiesInAGap() throws {
         // True visit 100–102 s at 30 m/s; the fixes at 99 s and 103 s are both outside, so the
         // engine reports a passthrough instead of an enter.
