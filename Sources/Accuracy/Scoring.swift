@@ -368,10 +368,25 @@ public enum Scoring {
         return result
     }
 
-    /// Positions `0..<fences.count` grouped by `fences[position]`, fences ascending, positions
-    /// ascending within each.
+    /// Positions `0..<fences.count` grouped by `fences[position]` (fence indices, at least 0),
+    /// fences ascending, positions ascending within each.
+    ///
+    /// - Complexity: O(positions + fences): a counting sort (stable) by fence, not a comparison
+    ///   sort of a long drive's visits.
     static func positionsByFence(_ fences: [Int]) -> [(fence: Int, positions: ArraySlice<Int>)] {
-        let order = fences.indices.sorted { a, b in fences[a] != fences[b] ? fences[a] < fences[b] : a < b }
+        guard let top = fences.max() else { return [] }
+        precondition(fences.allSatisfy { $0 >= 0 }, "fence indices are at least 0")
+        var starts = [Int](repeating: 0, count: top + 2)
+        for j in fences { starts[j + 1] += 1 }
+        for j in 0...top { starts[j + 1] += starts[j] }
+        let order = [Int](unsafeUninitializedCapacity: fences.count) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            for (position, j) in fences.enumerated() {
+                (base + starts[j]).initialize(to: position)
+                starts[j] += 1
+            }
+            count = fences.count
+        }
         var groups: [(fence: Int, positions: ArraySlice<Int>)] = []
         var start = 0
         while start < order.count {

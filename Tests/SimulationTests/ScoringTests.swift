@@ -37,6 +37,25 @@ import Testing
         Scoring.score(truth: truth, events: events, fences: fences, trace: "drive", durationSeconds: duration)
     }
 
+    /// Scoring groups a drive's visits by fence with a counting sort: the groups of a stable
+    /// comparison sort, on random fence indices (repeats, gaps, one fence, none).
+    @Test func positionsByFenceGroupAsASortWould() {
+        var random = SplitMix64(seed: 11)
+        for n in [0, 1, 2, 7, 100, 5000] {
+            for spread in [1, 3, 50, 100_000] {
+                let fences = (0..<n).map { _ in Int(random.next() % UInt64(spread)) }
+                let sorted = fences.indices.sorted { a, b in fences[a] != fences[b] ? fences[a] < fences[b] : a < b }
+                var expected: [(Int, [Int])] = []
+                for p in sorted {
+                    if expected.last?.0 == fences[p] { expected[expected.count - 1].1.append(p) } else { expected.append((fences[p], [p])) }
+                }
+                let groups = Scoring.positionsByFence(fences)
+                #expect(groups.map(\.fence) == expected.map(\.0), "n \(n), spread \(spread)")
+                #expect(groups.map { Array($0.positions) } == expected.map(\.1), "n \(n), spread \(spread)")
+            }
+        }
+    }
+
     /// Percentiles worked out once (``AccuracyMetrics/settle()``, what a report does for every
     /// group) are those of the values, and a value changed afterwards is seen: no stale numbers.
     @Test func settledPercentilesFollowTheValues() {
