@@ -195,22 +195,24 @@ public enum Scoring {
         var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
         // Detected visits in the order they began; the open one of each fence by its position.
         var detections: [DetectedVisit] = []
-        var open: [Int: Int] = [:]
+        // By fence, the position of its open detection (-1: none): a look-up per event, no hash.
+        var open = [Int](repeating: -1, count: fences.fences.count)
         var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
         var lostEnters: [Int: [Timestamp]] = [:]
         for e in events {
             let j = Int(e.fence)
             switch e.kind {
             case .enter:
-                if let n = open[j] {
-                    detections[n].duplicateEnters += 1
+                if open[j] >= 0 {
+                    detections[open[j]].duplicateEnters += 1
                 } else {
                     open[j] = detections.count
                     detections.append(DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated))
                 }
             case .exit:
-                if let n = open.removeValue(forKey: j) {
-                    detections[n].exit = e.time
+                if open[j] >= 0 {
+                    detections[open[j]].exit = e.time
+                    open[j] = -1
                 } else {
                     result.orphanExits += 1
                 }
