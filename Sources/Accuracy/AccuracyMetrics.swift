@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The aggregate numbers of SPEC §6.3 over a group of truth visits and detections (one fence,
 /// zone, trace, speed band, or everything).
 ///
@@ -66,26 +72,45 @@ public struct AccuracyMetrics: Sendable {
                 return values.sorted()
             }
             let sign: UInt64 = 1 << 63
-            // Keys in the order of the doubles: negatives with every bit flipped, others with the sign bit set.
-            var keys = values.map { v -> UInt64 in
-                let bits = v.bitPattern
-                return bits & sign != 0 ? ~bits : bits | sign
+            let n = values.count
+            // Keys in the order of the doubles: negatives with every bit flipped, others with the
+            // sign bit set; sorted between two buffers of plain memory (no uniqueness or bounds
+            // check per element: the passes were most of a report's sorting instructions).
+            let keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
+            let spare = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
+            let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 257)
+            defer {
+                keys.deallocate()
+                spare.deallocate()
+                counts.deallocate()
             }
-            var spare = [UInt64](repeating: 0, count: keys.count)
-            var counts = [Int](repeating: 0, count: 257)
+            for k in 0..<n {
+                let bits = values[k].bitPattern
+                keys[k] = bits & sign != 0 ? ~bits : bits | sign
+            }
+            var from = keys
+            var to = spare
             for shift in stride(from: UInt64(0), to: 64, by: 8) {
-                for k in counts.indices { counts[k] = 0 }
-                for key in keys { counts[Int((key >> shift) & 0xff) + 1] += 1 }
-                if counts.contains(keys.count) { continue }
+                counts.update(repeating: 0)
+                for k in 0..<n { counts[Int((from[k] >> shift) & 0xff) + 1] += 1 }
+                // Every key shares this byte: the pass would move nothing.
+                if counts.contains(n) { continue }
                 for k in 1...256 { counts[k] += counts[k - 1] }
-                for key in keys {
+                for k in 0..<n {
+                    let key = from[k]
                     let digit = Int((key >> shift) & 0xff)
-                    spare[counts[digit]] = key
+                    to[counts[digit]] = key
                     counts[digit] += 1
                 }
-                swap(&keys, &spare)
+                swap(&from, &to)
             }
-            return keys.map { key in Double(bitPattern: key & sign != 0 ? key & ~sign : ~key) }
+            return [Double](unsafeUninitializedCapacity: n) { out, count in
+                for k in 0..<n {
+                    let key = from[k]
+                    out[k] = Double(bitPattern: key & sign != 0 ? key & ~sign : ~key)
+                }
+                count = n
+            }
         }
     }
 
@@ -156,6 +181,26 @@ public struct AccuracyMetrics: Sendable {
     /// group's several times: JSON, table, HTML), until a value changes.
     public mutating func settle() {
         settled = (Percentiles(enterLatencies), Percentiles(exitLatencies), Percentiles(dwellErrors))
+    }
+
+    /// ``settle()``, taking `other`'s percentiles when it is settled and holds the same values,
+    /// bit for bit and in the same order (the one trace of a report and the overall numbers):
+    /// the same values sort the same.
+    public mutating func settle(like other: AccuracyMetrics) {
+        guard let theirs = other.settled, AccuracyMetrics.sameBits(enterLatencies, other.enterLatencies),
+            AccuracyMetrics.sameBits(exitLatencies, other.exitLatencies), AccuracyMetrics.sameBits(dwellErrors, other.dwellErrors)
+        else { return settle() }
+        settled = theirs
+    }
+
+    private static func sameBits(_ a: [Double], _ b: [Double]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 
     public var falseExitsPerHour: Double? {

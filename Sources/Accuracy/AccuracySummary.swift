@@ -110,7 +110,8 @@ public struct AccuracySummary: Sendable {
             if half == 0 {
                 overall.settle()
                 for k in bySpeedBand.indices { bySpeedBand[k].metrics.settle() }
-                for k in byTrace.indices { byTrace[k].metrics.settle() }
+                // A report of one trace: its values are the overall ones.
+                for k in byTrace.indices { byTrace[k].metrics.settle(like: overall) }
             } else {
                 for k in byZone.indices { byZone[k].metrics.settle() }
                 for k in byFence.indices { byFence[k].metrics.settle() }

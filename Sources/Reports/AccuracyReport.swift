@@ -178,16 +178,19 @@ public struct AccuracyReport: Sendable {
         for v in visits { visit(v.truth.fence, v.truth.fenceID) }
         for d in falseDetections { visit(d.visit.fence, d.visit.fenceID) }
         var chosen: [FenceShape] = []
-        var candidates: [(visited: Bool, fence: Fence)] = []
+        // Candidates by index into the fence set (sorting whole fences moved each one about).
+        var candidates: [(visited: Bool, fence: Int)] = []
         for (j, fence) in fences.fences.enumerated() {
             guard let b = MapFigure.extent(fence.shape, fence.kind) else { continue }
             let visited = visitedIndex[j] || (!visitedID.isEmpty && visitedID.contains(fence.id))
             if let near, !near.intersects(b), !visited { continue }
-            candidates.append((visited, fence))
+            candidates.append((visited, j))
         }
-        candidates.sort { a, b in a.visited != b.visited ? a.visited : a.fence.id < b.fence.id }
+        let all = fences.fences
+        candidates.sort { a, b in a.visited != b.visited ? a.visited : all[a.fence].id < all[b.fence].id }
         for c in candidates.prefix(AccuracyReport.fenceDrawLimit) {
-            chosen.append(FenceShape(id: c.fence.id, zone: c.fence.zone ?? "default", kind: c.fence.kind, shape: c.fence.shape))
+            let fence = all[c.fence]
+            chosen.append(FenceShape(id: fence.id, zone: fence.zone ?? "default", kind: fence.kind, shape: fence.shape))
         }
         self.fences = chosen
         fencesOmitted = max(0, candidates.count - AccuracyReport.fenceDrawLimit)

@@ -70,6 +70,18 @@ import Testing
         m.settle()
         m.dwellErrors.append(4)
         #expect(m.dwellError?.count == 1 && m.enterLatency?.count == 301)
+        // Settled like another group: its numbers only when the values are the same bits.
+        var same = AccuracyMetrics()
+        same.enterLatencies = m.enterLatencies
+        same.exitLatencies = m.exitLatencies
+        same.dwellErrors = m.dwellErrors
+        m.settle()
+        same.settle(like: m)
+        #expect(same.enterLatency == m.enterLatency && same.dwellError == m.dwellError)
+        var other = same
+        other.enterLatencies[0] = -other.enterLatencies[0] - 1
+        other.settle(like: m)
+        #expect(other.enterLatency == AccuracyMetrics.Percentiles(other.enterLatencies) && other.enterLatency != m.enterLatency)
     }
 
     @Test func visitMissedBecauseTheFenceLiesInAGap() throws {
