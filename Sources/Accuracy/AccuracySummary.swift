@@ -60,18 +60,25 @@ public struct AccuracySummary: Sendable {
         let passes = Shared { pass in
             if pass == 0 {
                 for s in scores {
-                    for v in s.visits { fence.metrics[row(&fence, fenceRow, v.truth.fence, v.truth.fenceID)].add(v) }
+                    // Read in place: a loop variable would copy each visit (and retain its names).
+                    s.visits.withUnsafeBufferPointer { visits in
+                        for k in visits.indices {
+                            fence.metrics[row(&fence, fenceRow, visits[k].truth.fence, visits[k].truth.fenceID)].add(visits[k])
+                        }
+                    }
                     for d in s.falseDetections { fence.metrics[row(&fence, fenceRow, d.visit.fence, d.visit.fenceID)].addFalseDetection() }
                 }
                 return
             }
             for s in scores {
                 var t = AccuracyMetrics(hours: s.durationSeconds / 3600)
-                for v in s.visits {
-                    overall.add(v)
-                    t.add(v)
-                    zone.metrics[row(&zone, zoneRow, v.truth.fence, v.zone)].add(v)
-                    band[bandRow(v.speedBand)].metrics.add(v)
+                s.visits.withUnsafeBufferPointer { visits in
+                    for k in visits.indices {
+                        overall.add(visits[k])
+                        t.add(visits[k])
+                        zone.metrics[row(&zone, zoneRow, visits[k].truth.fence, visits[k].zone)].add(visits[k])
+                        band[bandRow(visits[k].speedBand)].metrics.add(visits[k])
+                    }
                 }
                 for d in s.falseDetections {
                     overall.addFalseDetection()
