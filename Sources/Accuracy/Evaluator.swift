@@ -79,15 +79,23 @@ public struct Evaluator: Sendable {
         defer { if !firstTaken.withLock({ $0 }) { first.cancel() } }
         // One index for every worker; each worker has its own frame, GEOS context and truth.
         let replay = configuration.replay
+        let makeTruth = { @Sendable () throws(FencesimError) -> GroundTruth in
+            try GroundTruth(fences: replay.fences.watchedOnce, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds)
+        }
+        // The first worker's truth is prepared on a thread of its own while the fences are
+        // indexed (it projects every fence again: a serial stretch before the first fix
+        // otherwise); the worker that comes first takes it, the others make theirs.
+        let early = EarlyTruth(makeTruth)
+        defer { early.wait() }
         let index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings)
         let total = traces.count
         let (results, workersBuilt) = try WorkerPool.run(
             count: traces.count, workers: workers,
             makeWorker: { () throws(FencesimError) in
-                (
-                    compiled: try CompiledFences(index: index),
-                    truth: try GroundTruth(fences: replay.fences.watchedOnce, frame: replay.frame, maxGapSeconds: replay.maxGapSeconds)
-                )
+                let compiled = try CompiledFences(index: index)
+                let truth: GroundTruth
+                if let made = try early.take() { truth = made } else { truth = try makeTruth() }
+                return (compiled: compiled, truth: truth)
             }, progress: progress.map { report in { @Sendable done in report(done, total) } }
         ) { (worker, k) throws(FencesimError) -> TraceEvaluation in
             let stream = k == 0 ? first : Evaluator.stream(traces[k], configuration)
@@ -104,6 +112,41 @@ public struct Evaluator: Sendable {
         // What compiling the fences found (a fence a negative buffer erases), said once.
         if !all.isEmpty { all[0].outcome.warnings = index.warnings + all[0].outcome.warnings }
         return all
+    }
+
+    /// A ground truth made on a thread of its own, for the first worker that asks.
+    final class EarlyTruth: @unchecked Sendable {
+        /// Written by the thread before it signals; read after ``wait()``.
+        private var made: Result<GroundTruth, FencesimError>?
+        private let done = DispatchSemaphore(value: 0)
+        private let taken = Mutex(false)
+
+        init(_ make: @escaping @Sendable () throws(FencesimError) -> GroundTruth) {
+            let thread = Thread { [self] in
+                do throws(FencesimError) { made = .success(try make()) } catch { made = .failure(error) }
+                done.signal()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+
+        /// Waits for the thread (once more is harmless).
+        func wait() {
+            done.wait()
+            done.signal()
+        }
+
+        /// The truth (or its error) for the first caller; `nil` for every later one.
+        func take() throws(FencesimError) -> GroundTruth? {
+            guard
+                taken.withLock({ was in
+                    defer { was = true }; return !was
+                })
+            else { return nil }
+            wait()
+            guard let made else { return nil }
+            return try made.get()
+        }
     }
 
     /// The stream of a trace's clean fixes for ``evaluate(_:_:_:_:knownTruth:stream:)``: to the
