@@ -65,15 +65,14 @@ extension Timestamp {
 
     /// ISO-8601 in UTC with `fractionDigits` digits of fraction (0...9), rounded to nearest.
     public func iso8601(fractionDigits: Int = 3) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
+        var out = ByteBuffer(capacity: 32)
         appendISO8601(fractionDigits: fractionDigits, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends ``iso8601(fractionDigits:)``'s text to `out` as ASCII bytes (the one
     /// implementation; event logs write millions of these).
-    public func appendISO8601(fractionDigits: Int = 3, to out: inout [UInt8]) {
+    public func appendISO8601(fractionDigits: Int = 3, to out: inout ByteBuffer) {
         precondition((0...9).contains(fractionDigits))
         var unit: Int64 = 1
         for _ in 0..<(9 - fractionDigits) { unit *= 10 }
@@ -81,18 +80,21 @@ extension Timestamp {
         let roundedNanos = (Int64(nanoseconds) + unit / 2) / unit * unit
         let t = Timestamp(seconds: seconds, nanoseconds: roundedNanos)
         let c = t.civil
+        // At most 46 bytes (a sign, a year of 19 digits, 9 digits of fraction): room for all
+        // of them at once, then the two-digit fields as single stores.
+        out.reserve(48)
         if c.year < 0 { out.append(UInt8(ascii: "-")) }
         Self.pad(abs(c.year), 4, &out)
         out.append(UInt8(ascii: "-"))
-        Self.pad(c.month, 2, &out)
+        Self.twoDigits(c.month, &out)
         out.append(UInt8(ascii: "-"))
-        Self.pad(c.day, 2, &out)
+        Self.twoDigits(c.day, &out)
         out.append(UInt8(ascii: "T"))
-        Self.pad(c.hour, 2, &out)
+        Self.twoDigits(c.hour, &out)
         out.append(UInt8(ascii: ":"))
-        Self.pad(c.minute, 2, &out)
+        Self.twoDigits(c.minute, &out)
         out.append(UInt8(ascii: ":"))
-        Self.pad(c.second, 2, &out)
+        Self.twoDigits(c.second, &out)
         if fractionDigits > 0 {
             out.append(UInt8(ascii: "."))
             Self.pad(Int(Int64(c.nanosecond) / unit), fractionDigits, &out)
@@ -100,16 +102,24 @@ extension Timestamp {
         out.append(UInt8(ascii: "Z"))
     }
 
+    /// Appends `value` (not negative) as ``pad(_:_:_:)`` pads it to two digits.
+    @inline(__always)
+    private static func twoDigits(_ value: Int, _ out: inout ByteBuffer) {
+        guard value < 100 else { return pad(value, 2, &out) }
+        out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+        out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+    }
+
     /// Appends `value` (not negative) in decimal, left-padded with zeros to `width` digits.
     @inline(__always)
-    private static func pad(_ value: Int, _ width: Int, _ out: inout [UInt8]) {
+    private static func pad(_ value: Int, _ width: Int, _ out: inout ByteBuffer) {
         var digits = 1
         var limit = 10
         while value >= limit, digits < 19 {
             digits += 1
             limit &*= 10
         }
-        for _ in digits..<max(digits, width) { out.append(UInt8(ascii: "0")) }
+        if width > digits { out.append(repeating: UInt8(ascii: "0"), count: width - digits) }
         var divisor = 1
         for _ in 1..<digits { divisor *= 10 }
         var v = value
