@@ -83,8 +83,13 @@ extension Timestamp {
         // At most 46 bytes (a sign, a year of 19 digits, 9 digits of fraction): room for all
         // of them at once, then the two-digit fields as single stores.
         out.reserve(48)
-        if c.year < 0 { out.append(UInt8(ascii: "-")) }
-        Self.pad(abs(c.year), 4, &out)
+        if c.year >= 0, c.year < 10_000 {
+            Self.twoDigits(c.year / 100, &out)
+            Self.twoDigits(c.year % 100, &out)
+        } else {
+            if c.year < 0 { out.append(UInt8(ascii: "-")) }
+            Self.pad(abs(c.year), 4, &out)
+        }
         out.append(UInt8(ascii: "-"))
         Self.twoDigits(c.month, &out)
         out.append(UInt8(ascii: "-"))
@@ -95,7 +100,13 @@ extension Timestamp {
         Self.twoDigits(c.minute, &out)
         out.append(UInt8(ascii: ":"))
         Self.twoDigits(c.second, &out)
-        if fractionDigits > 0 {
+        if fractionDigits == 3 {
+            // Milliseconds, as logs write them: three digits, divisions by constants.
+            let millis = c.nanosecond / 1_000_000
+            out.append(UInt8(ascii: "."))
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millis / 100))
+            Self.twoDigits(millis % 100, &out)
+        } else if fractionDigits > 0 {
             out.append(UInt8(ascii: "."))
             Self.pad(Int(Int64(c.nanosecond) / unit), fractionDigits, &out)
         }
