@@ -396,19 +396,24 @@ extension EventLineRenderer: LogFieldSink {
 /// millions of events).
 ///
 /// Not thread-safe: traces replayed on several workers reach it through ``OrderedEventLog``.
+///
+/// - Important: Used by one thread at a time (its owner's, or under ``OrderedEventLog``'s
+///   lock), so the state it changes on every event is marked `@exclusivity(unchecked)` (as
+///   ``OrderedEventLog/Channel``'s): the compiler still checks exclusive access statically, and
+///   the runtime's check on each access (two an event) is left out.
 public final class EventLogWriter {
     public let format: EventLogFormat
     let sink: any ByteSink
-    var renderer: EventLineRenderer
+    @exclusivity(unchecked) var renderer: EventLineRenderer
     /// Rendered bytes not yet written.
-    var buffer = ByteBuffer(capacity: EventLogWriter.flushBytes + 4096)
+    @exclusivity(unchecked) var buffer = ByteBuffer(capacity: EventLogWriter.flushBytes + 4096)
     /// Events written so far: the next event's `seq`.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
     /// The table's events (table format only).
     var tableEvents: [LogEvent] = []
     var finished = false
     /// The digits of a `seq` (reused).
-    var digits = ByteBuffer(capacity: 24)
+    @exclusivity(unchecked) var digits = ByteBuffer(capacity: 24)
     /// Bytes gathered before they go to the sink.
     static let flushBytes = 1 << 16
 
