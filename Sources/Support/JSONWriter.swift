@@ -84,31 +84,35 @@ public enum JSONWriter {
         let units = (value * scale).rounded(.toNearestOrEven)
         guard units / scale == value else { return false }
         var magnitude = UInt64(abs(units))
-        let unit = UInt64(scale)
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        appendInteger(Int64(magnitude / unit), to: &out)
-        magnitude %= unit
-        var digits = decimals
-        while digits > 0, magnitude % 10 == 0 {
-            magnitude /= 10
-            digits -= 1
-        }
-        guard digits > 0 else { return true }
-        // The point and the digits, written from the right (divisions by a constant) into 8
-        // bytes (at most 7 decimals), then appended at once.
-        precondition(digits < 8, "at most 7 decimals")
-        var text: UInt64 = 0
-        withUnsafeMutableBytes(of: &text) { raw in
-            var k = digits
-            while k > 0 {
-                raw[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        // The text, written from the right into 32 bytes (at most 9 integer digits, a point, 7
+        // decimals and a sign): the decimals, the point, the integer's digits, the sign; then
+        // appended at once, without the decimals' trailing zeros (or the point, when all are).
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &text) { raw in
+            var at = 32
+            for _ in 0..<decimals {
+                at -= 1
+                raw[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
-                k -= 1
             }
-            raw[0] = UInt8(ascii: ".")
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0...digits]))
+            at -= 1
+            raw[at] = UInt8(ascii: ".")
+            let point = at
+            var end = 32
+            while end > point + 1, raw[end - 1] == UInt8(ascii: "0") { end -= 1 }
+            if end == point + 1 { end = point }
+            repeat {
+                at -= 1
+                raw[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                at -= 1
+                raw[at] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at..<end]))
+            return true
         }
-        return true
     }
 
     /// Appends the decimal digits of `value` (with a minus sign when negative) to `out`.
