@@ -269,8 +269,7 @@ struct EventLineRenderer: ~Copyable {
             guard csvCell(rank) else { return }
             switch value {
             case .string(let s):
-                var text = s
-                text.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
+                EventLineRenderer.appendCSVCell(s, to: &out)
             case .null: break
             case let value:
                 cell.removeAll()
@@ -330,6 +329,16 @@ struct EventLineRenderer: ~Copyable {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// `text` as a CSV cell (``appendCSVCell(_:to:)-(UnsafeBufferPointer<UInt8>,_)``), its bytes
+    /// read in place (a copy to call `withUTF8` on retains it).
+    @inline(__always)
+    static func appendCSVCell(_ text: String, to out: inout ByteBuffer) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendCSVCell($0, to: &out) }
+        if done != nil { return }
+        var copy = text
+        copy.withUTF8 { appendCSVCell($0, to: &out) }
+    }
+
     static func appendType(_ type: LogEvent.EventType, to out: inout ByteBuffer) {
         var name = type.rawValue
         name.withUTF8 { out.append(contentsOf: $0) }
@@ -346,8 +355,7 @@ extension EventLineRenderer: LogFieldSink {
     mutating func field(_ key: LogEvent.Key, string: String) {
         guard scalarField(key) else { return }
         if format == .csv {
-            var text = string
-            text.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
+            EventLineRenderer.appendCSVCell(string, to: &out)
         } else {
             JSONWriter.quote(string, to: &out)
         }
