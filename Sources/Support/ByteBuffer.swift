@@ -37,9 +37,13 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Makes room for `extra` more bytes without growing again.
+    ///
+    /// The arithmetic on counts here and in the appends does not check for overflow (`&+`): a
+    /// count is at most the bytes allocated, and the checks were a third of an append's
+    /// instructions.
     @inlinable @inline(__always)
     public mutating func reserve(_ extra: Int) {
-        if allocated - length < extra { grow(length + extra) }
+        if allocated &- length < extra { grow(length + extra) }
     }
 
     /// Moves the bytes to a block of at least `minimum` bytes (twice the capacity, so that
@@ -58,7 +62,7 @@ public struct ByteBuffer: ~Copyable {
     public mutating func append(_ byte: UInt8) {
         reserve(1)
         base.storeBytes(of: byte, toByteOffset: length, as: UInt8.self)
-        length += 1
+        length &+= 1
     }
 
     /// Appends the bytes of the ASCII or UTF-8 literal `text`.
@@ -94,7 +98,7 @@ public struct ByteBuffer: ~Copyable {
     @inlinable @inline(__always)
     public mutating func append(repeating byte: UInt8, count: Int) {
         guard count > 0 else { return }
-        reserve(count + 16)
+        reserve(count &+ 16)
         let fill = SIMD16<UInt8>(repeating: byte)
         let to = base + length
         to.storeBytes(of: fill, as: SIMD16<UInt8>.self)
@@ -106,7 +110,7 @@ public struct ByteBuffer: ~Copyable {
                 if count > 64 { (to + 64).initializeMemory(as: UInt8.self, repeating: byte, count: count - 64) }
             }
         }
-        length += count
+        length &+= count
     }
 
     /// Appends `count` bytes from `source`. Runs of up to 32 bytes (most of what renderers
@@ -143,7 +147,18 @@ public struct ByteBuffer: ~Copyable {
         } else {
             to.copyMemory(from: source, byteCount: n)
         }
-        length += n
+        length &+= n
+    }
+
+    /// Appends up to `maximum` bytes that `body` writes at the given address (room for
+    /// `maximum`) and counts (its result): a text of several fields written with plain stores,
+    /// where each byte appended alone is a capacity check and an update of the count.
+    @inlinable @inline(__always)
+    public mutating func append(maximum: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
+        reserve(maximum)
+        let written = body(base + length)
+        precondition(written >= 0 && written <= maximum, "at most the room given")
+        length &+= written
     }
 
     /// Inserts `bytes` at `offset`, moving the bytes after it.

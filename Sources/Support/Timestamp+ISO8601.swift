@@ -80,16 +80,35 @@ extension Timestamp {
         let roundedNanos = (Int64(nanoseconds) + unit / 2) / unit * unit
         let t = Timestamp(seconds: seconds, nanoseconds: roundedNanos)
         let c = t.civil
+        if fractionDigits == 3, c.year >= 0, c.year < 10_000 {
+            // The form logs write, `yyyy-MM-ddTHH:mm:ss.SSSZ`, stored in place (in these years
+            // `civil`'s fields are within their ranges: two digits each).
+            return out.append(maximum: 24) { p in
+                Self.store(c.year / 100, p, 0)
+                Self.store(c.year % 100, p, 2)
+                p.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 4, as: UInt8.self)
+                Self.store(c.month, p, 5)
+                p.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 7, as: UInt8.self)
+                Self.store(c.day, p, 8)
+                p.storeBytes(of: UInt8(ascii: "T"), toByteOffset: 10, as: UInt8.self)
+                Self.store(c.hour, p, 11)
+                p.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 13, as: UInt8.self)
+                Self.store(c.minute, p, 14)
+                p.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 16, as: UInt8.self)
+                Self.store(c.second, p, 17)
+                p.storeBytes(of: UInt8(ascii: "."), toByteOffset: 19, as: UInt8.self)
+                let millis = c.nanosecond / 1_000_000
+                p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millis / 100), toByteOffset: 20, as: UInt8.self)
+                Self.store(millis % 100, p, 21)
+                p.storeBytes(of: UInt8(ascii: "Z"), toByteOffset: 23, as: UInt8.self)
+                return 24
+            }
+        }
         // At most 46 bytes (a sign, a year of 19 digits, 9 digits of fraction): room for all
         // of them at once, then the two-digit fields as single stores.
         out.reserve(48)
-        if c.year >= 0, c.year < 10_000 {
-            Self.twoDigits(c.year / 100, &out)
-            Self.twoDigits(c.year % 100, &out)
-        } else {
-            if c.year < 0 { out.append(UInt8(ascii: "-")) }
-            Self.pad(abs(c.year), 4, &out)
-        }
+        if c.year < 0 { out.append(UInt8(ascii: "-")) }
+        Self.pad(abs(c.year), 4, &out)
         out.append(UInt8(ascii: "-"))
         Self.twoDigits(c.month, &out)
         out.append(UInt8(ascii: "-"))
@@ -100,17 +119,18 @@ extension Timestamp {
         Self.twoDigits(c.minute, &out)
         out.append(UInt8(ascii: ":"))
         Self.twoDigits(c.second, &out)
-        if fractionDigits == 3 {
-            // Milliseconds, as logs write them: three digits, divisions by constants.
-            let millis = c.nanosecond / 1_000_000
-            out.append(UInt8(ascii: "."))
-            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millis / 100))
-            Self.twoDigits(millis % 100, &out)
-        } else if fractionDigits > 0 {
+        if fractionDigits > 0 {
             out.append(UInt8(ascii: "."))
             Self.pad(Int(Int64(c.nanosecond) / unit), fractionDigits, &out)
         }
         out.append(UInt8(ascii: "Z"))
+    }
+
+    /// Stores `value` (0...99) as two digits at `offset` from `p`.
+    @inline(__always)
+    private static func store(_ value: Int, _ p: UnsafeMutableRawPointer, _ offset: Int) {
+        p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10), toByteOffset: offset, as: UInt8.self)
+        p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10), toByteOffset: offset + 1, as: UInt8.self)
     }
 
     /// Appends `value` (not negative) as ``pad(_:_:_:)`` pads it to two digits.
