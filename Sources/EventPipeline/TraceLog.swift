@@ -49,24 +49,31 @@ package final class TraceLog {
 
     /// Adds an event the pipeline dispatched.
     func append(_ event: consuming LogEvent) {
-        append(.event(event))
+        append(.event(consume event))
     }
 
     /// Adds a line the pipeline dispatched.
     func append(_ line: consuming LogLine) {
         let time = line.time
-        insert(key: floor.map { max($0, time) } ?? time, finding: false, line)
+        insert(key: floor.map { max($0, time) } ?? time, finding: false, consume line)
+    }
+
+    /// Adds an engine's line the pipeline dispatched (its time read from the line itself: read
+    /// through ``LogLine/time``, the line is copied out of the enum).
+    func append(_ line: consuming EngineLogLine) {
+        let time = line.event.time
+        insert(key: floor.map { max($0, time) } ?? time, finding: false, .engine(consume line))
     }
 
     /// Adds a finding of the engine about the trace (a `warning`).
     package func appendFinding(_ event: consuming LogEvent) {
         let time = event.time
-        insert(key: floor.map { max($0, time) } ?? time, finding: true, .event(event))
+        insert(key: floor.map { max($0, time) } ?? time, finding: true, .event(consume event))
     }
 
     /// Events come almost always in order: appended, or moved back past the few later ones.
     private func insert(key: Timestamp, finding: Bool, _ line: consuming LogLine) {
-        waiting.append(Entry(key: key, finding: finding, line: line))
+        waiting.append(Entry(key: key, finding: finding, line: consume line))
         var k = waiting.count - 1
         while k > first, TraceLog.precedes(key, finding, waiting[k - 1]) {
             waiting.swapAt(k, k - 1)

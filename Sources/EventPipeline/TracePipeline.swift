@@ -142,7 +142,7 @@ package struct TracePipeline {
     /// ``emit(_:)`` of a notified engine event: without rules nothing reads its line but the
     /// log, which renders it from the engine's event (no ``LogEvent`` is built).
     mutating func emit(_ line: consuming EngineLogLine) {
-        guard rules != nil else { return log.append(.engine(line)) }
+        guard rules != nil else { return log.append(consume line) }
         emit(Dispatched(log: line.logEvent))
     }
 
