@@ -37,6 +37,8 @@ package final class TraceLog {
     /// Waiting events in log order, from ``first``.
     @exclusivity(unchecked) private var waiting: [Entry] = []
     @exclusivity(unchecked) private var first = 0
+    /// Entries handed on that are kept until this many are, then dropped at once.
+    static let spentBatch = 64
     /// No event still to come is earlier than this.
     @exclusivity(unchecked) private var floor: Timestamp?
 
@@ -114,8 +116,12 @@ package final class TraceLog {
         compact()
     }
 
+    /// Drops the entries handed on. Once all are, in batches of ``spentBatch``: emptying the
+    /// array at every fix (through the array's general removal) cost more than the hand-off of
+    /// the few lines it held.
     private func compact() {
         if first == waiting.count {
+            guard first >= TraceLog.spentBatch || waiting.capacity > 1024 else { return }
             waiting.removeAll(keepingCapacity: waiting.capacity <= 1024)
             first = 0
         } else if first > 1024, first * 2 > waiting.count {
