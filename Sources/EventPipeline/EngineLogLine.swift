@@ -50,7 +50,7 @@ package struct EngineLogLine {
 
     /// Hands the line's fields to `sink`, in log order.
     @inline(__always)
-    func fields<Sink: LogFieldSink>(into sink: inout Sink) {
+    func fields<Sink: LogFieldSink & ~Copyable>(into sink: inout Sink) {
         let e = event
         sink.field(.fence, string: fenceID)
         if let zone { sink.field(.zone, string: zone) }

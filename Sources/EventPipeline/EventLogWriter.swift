@@ -10,7 +10,9 @@ import Support
 /// A ``LogEvent``'s fields are put in log order and written; an engine's line
 /// (``EngineLogLine``) hands its fields, already in order, to the renderer as a
 /// ``LogFieldSink``, which writes each one where it goes.
-struct EventLineRenderer {
+///
+/// Not copyable: it owns the buffers it renders with (``Support/ByteBuffer``).
+struct EventLineRenderer: ~Copyable {
     let format: EventLogFormat
     /// CSV columns after SPEC's, in order (keys outside ``LogEvent/fieldOrder``).
     let extraColumns: [String]
@@ -20,27 +22,24 @@ struct EventLineRenderer {
     private let jsonKeys: [[UInt8]]
     /// CSV columns after the four fixed ones and before the place.
     private let columns: Int
-    /// CSV: a comma for each of those columns and one more (the separators of a run of cells
-    /// are appended at once).
-    private let commas: [UInt8]
     /// The order of the fields of the event being rendered (reused).
     private var order: [(rank: Int, index: Int)] = []
     /// A CSV cell being rendered (reused).
-    private var cell: [UInt8] = []
+    private var cell = ByteBuffer()
     /// The keys of recent events by place in their fields, and their ranks.
     private var recentKeys: [String] = []
     private var recentRanks: [Int] = []
     /// While a line is rendered: the caller's buffer, taken over (see ``rendering(into:_:)``).
-    private var out: [UInt8] = []
+    private var out = ByteBuffer(capacity: 16)
     /// While a CSV row is rendered: the next column whose cell is to be written.
     private var column = 0
     /// The trace last rendered and its text (a CSV cell or a JSON string): every line of a trace
     /// repeats it.
     private var trace = ""
-    private var traceText: [UInt8] = []
+    private var traceText = ByteBuffer()
     /// The time last rendered and its text: the lines of one fix share it.
     private var time: Timestamp?
-    private var timeText: [UInt8] = []
+    private var timeText = ByteBuffer(capacity: 48)
 
     init(format: EventLogFormat, extraColumns: [String] = []) {
         self.format = format
@@ -49,20 +48,18 @@ struct EventLineRenderer {
         for (k, key) in extraColumns.enumerated() where rank[key] == nil { rank[key] = LogEvent.fieldOrder.count + k }
         extraRank = rank
         jsonKeys = LogEvent.fieldOrder.map { key in
-            var bytes: [UInt8] = [UInt8(ascii: ",")]
+            var bytes = ByteBuffer()
+            bytes.append(UInt8(ascii: ","))
             JSONWriter.quote(key, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            return bytes
+            return bytes.bytes
         }
         columns = LogEvent.fieldOrder.count + extraColumns.count
-        commas = Array(repeating: UInt8(ascii: ","), count: columns + 1)
         order.reserveCapacity(32)
-        cell.reserveCapacity(64)
-        timeText.reserveCapacity(32)
     }
 
     /// The header of the log (CSV's column names, GeoJSON's opening), possibly empty.
-    func header(into out: inout [UInt8]) {
+    func header(into out: inout ByteBuffer) {
         switch format {
         case .csv:
             let columns = ["time", "seq", "trace", "type"] + LogEvent.fieldOrder + extraColumns + ["longitude", "latitude"]
@@ -73,7 +70,7 @@ struct EventLineRenderer {
             }
             out.append(UInt8(ascii: "\n"))
         case .geojson:
-            JSONWriter.append("{\"type\":\"FeatureCollection\",\"features\":[\n", to: &out)
+            out.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
         case .jsonl, .table:
             break
         }
@@ -84,7 +81,7 @@ struct EventLineRenderer {
     ///
     /// - Throws: ``Support/FencesimError`` `.internalError` for a CSV field whose key has no column
     ///   (the columns are fixed before the first event is written); nothing is appended then.
-    mutating func render(_ line: LogLine, into out: inout [UInt8]) throws(FencesimError) -> Int {
+    mutating func render(_ line: LogLine, into out: inout ByteBuffer) throws(FencesimError) -> Int {
         switch line {
         case .event(let event): try render(event, into: &out)
         case .engine(let line): render(line, into: &out)
@@ -92,7 +89,7 @@ struct EventLineRenderer {
     }
 
     /// Appends `event` to `out`, as ``render(_:into:)`` does.
-    mutating func render(_ event: LogEvent, into out: inout [UInt8]) throws(FencesimError) -> Int {
+    mutating func render(_ event: LogEvent, into out: inout ByteBuffer) throws(FencesimError) -> Int {
         sortFields(event)
         if format == .csv, let last = order.last, last.rank == Int.max {
             throw FencesimError(.internalError, "event field \"\(event.fields[last.index].0)\" has no CSV column")
@@ -109,7 +106,7 @@ struct EventLineRenderer {
     }
 
     /// Appends an engine's line to `out`, as ``render(_:into:)`` does.
-    mutating func render(_ line: EngineLogLine, into out: inout [UInt8]) -> Int {
+    mutating func render(_ line: EngineLogLine, into out: inout ByteBuffer) -> Int {
         rendering(into: &out) { renderer in
             renderer.envelope(
                 time: line.event.time, trace: line.trace, type: line.type,
@@ -122,7 +119,7 @@ struct EventLineRenderer {
 
     /// Runs `body` with the caller's buffer as ``out`` (swapped in and out: no copy).
     @inline(__always)
-    private mutating func rendering(into buffer: inout [UInt8], _ body: (inout EventLineRenderer) -> Int) -> Int {
+    private mutating func rendering(into buffer: inout ByteBuffer, _ body: (inout EventLineRenderer) -> Int) -> Int {
         swap(&out, &buffer)
         defer { swap(&out, &buffer) }
         return body(&self)
@@ -141,17 +138,17 @@ struct EventLineRenderer {
             out.append(UInt8(ascii: "\n"))
             return seqAt
         case .geojson:
-            JSONWriter.append("{\"type\":\"Feature\",\"geometry\":", to: &out)
+            out.append("{\"type\":\"Feature\",\"geometry\":")
             if let longitude, let latitude {
-                JSONWriter.append("{\"type\":\"Point\",\"coordinates\":[", to: &out)
+                out.append("{\"type\":\"Point\",\"coordinates\":[")
                 JSONWriter.appendNumber(longitude, to: &out)
                 out.append(UInt8(ascii: ","))
                 JSONWriter.appendNumber(latitude, to: &out)
-                JSONWriter.append("]}", to: &out)
+                out.append("]}")
             } else {
-                JSONWriter.append("null", to: &out)
+                out.append("null")
             }
-            JSONWriter.append(",\"properties\":", to: &out)
+            out.append(",\"properties\":")
             let seqAt = jsonObject(time: time, trace: trace, type: type, fields: fields)
             out.append(UInt8(ascii: "}"))
             return seqAt
@@ -224,13 +221,13 @@ struct EventLineRenderer {
     private mutating func jsonObject(time: Timestamp, trace: String, type: LogEvent.EventType, fields: (inout EventLineRenderer) -> Void)
         -> Int
     {
-        JSONWriter.append("{\"time\":\"", to: &out)
+        out.append("{\"time\":\"")
         appendTime(time)
-        JSONWriter.append("\",\"seq\":", to: &out)
+        out.append("\",\"seq\":")
         let seqAt = out.count
-        JSONWriter.append(",\"trace\":", to: &out)
+        out.append(",\"trace\":")
         appendTrace(trace)
-        JSONWriter.append(",\"type\":\"", to: &out)
+        out.append(",\"type\":\"")
         EventLineRenderer.appendType(type, to: &out)
         out.append(UInt8(ascii: "\""))
         fields(&self)
@@ -243,7 +240,7 @@ struct EventLineRenderer {
     private mutating func appendTime(_ t: Timestamp) {
         if t != time {
             time = t
-            timeText.removeAll(keepingCapacity: true)
+            timeText.removeAll()
             t.appendISO8601(to: &timeText)
         }
         out.append(contentsOf: timeText)
@@ -254,7 +251,7 @@ struct EventLineRenderer {
     private mutating func appendTrace(_ t: String) {
         if t != trace || traceText.isEmpty {
             trace = t
-            traceText.removeAll(keepingCapacity: true)
+            traceText.removeAll()
             if format == .csv {
                 var text = t
                 text.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &traceText) }
@@ -272,13 +269,12 @@ struct EventLineRenderer {
             guard csvCell(rank) else { return }
             switch value {
             case .string(let s):
-                var text = s
-                text.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
+                EventLineRenderer.appendCSVCell(s, to: &out)
             case .null: break
             case let value:
-                cell.removeAll(keepingCapacity: true)
+                cell.removeAll()
                 JSONWriter.write(value, to: &cell)
-                cell.withUnsafeBufferPointer { EventLineRenderer.appendCSVCell($0, to: &out) }
+                cell.withUnsafeBytes { EventLineRenderer.appendCSVCell($0.assumingMemoryBound(to: UInt8.self), to: &out) }
             }
         } else {
             if rank < jsonKeys.count {
@@ -306,7 +302,7 @@ struct EventLineRenderer {
     /// CSV: `count` separators (`count` is at most ``columns`` + 1).
     @inline(__always)
     private mutating func appendCommas(_ count: Int) {
-        commas.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+        out.append(repeating: UInt8(ascii: ","), count: count)
     }
 
     /// The start of a field with a scalar value: JSON's key, or CSV's cell; whether its value is
@@ -320,7 +316,7 @@ struct EventLineRenderer {
 
     /// A CSV cell, in double quotes (inner quotes doubled) when it holds a comma, a quote or a
     /// line break (RFC 4180).
-    static func appendCSVCell(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    static func appendCSVCell(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
         let needsQuotes = bytes.contains {
             $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
         }
@@ -333,7 +329,17 @@ struct EventLineRenderer {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func appendType(_ type: LogEvent.EventType, to out: inout [UInt8]) {
+    /// `text` as a CSV cell (``appendCSVCell(_:to:)-(UnsafeBufferPointer<UInt8>,_)``), its bytes
+    /// read in place (a copy to call `withUTF8` on retains it).
+    @inline(__always)
+    static func appendCSVCell(_ text: String, to out: inout ByteBuffer) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendCSVCell($0, to: &out) }
+        if done != nil { return }
+        var copy = text
+        copy.withUTF8 { appendCSVCell($0, to: &out) }
+    }
+
+    static func appendType(_ type: LogEvent.EventType, to out: inout ByteBuffer) {
         var name = type.rawValue
         name.withUTF8 { out.append(contentsOf: $0) }
     }
@@ -349,8 +355,7 @@ extension EventLineRenderer: LogFieldSink {
     mutating func field(_ key: LogEvent.Key, string: String) {
         guard scalarField(key) else { return }
         if format == .csv {
-            var text = string
-            text.withUTF8 { EventLineRenderer.appendCSVCell($0, to: &out) }
+            EventLineRenderer.appendCSVCell(string, to: &out)
         } else {
             JSONWriter.quote(string, to: &out)
         }
@@ -368,7 +373,7 @@ extension EventLineRenderer: LogFieldSink {
 
     mutating func field(_ key: LogEvent.Key, bool: Bool) {
         guard scalarField(key) else { return }
-        JSONWriter.append(bool ? "true" : "false", to: &out)
+        out.append(bool ? "true" : "false")
     }
 
     mutating func field(extra key: String, string: String) {
@@ -399,19 +404,24 @@ extension EventLineRenderer: LogFieldSink {
 /// millions of events).
 ///
 /// Not thread-safe: traces replayed on several workers reach it through ``OrderedEventLog``.
+///
+/// - Important: Used by one thread at a time (its owner's, or under ``OrderedEventLog``'s
+///   lock), so the state it changes on every event is marked `@exclusivity(unchecked)` (as
+///   ``OrderedEventLog/Channel``'s): the compiler still checks exclusive access statically, and
+///   the runtime's check on each access (two an event) is left out.
 public final class EventLogWriter {
     public let format: EventLogFormat
     let sink: any ByteSink
-    var renderer: EventLineRenderer
+    @exclusivity(unchecked) var renderer: EventLineRenderer
     /// Rendered bytes not yet written.
-    var buffer: [UInt8] = []
+    @exclusivity(unchecked) var buffer = ByteBuffer(capacity: EventLogWriter.flushBytes + 4096)
     /// Events written so far: the next event's `seq`.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
     /// The table's events (table format only).
     var tableEvents: [LogEvent] = []
     var finished = false
     /// The digits of a `seq` (reused).
-    var digits: [UInt8] = []
+    @exclusivity(unchecked) var digits = ByteBuffer(capacity: 24)
     /// Bytes gathered before they go to the sink.
     static let flushBytes = 1 << 16
 
@@ -424,7 +434,6 @@ public final class EventLogWriter {
         self.format = format
         self.sink = sink
         renderer = EventLineRenderer(format: format, extraColumns: extraColumns)
-        buffer.reserveCapacity(EventLogWriter.flushBytes + 4096)
         renderer.header(into: &buffer)
     }
 
@@ -460,14 +469,14 @@ public final class EventLogWriter {
     /// GeoJSON features are separated by a comma and a line break.
     @inline(__always)
     private func separate() {
-        if format == .geojson, count > 0 { JSONWriter.append(",\n", to: &buffer) }
+        if format == .geojson, count > 0 { buffer.append(",\n") }
     }
 
     /// Puts the `seq` of the event just rendered at `seqAt`.
     private func insertSeq(at seqAt: Int) {
-        digits.removeAll(keepingCapacity: true)
+        digits.removeAll()
         JSONWriter.appendInteger(Int64(count), to: &digits)
-        buffer.insert(contentsOf: digits, at: seqAt)
+        digits.withUnsafeBytes { buffer.insert(contentsOf: $0, at: seqAt) }
     }
 
     /// Writes the end of the log (GeoJSON's closing, the whole table) and everything still
@@ -479,9 +488,10 @@ public final class EventLogWriter {
         switch format {
         case .geojson:
             if count > 0 { buffer.append(UInt8(ascii: "\n")) }
-            JSONWriter.append("]}\n", to: &buffer)
+            buffer.append("]}\n")
         case .table:
-            buffer.append(contentsOf: EventLogFormat.table(tableEvents).utf8)
+            var table = EventLogFormat.table(tableEvents)
+            table.withUTF8 { buffer.append(contentsOf: $0) }
             tableEvents = []
         case .jsonl, .csv:
             break
@@ -492,7 +502,7 @@ public final class EventLogWriter {
     /// Writes the buffered bytes to the sink.
     func flush() throws(FencesimError) {
         guard !buffer.isEmpty else { return }
-        try sink.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
+        try buffer.withUnsafeBytes { (bytes) throws(FencesimError) in try sink.write(bytes) }
+        buffer.removeAll()
     }
 }

@@ -6,7 +6,7 @@ import Support
 ///
 /// The typed forms mean exactly the ``JSONValue`` their defaults build (a time is its ISO 8601
 /// string); a sink may write them without building it.
-protocol LogFieldSink {
+protocol LogFieldSink: ~Copyable {
     mutating func field(_ key: LogEvent.Key, _ value: JSONValue)
     mutating func field(_ key: LogEvent.Key, string: String)
     mutating func field(_ key: LogEvent.Key, int: Int64)
@@ -18,7 +18,7 @@ protocol LogFieldSink {
     mutating func field(extra key: String, string: String)
 }
 
-extension LogFieldSink {
+extension LogFieldSink where Self: ~Copyable {
     mutating func field(_ key: LogEvent.Key, string: String) { field(key, .string(string)) }
     mutating func field(_ key: LogEvent.Key, int: Int64) { field(key, .int(int)) }
     mutating func field(_ key: LogEvent.Key, number: Double) { field(key, .double(number)) }

@@ -73,7 +73,7 @@ public final class OrderedEventLog: Sendable {
     }
 
     /// Rendered events of `trace`, framed as ``Channel`` frames them.
-    func deliver(_ trace: Int, _ frames: [UInt8]) {
+    func deliver(_ trace: Int, _ frames: UnsafeRawBufferPointer) {
         state.withLock { state in
             guard state.failure == nil else { return }
             OrderedEventLog.reserve(trace, &state)
@@ -117,7 +117,7 @@ public final class OrderedEventLog: Sendable {
     }
 
     /// Writes framed events to the writer, numbering them; returns the write error, if any.
-    private static func write(_ frames: [UInt8], to writer: EventLogWriter) -> FencesimError? {
+    private static func write(_ frames: UnsafeRawBufferPointer, to writer: EventLogWriter) -> FencesimError? {
         do throws(FencesimError) {
             try Channel.forEachFrame(frames) { (prefix, suffix) throws(FencesimError) in try writer.append(prefix: prefix, suffix: suffix) }
             return nil
@@ -137,7 +137,7 @@ public final class OrderedEventLog: Sendable {
         let log: OrderedEventLog
         let trace: Int
         @exclusivity(unchecked) var renderer: EventLineRenderer
-        @exclusivity(unchecked) var frames: [UInt8] = []
+        @exclusivity(unchecked) var frames = ByteBuffer(capacity: OrderedEventLog.chunkBytes + 4096)
         /// A render error (a CSV key without a column), reported as the log's failure.
         var failure: FencesimError?
 
@@ -148,7 +148,6 @@ public final class OrderedEventLog: Sendable {
             self.log = log
             self.trace = trace
             renderer = EventLineRenderer(format: log.format, extraColumns: log.extraColumns)
-            frames.reserveCapacity(OrderedEventLog.chunkBytes + 4096)
         }
 
         package func append(_ line: LogLine) {
@@ -160,23 +159,21 @@ public final class OrderedEventLog: Sendable {
             do throws(FencesimError) {
                 seqAt = try renderer.render(line, into: &frames)
             } catch {
-                frames.removeSubrange(start...)
+                frames.removeSubrange(from: start)
                 if failure == nil { failure = error }
                 return
             }
             let before = UInt32(seqAt - start - 8)
             let after = UInt32(frames.count - seqAt)
-            frames.withUnsafeMutableBytes { raw in
-                raw.storeBytes(of: before.littleEndian, toByteOffset: start, as: UInt32.self)
-                raw.storeBytes(of: after.littleEndian, toByteOffset: start + 4, as: UInt32.self)
-            }
+            frames.storeBytes(of: before.littleEndian, toByteOffset: start, as: UInt32.self)
+            frames.storeBytes(of: after.littleEndian, toByteOffset: start + 4, as: UInt32.self)
             if frames.count >= OrderedEventLog.chunkBytes { flush() }
         }
 
         func flush() {
             guard !frames.isEmpty else { return }
-            log.deliver(trace, frames)
-            frames.removeAll(keepingCapacity: true)
+            frames.withUnsafeBytes { log.deliver(trace, $0) }
+            frames.removeAll()
         }
 
         /// Hands on the rest; the trace has ended.
@@ -189,33 +186,25 @@ public final class OrderedEventLog: Sendable {
         }
 
         @inline(__always)
-        static func frame(_ length: UInt32, _ out: inout [UInt8]) {
+        static func frame(_ length: UInt32, _ out: inout ByteBuffer) {
             withUnsafeBytes(of: length.littleEndian) { out.append(contentsOf: $0) }
         }
 
         /// Calls `body` with the bytes before and after the `seq` of each framed event.
-        static func forEachFrame(_ frames: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(FencesimError) -> Void)
-            throws(FencesimError)
-        {
-            var failure: FencesimError?
-            frames.withUnsafeBytes { raw in
-                var at = 0
-                while at + 8 <= raw.count, failure == nil {
-                    let before = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
-                    let after = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
-                    at += 8
-                    precondition(at + before + after <= raw.count, "a whole frame")
-                    do throws(FencesimError) {
-                        try body(
-                            UnsafeRawBufferPointer(rebasing: raw[at..<(at + before)]),
-                            UnsafeRawBufferPointer(rebasing: raw[(at + before)..<(at + before + after)]))
-                    } catch {
-                        failure = error
-                    }
-                    at += before + after
-                }
+        static func forEachFrame(
+            _ raw: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(FencesimError) -> Void
+        ) throws(FencesimError) {
+            var at = 0
+            while at + 8 <= raw.count {
+                let before = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                let after = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
+                at += 8
+                precondition(at + before + after <= raw.count, "a whole frame")
+                try body(
+                    UnsafeRawBufferPointer(rebasing: raw[at..<(at + before)]),
+                    UnsafeRawBufferPointer(rebasing: raw[(at + before)..<(at + before + after)]))
+                at += before + after
             }
-            if let failure { throw failure }
         }
     }
 
@@ -228,7 +217,7 @@ public final class OrderedEventLog: Sendable {
         /// Chunk lengths written to the file, in order (each chunk holds whole frames).
         var chunks: [Int] = []
 
-        func append(_ frames: [UInt8], inMemory: Bool) -> FencesimError? {
+        func append(_ frames: UnsafeRawBufferPointer, inMemory: Bool) -> FencesimError? {
             if file == nil, inMemory {
                 memory.append(contentsOf: frames)
                 return nil
@@ -238,15 +227,15 @@ public final class OrderedEventLog: Sendable {
                     return FencesimError(.io, "cannot create a temporary file for a trace's events: \(String(cString: strerror(errno)))")
                 }
                 file = f
-                if let error = put(memory) { return error }
+                if let error = memory.withUnsafeBytes({ put($0) }) { return error }
                 memory = []
             }
             return put(frames)
         }
 
-        private func put(_ bytes: [UInt8]) -> FencesimError? {
-            guard !bytes.isEmpty else { return nil }
-            let written = bytes.withUnsafeBytes { fwrite($0.baseAddress!, 1, $0.count, file) }
+        private func put(_ bytes: UnsafeRawBufferPointer) -> FencesimError? {
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return nil }
+            let written = fwrite(start, 1, bytes.count, file)
             guard written == bytes.count else {
                 return FencesimError(.io, "cannot write a trace's events to a temporary file: \(String(cString: strerror(errno)))")
             }
@@ -255,9 +244,9 @@ public final class OrderedEventLog: Sendable {
         }
 
         /// Hands every chunk to `body` in order, then closes the file.
-        func drain(_ body: ([UInt8]) -> Void) -> FencesimError? {
+        func drain(_ body: (UnsafeRawBufferPointer) -> Void) -> FencesimError? {
             guard let file else {
-                body(memory)
+                memory.withUnsafeBytes { body($0) }
                 return nil
             }
             guard fflush(file) == 0, fseek(file, 0, SEEK_SET) == 0 else {
@@ -270,7 +259,7 @@ public final class OrderedEventLog: Sendable {
                 guard chunk.count == length else {
                     return FencesimError(.io, "cannot read back a trace's events: \(String(cString: strerror(errno)))")
                 }
-                body(chunk)
+                chunk.withUnsafeBytes { body($0) }
             }
             return nil
         }

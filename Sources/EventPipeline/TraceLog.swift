@@ -14,22 +14,33 @@ import Support
 ///
 /// A finding earlier than an event already handed on (a fix the engine skipped because its time
 /// is earlier than the fix before it) keeps its time and is placed at the instant it was found.
+///
+/// A line is moved, not copied, from the pipeline to ``release``: each copy of a line retains
+/// its strings (a fifth of the hand-off's instructions went to copies and their releases).
+///
+/// - Important: Used by one trace's pipeline, on one thread, so the state it changes on every
+///   event is marked `@exclusivity(unchecked)` (as ``OrderedEventLog/Channel``'s): the compiler
+///   still checks exclusive access statically, and the runtime's check on each access is left
+///   out.
 package final class TraceLog {
     /// An event waiting for its place.
     struct Entry {
         /// The time that orders it: its own, or the instant it was found when that is later.
         var key: Timestamp
         var finding: Bool
-        var line: LogLine
+        /// The line; `nil` once handed on (taken out, so that it is not copied).
+        var line: LogLine?
     }
 
     /// Where events go, in log order.
     let release: (LogLine) -> Void
     /// Waiting events in log order, from ``first``.
-    private var waiting: [Entry] = []
-    private var first = 0
+    @exclusivity(unchecked) private var waiting: [Entry] = []
+    @exclusivity(unchecked) private var first = 0
+    /// Entries handed on that are kept until this many are, then dropped at once.
+    static let spentBatch = 64
     /// No event still to come is earlier than this.
-    private var floor: Timestamp?
+    @exclusivity(unchecked) private var floor: Timestamp?
 
     package init(release: @escaping (LogLine) -> Void) {
         self.release = release
@@ -39,37 +50,52 @@ package final class TraceLog {
     var waitingCount: Int { waiting.count - first }
 
     /// Adds an event the pipeline dispatched.
-    func append(_ event: LogEvent) {
-        append(.event(event))
+    func append(_ event: consuming LogEvent) {
+        append(.event(consume event))
     }
 
     /// Adds a line the pipeline dispatched.
-    func append(_ line: LogLine) {
+    func append(_ line: consuming LogLine) {
         let time = line.time
-        insert(Entry(key: floor.map { max($0, time) } ?? time, finding: false, line: line))
+        insert(key: floor.map { max($0, time) } ?? time, finding: false, consume line)
+    }
+
+    /// Adds an engine's line the pipeline dispatched (its time read from the line itself: read
+    /// through ``LogLine/time``, the line is copied out of the enum).
+    func append(_ line: consuming EngineLogLine) {
+        let time = line.event.time
+        insert(key: floor.map { max($0, time) } ?? time, finding: false, .engine(consume line))
     }
 
     /// Adds a finding of the engine about the trace (a `warning`).
-    package func appendFinding(_ event: LogEvent) {
-        insert(Entry(key: floor.map { max($0, event.time) } ?? event.time, finding: true, line: .event(event)))
+    package func appendFinding(_ event: consuming LogEvent) {
+        let time = event.time
+        insert(key: floor.map { max($0, time) } ?? time, finding: true, .event(consume event))
     }
 
     /// Events come almost always in order: appended, or moved back past the few later ones.
-    private func insert(_ entry: Entry) {
-        waiting.append(entry)
+    private func insert(key: Timestamp, finding: Bool, _ line: consuming LogLine) {
+        waiting.append(Entry(key: key, finding: finding, line: consume line))
         var k = waiting.count - 1
-        while k > first, TraceLog.precedes(entry, waiting[k - 1]) {
+        while k > first, TraceLog.precedes(key, finding, waiting[k - 1]) {
             waiting.swapAt(k, k - 1)
             k -= 1
         }
     }
 
-    /// Whether `a` comes before `b`, which was added earlier.
+    /// Whether an entry of `key` (a finding or not) comes before `b`, which was added earlier.
     @inline(__always)
-    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        if a.key != b.key { return a.key < b.key }
+    private static func precedes(_ key: Timestamp, _ finding: Bool, _ b: Entry) -> Bool {
+        if key != b.key { return key < b.key }
         // At the same instant, dispatched events before findings.
-        return !a.finding && b.finding
+        return !finding && b.finding
+    }
+
+    /// Hands on the line of the first waiting entry, taken out of it.
+    @inline(__always)
+    private func releaseFirst() {
+        if let line = waiting[first].line.take() { release(line) }
+        first += 1
     }
 
     /// No event still to come is earlier than `time`: hands on every event before it.
@@ -77,8 +103,7 @@ package final class TraceLog {
         if let floor, time <= floor { return }
         floor = time
         while first < waiting.count, waiting[first].key < time {
-            release(waiting[first].line)
-            first += 1
+            releaseFirst()
         }
         compact()
     }
@@ -86,14 +111,17 @@ package final class TraceLog {
     /// Hands on every waiting event: the trace has ended.
     package func finish() {
         while first < waiting.count {
-            release(waiting[first].line)
-            first += 1
+            releaseFirst()
         }
         compact()
     }
 
+    /// Drops the entries handed on. Once all are, in batches of ``spentBatch``: emptying the
+    /// array at every fix (through the array's general removal) cost more than the hand-off of
+    /// the few lines it held.
     private func compact() {
         if first == waiting.count {
+            guard first >= TraceLog.spentBatch || waiting.capacity > 1024 else { return }
             waiting.removeAll(keepingCapacity: waiting.capacity <= 1024)
             first = 0
         } else if first > 1024, first * 2 > waiting.count {

@@ -9,7 +9,7 @@ extension TracePipeline {
     /// what the app was delivered, at the delivery time.
     mutating func processWithProfile(_ buffer: [GeotriggerEvent], sample: Sample) {
         lastSample = sample
-        for k in buffer.indices where buffer[k].notified { log.append(.engine(EngineLogLine(buffer[k], labels: labels, trace: trace))) }
+        for k in buffer.indices where buffer[k].notified { log.append(EngineLogLine(buffer[k], labels: labels, trace: trace)) }
         var outputs: [OSLayer.Output] = []
         osLayer?.process(buffer, sample: sample, into: &outputs)
         deliver(outputs, sample: sample)

@@ -141,8 +141,8 @@ package struct TracePipeline {
 
     /// ``emit(_:)`` of a notified engine event: without rules nothing reads its line but the
     /// log, which renders it from the engine's event (no ``LogEvent`` is built).
-    mutating func emit(_ line: EngineLogLine) {
-        guard rules != nil else { return log.append(.engine(line)) }
+    mutating func emit(_ line: consuming EngineLogLine) {
+        guard rules != nil else { return log.append(consume line) }
         emit(Dispatched(log: line.logEvent))
     }
 

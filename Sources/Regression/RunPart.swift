@@ -73,7 +73,7 @@ public struct RunPart: Sendable {
     /// `header.positions[k]`; its `index` member is added first).
     public static func text(_ header: Header, records: [JSONValue]) -> [UInt8] {
         precondition(records.count == header.positions.count, "one record per position")
-        var out: [UInt8] = []
+        var out = ByteBuffer()
         JSONWriter.write(header.json, to: &out)
         out.append(0x0A)
         for (position, record) in zip(header.positions, records) {
@@ -82,7 +82,7 @@ public struct RunPart: Sendable {
             JSONWriter.write(.orderedObject(members), to: &out)
             out.append(0x0A)
         }
-        return out
+        return out.bytes
     }
 
     /// Reads the part at `path`: its header, then hands each trace line, in order, to `record`

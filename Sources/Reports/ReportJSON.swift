@@ -72,31 +72,31 @@ public enum ReportJSON {
         out.bytes.append(UInt8(ascii: "{"))
         out.bytes.append(UInt8(ascii: "\n"))
         for (n, (key, member)) in members.enumerated() {
-            JSONWriter.append("  ", to: &out.bytes)
+            out.bytes.append("  ")
             JSONWriter.quote(key, to: &out.bytes)
-            JSONWriter.append(": ", to: &out.bytes)
+            out.bytes.append(": ")
             switch member {
             case .value(let value):
                 write(value, indent: 1, to: &out.bytes)
             case .list(0, _):
-                JSONWriter.append("[]", to: &out.bytes)
+                out.bytes.append("[]")
             case .list(let count, let element):
                 // An array of objects, as ``write(_:indent:to:)`` prints one.
-                JSONWriter.append("[\n", to: &out.bytes)
+                out.bytes.append("[\n")
                 try writeList(count, element, to: &out)
-                JSONWriter.append("  ]", to: &out.bytes)
+                out.bytes.append("  ]")
             }
-            JSONWriter.append(n + 1 < members.count ? ",\n" : "\n", to: &out.bytes)
+            out.bytes.append(n + 1 < members.count ? ",\n" : "\n")
             try out.flushIfFull()
         }
-        JSONWriter.append("}\n", to: &out.bytes)
+        out.bytes.append("}\n")
         try out.flush()
     }
 
     /// A top-level member: a value, or a long list of objects written an element at a time.
     private enum Member {
         case value(JSONValue)
-        case list(Int, @Sendable (Int, inout [UInt8]) -> Void)
+        case list(Int, @Sendable (Int, inout ByteBuffer) -> Void)
     }
 
     /// Elements of a long list rendered by one thread before they are handed on.
@@ -106,11 +106,12 @@ public enum ReportJSON {
     /// ``listBlock`` elements on two threads side by side and written in order as each block and
     /// the ones before it are done (rendering is most of a report's writing; the bytes are the
     /// same as one thread's). At most two blocks wait at a time.
-    private static func writeList(_ count: Int, _ element: @Sendable (Int, inout [UInt8]) -> Void, to out: inout Output)
+    private static func writeList(_ count: Int, _ element: @Sendable (Int, inout ByteBuffer) -> Void, to out: inout Output)
         throws(FencesimError)
     {
         let threads = 2
         try out.flush()
+        let sink = out.sink
         var failure: FencesimError?
         var start = 0
         while start < count, failure == nil {
@@ -119,18 +120,18 @@ public enum ReportJSON {
             OrderedBlocks.stream(
                 count: round.count, parts: parts,
                 { _, range -> [UInt8] in
-                    var bytes: [UInt8] = []
-                    bytes.reserveCapacity(range.count * 512)
+                    var bytes = ByteBuffer(capacity: range.count * 512)
                     for k in range.lowerBound + round.lowerBound..<range.upperBound + round.lowerBound {
-                        JSONWriter.append("    ", to: &bytes)
+                        bytes.append("    ")
                         element(k, &bytes)
-                        JSONWriter.append(k + 1 < count ? ",\n" : "\n", to: &bytes)
+                        bytes.append(k + 1 < count ? ",\n" : "\n")
                     }
-                    return bytes
+                    // A block crosses threads as an array (a buffer is not copyable).
+                    return bytes.bytes
                 },
                 consume: { _, bytes in
                     guard failure == nil else { return }
-                    do throws(FencesimError) { try out.sink.write(bytes) } catch { failure = error }
+                    do throws(FencesimError) { try sink.write(bytes) } catch { failure = error }
                 })
             start = round.upperBound
         }
@@ -138,13 +139,12 @@ public enum ReportJSON {
     }
 
     /// Bytes on their way to a sink.
-    private struct Output {
+    private struct Output: ~Copyable {
         let sink: ByteSink
-        var bytes: [UInt8] = []
+        var bytes = ByteBuffer(capacity: Output.limit + 64 * 1024)
 
         init(sink: ByteSink) {
             self.sink = sink
-            bytes.reserveCapacity(Output.limit + 64 * 1024)
         }
 
         /// Bytes held before they are written.
@@ -155,14 +155,14 @@ public enum ReportJSON {
         }
 
         mutating func flush() throws(FencesimError) {
-            try sink.write(bytes)
-            bytes.removeAll(keepingCapacity: true)
+            try bytes.withUnsafeBytes { (raw) throws(FencesimError) in try sink.write(raw) }
+            bytes.removeAll()
         }
     }
 
     /// One visit as the pretty printer would print it inside the visits list (members at
     /// indent 3), into `out` without building a value.
-    static func visit(_ v: VisitScore, to out: inout [UInt8]) {
+    static func visit(_ v: VisitScore, to out: inout ByteBuffer) {
         Line.object(into: &out) { line in
             line.string("trace", v.trace)
             line.string("fence", v.truth.fenceID)
@@ -187,7 +187,7 @@ public enum ReportJSON {
 
     /// One group as ``group(_:)`` prints it inside a list of groups, into `out` without building
     /// the value.
-    static func group(_ g: AccuracySummary.Group, to out: inout [UInt8]) {
+    static func group(_ g: AccuracySummary.Group, to out: inout ByteBuffer) {
         let m = g.metrics
         Line.object(into: &out) { line in
             line.string("key", g.key)
@@ -211,36 +211,35 @@ public enum ReportJSON {
     }
 
     /// The members of an object in a list of the report (indent 3), one per line.
-    private struct Line {
-        var out: [UInt8]
+    private struct Line: ~Copyable {
+        var out: ByteBuffer
         var first = true
 
         /// Appends to `out` the object whose members `body` writes (the buffer moved in and
         /// out, not copied).
-        static func object(into out: inout [UInt8], _ body: (inout Line) -> Void) {
+        static func object(into out: inout ByteBuffer, _ body: (inout Line) -> Void) {
             var line = Line(out: out)
-            out = []
             line.out.append(UInt8(ascii: "{"))
             body(&line)
-            JSONWriter.append("\n    }", to: &line.out)
+            line.out.append("\n    }")
             out = line.out
         }
 
         mutating func key(_ key: StaticString) {
-            JSONWriter.append(first ? "\n      \"" : ",\n      \"", to: &out)
+            out.append(first ? "\n      \"" : ",\n      \"")
             first = false
-            JSONWriter.append(key, to: &out)
-            JSONWriter.append("\": ", to: &out)
+            out.append(key)
+            out.append("\": ")
         }
 
         mutating func string(_ key: StaticString, _ value: String?) {
             self.key(key)
-            if let value { JSONWriter.quote(value, to: &out) } else { JSONWriter.append("null", to: &out) }
+            if let value { JSONWriter.quote(value, to: &out) } else { out.append("null") }
         }
 
         mutating func time(_ key: StaticString, _ value: Timestamp?) {
             self.key(key)
-            guard let value else { return JSONWriter.append("null", to: &out) }
+            guard let value else { return out.append("null") }
             out.append(UInt8(ascii: "\""))
             value.appendISO8601(fractionDigits: 3, to: &out)
             out.append(UInt8(ascii: "\""))
@@ -248,12 +247,12 @@ public enum ReportJSON {
 
         mutating func bool(_ key: StaticString, _ value: Bool) {
             self.key(key)
-            JSONWriter.append(value ? "true" : "false", to: &out)
+            out.append(value ? "true" : "false")
         }
 
         mutating func number(_ key: StaticString, _ value: Double?) {
             self.key(key)
-            if let value { JSONWriter.appendNumber(value, to: &out) } else { JSONWriter.append("null", to: &out) }
+            if let value { JSONWriter.appendNumber(value, to: &out) } else { out.append("null") }
         }
 
         /// `value` rounded to `digits` decimals, as ``ReportNumber`` rounds it.
@@ -263,24 +262,24 @@ public enum ReportJSON {
 
         mutating func integer(_ key: StaticString, _ value: Int?) {
             self.key(key)
-            if let value { JSONWriter.appendInteger(Int64(value), to: &out) } else { JSONWriter.append("null", to: &out) }
+            if let value { JSONWriter.appendInteger(Int64(value), to: &out) } else { out.append("null") }
         }
 
         /// ``percentiles(_:)``'s object, its members at indent 4.
         mutating func percentiles(_ key: StaticString, _ p: AccuracyMetrics.Percentiles?) {
             self.key(key)
-            guard let p else { return JSONWriter.append("null", to: &out) }
-            JSONWriter.append("{\n        \"count\": ", to: &out)
+            guard let p else { return out.append("null") }
+            out.append("{\n        \"count\": ")
             JSONWriter.appendInteger(Int64(p.count), to: &out)
-            JSONWriter.append(",\n        \"p50\": ", to: &out)
+            out.append(",\n        \"p50\": ")
             JSONWriter.appendNumber(ReportNumber.rounded(p.p50, ReportNumber.secondsDigits), to: &out)
-            JSONWriter.append(",\n        \"p90\": ", to: &out)
+            out.append(",\n        \"p90\": ")
             JSONWriter.appendNumber(ReportNumber.rounded(p.p90, ReportNumber.secondsDigits), to: &out)
-            JSONWriter.append(",\n        \"p99\": ", to: &out)
+            out.append(",\n        \"p99\": ")
             JSONWriter.appendNumber(ReportNumber.rounded(p.p99, ReportNumber.secondsDigits), to: &out)
-            JSONWriter.append(",\n        \"mean\": ", to: &out)
+            out.append(",\n        \"mean\": ")
             JSONWriter.appendNumber(ReportNumber.rounded(p.mean, ReportNumber.secondsDigits), to: &out)
-            JSONWriter.append("\n      }", to: &out)
+            out.append("\n      }")
         }
     }
 
@@ -346,19 +345,19 @@ public enum ReportJSON {
 
     /// Pretty printing: objects and arrays one member per line; arrays of scalars and empty ones
     /// on one line.
-    static func write(_ value: JSONValue, indent: Int, to out: inout [UInt8]) {
+    static func write(_ value: JSONValue, indent: Int, to out: inout ByteBuffer) {
         func pad(_ levels: Int) {
-            for _ in 0..<levels { JSONWriter.append("  ", to: &out) }
+            for _ in 0..<levels { out.append("  ") }
         }
         switch value {
         case .object(let members) where !members.isEmpty:
-            JSONWriter.append("{\n", to: &out)
+            out.append("{\n")
             for (k, m) in members.enumerated() {
                 pad(indent + 1)
                 JSONWriter.quote(m.key, to: &out)
-                JSONWriter.append(": ", to: &out)
+                out.append(": ")
                 write(m.node.value, indent: indent + 1, to: &out)
-                JSONWriter.append(k + 1 < members.count ? ",\n" : "\n", to: &out)
+                out.append(k + 1 < members.count ? ",\n" : "\n")
             }
             pad(indent)
             out.append(UInt8(ascii: "}"))
@@ -366,11 +365,11 @@ public enum ReportJSON {
         where items.contains(where: {
             if case .object = $0.value { return true }; if case .array = $0.value { return true }; return false
         }):
-            JSONWriter.append("[\n", to: &out)
+            out.append("[\n")
             for (k, item) in items.enumerated() {
                 pad(indent + 1)
                 write(item.value, indent: indent + 1, to: &out)
-                JSONWriter.append(k + 1 < items.count ? ",\n" : "\n", to: &out)
+                out.append(k + 1 < items.count ? ",\n" : "\n")
             }
             pad(indent)
             out.append(UInt8(ascii: "]"))

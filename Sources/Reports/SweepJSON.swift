@@ -10,10 +10,10 @@ public enum SweepJSON {
 
     /// The whole sweep as pretty-printed JSON text, ending with a newline.
     public static func render(_ report: SweepReport) -> String {
-        var out: [UInt8] = []
+        var out = ByteBuffer()
         ReportJSON.write(value(report), indent: 0, to: &out)
         out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The sweep as a JSON value.

@@ -3,9 +3,9 @@
 public enum JSONWriter {
     /// The JSON text of `value`.
     public static func string(_ value: JSONValue) -> String {
-        var out: [UInt8] = []
+        var out = ByteBuffer()
         write(value, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends the JSON text of `value` to `out`.
@@ -15,10 +15,10 @@ public enum JSONWriter {
 
     /// Appends the JSON text of `value` to `out` as UTF-8 bytes (the one implementation the
     /// String forms read).
-    public static func write(_ value: JSONValue, to out: inout [UInt8]) {
+    public static func write(_ value: JSONValue, to out: inout ByteBuffer) {
         switch value {
-        case .null: append("null", to: &out)
-        case .bool(let b): append(b ? "true" : "false", to: &out)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
         case .int(let i): appendInteger(i, to: &out)
         case .double(let d): appendNumber(d, to: &out)
         case .string(let s): quote(s, to: &out)
@@ -44,15 +44,15 @@ public enum JSONWriter {
     /// A JSON number for `value`: integers without a fraction, others in Swift's shortest
     /// round-trip form; non-finite values become `null` (JSON has no NaN).
     public static func number(_ value: Double) -> String {
-        var out: [UInt8] = []
+        var out = ByteBuffer()
         appendNumber(value, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends ``number(_:)``'s text of `value` to `out`.
-    @inline(__always)
-    public static func appendNumber(_ value: Double, to out: inout [UInt8]) {
-        guard value.isFinite else { return append("null", to: &out) }
+    @inlinable @inline(__always)
+    public static func appendNumber(_ value: Double, to out: inout ByteBuffer) {
+        guard value.isFinite else { return out.append("null") }
         // Integral: truncation is one instruction where rounding to nearest is a libm call.
         if value == value.rounded(.towardZero), abs(value) < 1e15 {
             return appendInteger(Int64(value), to: &out)
@@ -74,8 +74,8 @@ public enum JSONWriter {
     /// Appends `value` as a decimal with at most `decimals` digits after the point, trailing
     /// zeros dropped, when `1e-4 <= abs(value) < below` and `value` is the double nearest
     /// `(value * scale).rounded() / scale`; otherwise appends nothing and returns false.
-    @inline(__always)
-    static func appendShortDecimal(_ value: Double, decimals: Int, scale: Double, below: Double, to out: inout [UInt8]) -> Bool {
+    @inlinable @inline(__always)
+    static func appendShortDecimal(_ value: Double, decimals: Int, scale: Double, below: Double, to out: inout ByteBuffer) -> Bool {
         // Swift writes magnitudes under 1e-4 with an exponent.
         guard abs(value) < below, abs(value) >= 1e-4 else { return false }
         // Ties to even (one instruction): a product exactly halfway between two integers
@@ -84,36 +84,40 @@ public enum JSONWriter {
         let units = (value * scale).rounded(.toNearestOrEven)
         guard units / scale == value else { return false }
         var magnitude = UInt64(abs(units))
-        let unit = UInt64(scale)
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        appendInteger(Int64(magnitude / unit), to: &out)
-        magnitude %= unit
-        var digits = decimals
-        while digits > 0, magnitude % 10 == 0 {
-            magnitude /= 10
-            digits -= 1
-        }
-        guard digits > 0 else { return true }
-        // The point and the digits, written from the right (divisions by a constant) into 8
-        // bytes (at most 7 decimals), then appended at once.
-        precondition(digits < 8, "at most 7 decimals")
-        var text: UInt64 = 0
-        withUnsafeMutableBytes(of: &text) { raw in
-            var k = digits
-            while k > 0 {
-                raw[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        // The text, written from the right into 32 bytes (at most 9 integer digits, a point, 7
+        // decimals and a sign): the decimals, the point, the integer's digits, the sign; then
+        // appended at once, without the decimals' trailing zeros (or the point, when all are).
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &text) { raw in
+            var at = 32
+            for _ in 0..<decimals {
+                at -= 1
+                raw[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
-                k -= 1
             }
-            raw[0] = UInt8(ascii: ".")
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0...digits]))
+            at -= 1
+            raw[at] = UInt8(ascii: ".")
+            let point = at
+            var end = 32
+            while end > point + 1, raw[end - 1] == UInt8(ascii: "0") { end -= 1 }
+            if end == point + 1 { end = point }
+            repeat {
+                at -= 1
+                raw[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                at -= 1
+                raw[at] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at..<end]))
+            return true
         }
-        return true
     }
 
     /// Appends the decimal digits of `value` (with a minus sign when negative) to `out`.
-    @inline(__always)
-    public static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+    @inlinable @inline(__always)
+    public static func appendInteger(_ value: Int64, to out: inout ByteBuffer) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         // The magnitude as unsigned, so that Int64.min has one.
         var v = value.magnitude
@@ -130,22 +134,16 @@ public enum JSONWriter {
         }
     }
 
-    /// Appends the ASCII text `text` to `out` (no escaping).
-    @inline(__always)
-    public static func append(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
     /// Appends `text` as a JSON string literal.
     public static func quote(_ text: String, to out: inout String) {
-        var bytes: [UInt8] = []
+        var bytes = ByteBuffer()
         quote(text, to: &bytes)
-        out += String(decoding: bytes, as: UTF8.self)
+        out += bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends `text` as a JSON string literal to `out`: `"` and `\` escaped, `\n`, `\r`,
     /// `\t`, other control characters as `\u00xx`; everything else as its UTF-8 bytes.
-    public static func quote(_ text: String, to out: inout [UInt8]) {
+    public static func quote(_ text: String, to out: inout ByteBuffer) {
         out.append(UInt8(ascii: "\""))
         var copy = text
         copy.withUTF8 { bytes in
@@ -156,13 +154,13 @@ public enum JSONWriter {
                 if k > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<k])) }
                 start = k + 1
                 switch b {
-                case UInt8(ascii: "\""): append("\\\"", to: &out)
-                case UInt8(ascii: "\\"): append("\\\\", to: &out)
-                case UInt8(ascii: "\n"): append("\\n", to: &out)
-                case UInt8(ascii: "\r"): append("\\r", to: &out)
-                case UInt8(ascii: "\t"): append("\\t", to: &out)
+                case UInt8(ascii: "\""): out.append("\\\"")
+                case UInt8(ascii: "\\"): out.append("\\\\")
+                case UInt8(ascii: "\n"): out.append("\\n")
+                case UInt8(ascii: "\r"): out.append("\\r")
+                case UInt8(ascii: "\t"): out.append("\\t")
                 default:
-                    append("\\u00", to: &out)
+                    out.append("\\u00")
                     out.append(UInt8(ascii: "0") + (b >> 4))
                     out.append(b & 15 < 10 ? UInt8(ascii: "0") + (b & 15) : UInt8(ascii: "a") + (b & 15) - 10)
                 }

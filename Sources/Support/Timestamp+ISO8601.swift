@@ -65,15 +65,14 @@ extension Timestamp {
 
     /// ISO-8601 in UTC with `fractionDigits` digits of fraction (0...9), rounded to nearest.
     public func iso8601(fractionDigits: Int = 3) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
+        var out = ByteBuffer(capacity: 32)
         appendISO8601(fractionDigits: fractionDigits, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends ``iso8601(fractionDigits:)``'s text to `out` as ASCII bytes (the one
     /// implementation; event logs write millions of these).
-    public func appendISO8601(fractionDigits: Int = 3, to out: inout [UInt8]) {
+    public func appendISO8601(fractionDigits: Int = 3, to out: inout ByteBuffer) {
         precondition((0...9).contains(fractionDigits))
         var unit: Int64 = 1
         for _ in 0..<(9 - fractionDigits) { unit *= 10 }
@@ -81,18 +80,45 @@ extension Timestamp {
         let roundedNanos = (Int64(nanoseconds) + unit / 2) / unit * unit
         let t = Timestamp(seconds: seconds, nanoseconds: roundedNanos)
         let c = t.civil
+        if fractionDigits == 3, c.year >= 0, c.year < 10_000 {
+            // The form logs write, `yyyy-MM-ddTHH:mm:ss.SSSZ`, stored in place (in these years
+            // `civil`'s fields are within their ranges: two digits each).
+            return out.append(maximum: 24) { p in
+                Self.store(c.year / 100, p, 0)
+                Self.store(c.year % 100, p, 2)
+                p.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 4, as: UInt8.self)
+                Self.store(c.month, p, 5)
+                p.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 7, as: UInt8.self)
+                Self.store(c.day, p, 8)
+                p.storeBytes(of: UInt8(ascii: "T"), toByteOffset: 10, as: UInt8.self)
+                Self.store(c.hour, p, 11)
+                p.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 13, as: UInt8.self)
+                Self.store(c.minute, p, 14)
+                p.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 16, as: UInt8.self)
+                Self.store(c.second, p, 17)
+                p.storeBytes(of: UInt8(ascii: "."), toByteOffset: 19, as: UInt8.self)
+                let millis = c.nanosecond / 1_000_000
+                p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millis / 100), toByteOffset: 20, as: UInt8.self)
+                Self.store(millis % 100, p, 21)
+                p.storeBytes(of: UInt8(ascii: "Z"), toByteOffset: 23, as: UInt8.self)
+                return 24
+            }
+        }
+        // At most 46 bytes (a sign, a year of 19 digits, 9 digits of fraction): room for all
+        // of them at once, then the two-digit fields as single stores.
+        out.reserve(48)
         if c.year < 0 { out.append(UInt8(ascii: "-")) }
         Self.pad(abs(c.year), 4, &out)
         out.append(UInt8(ascii: "-"))
-        Self.pad(c.month, 2, &out)
+        Self.twoDigits(c.month, &out)
         out.append(UInt8(ascii: "-"))
-        Self.pad(c.day, 2, &out)
+        Self.twoDigits(c.day, &out)
         out.append(UInt8(ascii: "T"))
-        Self.pad(c.hour, 2, &out)
+        Self.twoDigits(c.hour, &out)
         out.append(UInt8(ascii: ":"))
-        Self.pad(c.minute, 2, &out)
+        Self.twoDigits(c.minute, &out)
         out.append(UInt8(ascii: ":"))
-        Self.pad(c.second, 2, &out)
+        Self.twoDigits(c.second, &out)
         if fractionDigits > 0 {
             out.append(UInt8(ascii: "."))
             Self.pad(Int(Int64(c.nanosecond) / unit), fractionDigits, &out)
@@ -100,16 +126,31 @@ extension Timestamp {
         out.append(UInt8(ascii: "Z"))
     }
 
+    /// Stores `value` (0...99) as two digits at `offset` from `p`.
+    @inline(__always)
+    private static func store(_ value: Int, _ p: UnsafeMutableRawPointer, _ offset: Int) {
+        p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10), toByteOffset: offset, as: UInt8.self)
+        p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10), toByteOffset: offset + 1, as: UInt8.self)
+    }
+
+    /// Appends `value` (not negative) as ``pad(_:_:_:)`` pads it to two digits.
+    @inline(__always)
+    private static func twoDigits(_ value: Int, _ out: inout ByteBuffer) {
+        guard value < 100 else { return pad(value, 2, &out) }
+        out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+        out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+    }
+
     /// Appends `value` (not negative) in decimal, left-padded with zeros to `width` digits.
     @inline(__always)
-    private static func pad(_ value: Int, _ width: Int, _ out: inout [UInt8]) {
+    private static func pad(_ value: Int, _ width: Int, _ out: inout ByteBuffer) {
         var digits = 1
         var limit = 10
         while value >= limit, digits < 19 {
             digits += 1
             limit &*= 10
         }
-        for _ in digits..<max(digits, width) { out.append(UInt8(ascii: "0")) }
+        if width > digits { out.append(repeating: UInt8(ascii: "0"), count: width - digits) }
         var divisor = 1
         for _ in 1..<digits { divisor *= 10 }
         var v = value

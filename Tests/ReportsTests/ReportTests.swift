@@ -131,10 +131,10 @@ import Traces
         // Visits with every optional member present and absent.
         #expect(report.visits.contains { $0.match == nil } && report.visits.contains { $0.match != nil })
         #expect(report.visits.contains { $0.missReason != nil } && report.visits.contains { $0.dwellError != nil })
-        var whole: [UInt8] = []
+        var whole = ByteBuffer()
         ReportJSON.write(ReportJSONOracle.value(report), indent: 0, to: &whole)
         whole.append(UInt8(ascii: "\n"))
-        #expect(ReportJSON.bytes(report) == whole)
+        #expect(ReportJSON.bytes(report) == whole.bytes)
 
         /// Records the size of each write.
         final class Pieces: ByteSink {
@@ -152,10 +152,10 @@ import Traces
         try ReportJSON.write(long, to: pieces)
         #expect(pieces.sizes.count > 3, "\(pieces.sizes)")
         #expect(pieces.sizes.allSatisfy { $0 < (1 << 20) + 4096 }, "\(pieces.sizes.max() ?? 0)")
-        var longWhole: [UInt8] = []
+        var longWhole = ByteBuffer()
         ReportJSON.write(ReportJSONOracle.value(long), indent: 0, to: &longWhole)
         longWhole.append(UInt8(ascii: "\n"))
-        #expect(pieces.bytes == longWhole)
+        #expect(pieces.bytes == longWhole.bytes)
     }
 
     /// Scoring reads what it needs of each event as the replay releases it: a report that does
