@@ -75,7 +75,7 @@ public struct Evaluator: Sendable {
         // The first trace is read while the fences are indexed (a long drive takes about as long
         // to read), a few chunks ahead; the worker that takes it takes its stream.
         let first = Evaluator.stream(traces[0], configuration)
-        let firstTaken = Mutex(false)
+        let firstTaken = PthreadLock(false)
         defer { if !firstTaken.withLock({ $0 }) { first.cancel() } }
         // One index for every worker; each worker has its own frame, GEOS context and truth.
         let replay = configuration.replay
@@ -119,7 +119,7 @@ public struct Evaluator: Sendable {
         /// Written by the thread before it signals; read after ``wait()``.
         private var made: Result<GroundTruth, FencesimError>?
         private let done = DispatchSemaphore(value: 0)
-        private let taken = Mutex(false)
+        private let taken = PthreadLock(false)
 
         init(_ make: @escaping @Sendable () throws(FencesimError) -> GroundTruth) {
             let thread = Thread { [self] in

@@ -346,7 +346,7 @@ public enum Scoring {
             struct Shared: @unchecked Sendable {
                 let body: (Int) -> (falses: [TraceScore.FalseDetection], made: Int)
             }
-            let parts = Mutex<[(falses: [TraceScore.FalseDetection], made: Int)?]>(Array(repeating: nil, count: halves.count))
+            let parts = PthreadLock<[(falses: [TraceScore.FalseDetection], made: Int)?]>(Array(repeating: nil, count: halves.count))
             let shared = Shared { k in score(halves[k], into: base) }
             if halves.count == 1 {
                 parts.withLock { $0[0] = shared.body(0) }

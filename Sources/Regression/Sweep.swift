@@ -339,7 +339,7 @@ public struct Sweep: Sendable {
         progress: (@Sendable (Int, Int) -> Void)?
     ) throws(FencesimError) -> [Slot] {
         let jobs = variants.count * traces.count
-        let truths = Mutex<[[TruthVisit]?]>(Array(repeating: nil, count: traces.count))
+        let truths = PthreadLock<[[TruthVisit]?]>(Array(repeating: nil, count: traces.count))
         /// A worker: its ground truth (combinations fill every core: each walks a path in one
         /// stretch) and the compiled fences of the combination it last worked on.
         struct Worker {

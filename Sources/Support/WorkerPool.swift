@@ -28,7 +28,9 @@ public enum WorkerPool {
         let threads = max(1, min(requested, count))
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
-        let state = Mutex(State<Result, E>(count: count))
+        // A pthread mutex, which ThreadSanitizer models (it does not model `Synchronization.Mutex`
+        // on Linux): the results workers store under it are not reported as races.
+        let state = PthreadLock(State<Result, E>(count: count))
         let built = Built<Worker>(threads)
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             var worker: Worker
@@ -38,7 +40,7 @@ public enum WorkerPool {
                 state.withLock { if $0.failure == nil { $0.failure = error } }
                 return
             }
-            defer { built.workers[t] = worker }
+            defer { built.store(worker, at: t) }
             while !state.withLock({ $0.failure != nil }) {
                 let k = next.add(1, ordering: .relaxed).oldValue
                 guard k < count else { break }
@@ -63,14 +65,37 @@ public enum WorkerPool {
             finished.0.map { result in
                 guard let result else { preconditionFailure("a job was never run") }
                 return result
-            }, built.workers.compactMap { $0 }
+            }, built.workers
         )
     }
 
-    /// The workers, each written by its own thread alone and read once every thread is done.
+    /// The workers, each written by its own thread alone (its own element of plain memory: an
+    /// array's element assignment is an access to the whole array, which two threads may not
+    /// make at once) and read once every thread is done.
     final class Built<Worker>: @unchecked Sendable {
-        var workers: [Worker?]
-        init(_ n: Int) { workers = Array(repeating: nil, count: n) }
+        private let slots: UnsafeMutablePointer<Worker?>
+        private let count: Int
+
+        init(_ n: Int) {
+            count = n
+            slots = .allocate(capacity: n)
+            slots.initialize(repeating: nil, count: n)
+        }
+
+        deinit {
+            slots.deinitialize(count: count)
+            slots.deallocate()
+        }
+
+        /// Thread `t`'s worker.
+        func store(_ worker: consuming Worker, at t: Int) {
+            (slots + t).pointee = worker
+        }
+
+        /// The workers built, in thread order.
+        var workers: [Worker] {
+            (0..<count).compactMap { slots[$0] }
+        }
     }
 
     struct State<Result, E: Error>: ~Copyable {
