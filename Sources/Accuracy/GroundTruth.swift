@@ -52,9 +52,9 @@ public final class GroundTruth {
     /// regions, their envelopes and grid, the areas' shapes and vertices.
     final class Layout: @unchecked Sendable {
         let fences: FenceSet
-        /// Each fence's id, by fence index: what a visit is named by, read without touching the
-        /// whole fence (a cache miss per true entry in a large fence set, perf).
-        let ids: [String]
+        /// Each fence's id by fence index, what a visit is named by: read from the compact table
+        /// without touching the whole fence (a cache miss per true entry in a large fence set).
+        let labels: FenceLabels
         let definition: FrameDefinition
         /// By fence index; `nil` for fences without visits (lines, empty shapes).
         let regions: [Region?]
@@ -87,7 +87,7 @@ public final class GroundTruth {
             boxes: [BoundingBox?], rings: [Rings], xs: [Double], ys: [Double], ringEnds: [Int]
         ) {
             self.fences = fences
-            ids = fences.fences.map(\.id)
+            labels = FenceLabels(fences.fences)
             self.definition = definition
             self.regions = regions
             self.envelopes = envelopes
@@ -300,7 +300,7 @@ public final class GroundTruth {
     func walk(_ path: [Fix], points: [XY], carrying carried: [Int: TruthVisit]?) throws(SpatialError) -> Stretch {
         precondition(points.count == path.count, "a point for every fix")
         let regions = layout.regions
-        let ids = layout.ids
+        let labels = layout.labels
         var stretch = Stretch()
         var open: [Int: TruthVisit] = [:]
         /// Whether fence `j` has an open visit (`open[j] != nil` without copying the visit).
@@ -315,7 +315,7 @@ public final class GroundTruth {
             for j in candidates {
                 guard let region = regions[j], try inside(region, points[0]) else { continue }
                 open[j] = TruthVisit(
-                    fence: j, fenceID: ids[j], enter: firstTime, exit: nil, startsInside: true,
+                    fence: j, fenceID: labels[j].id, enter: firstTime, exit: nil, startsInside: true,
                     enterSpeed: firstSpeed, enterLongitude: first.longitude, enterLatitude: first.latitude)
                 isOpen[j] = true
             }
@@ -452,7 +452,7 @@ public final class GroundTruth {
                         if segmentSpeed == nil { segmentSpeed = .some(GroundTruth.speed(path[i], path[i + 1])) }
                         let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
                         open[j] = TruthVisit(
-                            fence: j, fenceID: ids[j], enter: time, exit: nil, enterSpeed: segmentSpeed ?? nil,
+                            fence: j, fenceID: labels[j].id, enter: time, exit: nil, enterSpeed: segmentSpeed ?? nil,
                             enterLongitude: place.longitude, enterLatitude: place.latitude)
                     } else if var visit = open.removeValue(forKey: j) {
                         visit.exit = time

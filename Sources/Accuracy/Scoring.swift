@@ -195,24 +195,25 @@ public enum Scoring {
         var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
         // Detected visits in the order they began; the open one of each fence by its position.
         var detections: [DetectedVisit] = []
-        // By fence, the position of its open detection (-1: none): a look-up per event, no hash.
-        var open = [Int](repeating: -1, count: fences.fences.count)
+        // By fence, the position of its open detection (a table of its own, not one slot per
+        // fence of the set: a batch of short drives over a large fence set scores each trace in
+        // time that grows with its events, not with the fences).
+        var open: [Int: Int] = [:]
         var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
         var lostEnters: [Int: [Timestamp]] = [:]
         for e in events {
             let j = Int(e.fence)
             switch e.kind {
             case .enter:
-                if open[j] >= 0 {
-                    detections[open[j]].duplicateEnters += 1
+                if let n = open[j] {
+                    detections[n].duplicateEnters += 1
                 } else {
                     open[j] = detections.count
                     detections.append(DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated))
                 }
             case .exit:
-                if open[j] >= 0 {
-                    detections[open[j]].exit = e.time
-                    open[j] = -1
+                if let n = open.removeValue(forKey: j) {
+                    detections[n].exit = e.time
                 } else {
                     result.orphanExits += 1
                 }
@@ -373,21 +374,28 @@ public enum Scoring {
     /// Positions `0..<fences.count` grouped by `fences[position]` (fence indices, at least 0),
     /// fences ascending, positions ascending within each.
     ///
-    /// - Complexity: O(positions + fences): a counting sort (stable) by fence, not a comparison
-    ///   sort of a long drive's visits.
+    /// - Complexity: O(positions + highest index) with a counting sort (stable) when the indices
+    ///   are dense (a long drive's visits over its fence set: a comparison sort of them was the
+    ///   scoring's largest serial step), else O(positions × log positions) with a comparison
+    ///   sort, so that a short trace over a large fence set costs nothing per fence.
     static func positionsByFence(_ fences: [Int]) -> [(fence: Int, positions: ArraySlice<Int>)] {
         guard let top = fences.max() else { return [] }
         precondition(fences.allSatisfy { $0 >= 0 }, "fence indices are at least 0")
-        var starts = [Int](repeating: 0, count: top + 2)
-        for j in fences { starts[j + 1] += 1 }
-        for j in 0...top { starts[j + 1] += starts[j] }
-        let order = [Int](unsafeUninitializedCapacity: fences.count) { buffer, count in
-            guard let base = buffer.baseAddress else { return }
-            for (position, j) in fences.enumerated() {
-                (base + starts[j]).initialize(to: position)
-                starts[j] += 1
+        let order: [Int]
+        if top < 2 * fences.count + 1024 {
+            var starts = [Int](repeating: 0, count: top + 2)
+            for j in fences { starts[j + 1] += 1 }
+            for j in 0...top { starts[j + 1] += starts[j] }
+            order = [Int](unsafeUninitializedCapacity: fences.count) { buffer, count in
+                guard let base = buffer.baseAddress else { return }
+                for (position, j) in fences.enumerated() {
+                    (base + starts[j]).initialize(to: position)
+                    starts[j] += 1
+                }
+                count = fences.count
             }
-            count = fences.count
+        } else {
+            order = fences.indices.sorted { a, b in fences[a] != fences[b] ? fences[a] < fences[b] : a < b }
         }
         var groups: [(fence: Int, positions: ArraySlice<Int>)] = []
         var start = 0

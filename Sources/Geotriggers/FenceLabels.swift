@@ -6,7 +6,8 @@ import Fences
 /// table of 100,000 fences stays in the last-level cache. (Laid out by slot, with the slot looked
 /// up first, it missed twice.)
 ///
-/// Built once per ``FenceIndex`` (``FenceIndex/labels``) and shared by every worker.
+/// Built once per ``FenceIndex`` (``FenceIndex/labels``) and shared by every worker; a ground
+/// truth's layout has one of its own fence set.
 public struct FenceLabels: Sendable {
     @usableFromInline
     struct Label: Sendable {
@@ -18,7 +19,7 @@ public struct FenceLabels: Sendable {
     @usableFromInline let labels: [Label]
 
     /// The labels of `fences`.
-    init(_ fences: [Fence]) {
+    package init(_ fences: [Fence]) {
         // Read in place: a copy of a fence retains a dozen references.
         labels = fences.withUnsafeBufferPointer { fences in
             fences.indices.map { j in Label(id: fences[j].id, zone: fences[j].zone) }

@@ -37,8 +37,9 @@ import Testing
         Scoring.score(truth: truth, events: events, fences: fences, trace: "drive", durationSeconds: duration)
     }
 
-    /// Scoring groups a drive's visits by fence with a counting sort: the groups of a stable
-    /// comparison sort, on random fence indices (repeats, gaps, one fence, none).
+    /// Scoring groups a drive's visits by fence with a counting sort where the indices are dense
+    /// and a comparison sort where they are sparse: either way the groups of a stable comparison
+    /// sort, on random fence indices (repeats, gaps, one fence, none; spreads on both sides).
     @Test func positionsByFenceGroupAsASortWould() {
         var random = SplitMix64(seed: 11)
         for n in [0, 1, 2, 7, 100, 5000] {
