@@ -70,11 +70,16 @@ release: setup
 	$(SWIFT) build -c release
 
 # The memory-growth tests measure the whole process's resident memory: they run in a process of
-# their own, after the others, where no other suite allocates beside them.
+# their own, after the others, where no other suite allocates beside them. The tests' temporary
+# folders go to one scratch folder, removed when the tests end, pass or fail (many tests leave
+# theirs, and thousands of entries in /tmp slow every tool that lists it).
 test: setup
 	$(SWIFT) build
-	$(SWIFT) test --skip SpatialTests.MemoryTests
-	$(SWIFT) test --skip-build --filter SpatialTests.MemoryTests
+	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/fencesim-test.XXXXXX") && trap 'rm -rf "$$scratch"' EXIT && \
+	  echo "TMPDIR=$$scratch $(SWIFT) test --skip SpatialTests.MemoryTests" && \
+	  TMPDIR="$$scratch" $(SWIFT) test --skip SpatialTests.MemoryTests && \
+	  echo "TMPDIR=$$scratch $(SWIFT) test --skip-build --filter SpatialTests.MemoryTests" && \
+	  TMPDIR="$$scratch" $(SWIFT) test --skip-build --filter SpatialTests.MemoryTests
 	$(BIN_DEBUG) check scenarios/
 	$(MAKE) --no-print-directory lint-docs
 	timeout 600 deploy/slurm/test-cluster.sh $(BIN_DEBUG)
