@@ -199,8 +199,11 @@ struct CSVRowParser {
 
     // MARK: Coordinates
 
+    /// `mutating` though it changes nothing of the parser: called from the mutating row parse,
+    /// a non-mutating method is given a copy of the whole parser (305 bytes, a `memcpy` per
+    /// call, four per row: 1.7 % of an event-log replay's instructions).
     @inline(__always)
-    private func coordinate(
+    private mutating func coordinate(
         _ index: Int, hemisphere: Int, isLatitude: Bool, _ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ count: Int,
         _ c: inout FixCandidate, _ sink: inout FixSink
     ) -> Double {
@@ -367,8 +370,9 @@ struct CSVRowParser {
 
     enum Quantity { case plain, accuracy, speed, course, altitude }
 
+    /// `mutating` for the reason ``coordinate(_:hemisphere:isLatitude:_:_:_:_:_:_:)`` is.
     @inline(__always)
-    private func number(
+    private mutating func number(
         _ index: Int, _ name: String, _ quantity: Quantity, _ b: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ line: Int,
         _ sink: inout FixSink
     ) -> Double? {
