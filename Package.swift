@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "Support"),
         // Reading and writing files: whole (in parallel blocks past 8 MiB), atomically, in chunks.
         .target(name: "Files", dependencies: ["Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
-        .target(name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support"]),
+        .target(
+            name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Traces", dependencies: ["Files", "Spatial", "Support", "CGzip"]),
         .target(name: "Fences", dependencies: ["Files", "Spatial", "Support"]),
         .target(name: "Geotriggers", dependencies: ["Spatial", "Fences", "Support"]),

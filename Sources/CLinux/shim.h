@@ -5,9 +5,16 @@
 #define _GNU_SOURCE
 #endif
 #include <fcntl.h>
+#include <math.h>
 
 /// Asks the kernel to start writing `count` bytes of `fd` from `offset` to disk, without waiting.
 static inline int fencesim_start_writeback(int fd, long long offset, long long count) {
     return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
+}
+
+/// The sine and cosine of `x` in one call, the same values as `sin` and `cos` (glibc computes
+/// them with one argument reduction; the transverse Mercator takes three pairs a point).
+static inline void fencesim_sincos(double x, double *s, double *c) {
+    sincos(x, s, c);
 }
 #endif

@@ -25,6 +25,13 @@ public final class MetricFrame {
     /// about a fifth fewer instructions (the step's own dispatch and checks). `nil` for CRS
     /// frames, which go through their transformation.
     private let radiansPerDegree: Double?
+    /// For a plain `+proj=tmerc` string, the projection computed in Swift, used only when it
+    /// gave PROJ's own results bit for bit at probe points around the frame (see
+    /// ``TransverseMercator``); `nil` otherwise.
+    ///
+    /// Held at an address of its own (owned, freed in `deinit`): a projection held as a stored
+    /// value was copied, all 150 bytes, at every point it projected.
+    private let native: UnsafeMutablePointer<TransverseMercator>?
 
     /// Builds the frame.
     ///
@@ -64,16 +71,48 @@ public final class MetricFrame {
         self.transform = built.0
         self.projection = built.1
         self.log = log
-        if case .projString = definition {
-            radiansPerDegree = MetricFrame.unitconvertFactor(ctx)
+        var native: TransverseMercator?
+        if case .projString(let text) = definition {
+            let factor = MetricFrame.unitconvertFactor(ctx)
+            radiansPerDegree = factor
+            if let factor, let projection = built.1, let candidate = TransverseMercator(projString: text),
+                MetricFrame.agree(candidate, projection: projection, radiansPerDegree: factor)
+            {
+                native = candidate
+            }
         } else {
             radiansPerDegree = nil
+        }
+        self.native = native.map { value in
+            let pointer = UnsafeMutablePointer<TransverseMercator>.allocate(capacity: 1)
+            pointer.initialize(to: value)
+            return pointer
         }
         // From here on `deinit` runs if this throws, freeing everything.
         guard canProject else {
             throw SpatialError(
                 function: "proj_trans", message: "\"\(definition)\" does not project longitude/latitude to finite coordinates")
         }
+    }
+
+    /// Whether `candidate` gives the same bits as PROJ's `projection` at 49 positions within 3°
+    /// of the frame's origin (the origin among them): the check that lets the Swift projection
+    /// stand in for PROJ's on this machine (another `tmerc_default_algo` in `proj.ini`, for one,
+    /// fails it).
+    static func agree(_ candidate: TransverseMercator, projection: OpaquePointer, radiansPerDegree factor: Double) -> Bool {
+        let origin = XY(candidate.centralMeridian / factor, candidate.latitudeOfOrigin / factor)
+        let offsets = [-3.0, -1, -0.3, 0, 0.3, 1, 3]
+        for dx in offsets {
+            for dy in offsets {
+                let p = XY(origin.x + dx, max(-89.9, min(89.9, origin.y + dy)))
+                let mine = candidate.forward(longitude: p.x * factor, latitude: p.y * factor)
+                var c = PJ_COORD()
+                c.xyzt = PJ_XYZT(x: p.x * factor, y: p.y * factor, z: 0, t: 0)
+                let theirs = proj_trans(projection, PJ_FWD, c)
+                guard mine.x.bitPattern == theirs.xyzt.x.bitPattern, mine.y.bitPattern == theirs.xyzt.y.bitPattern else { return false }
+            }
+        }
+        return true
     }
 
     /// Whether a point near the frame's origin, or failing that near (0°, 0°), projects to finite
@@ -207,7 +246,16 @@ public final class MetricFrame {
         }
     }
 
+    /// Whether forward projections are computed in Swift (``TransverseMercator``) rather than by
+    /// PROJ.
+    var projectsNatively: Bool { native != nil }
+
+    /// The projection alone, for tests of ``agree(_:projection:radiansPerDegree:)``.
+    var projectionForTests: OpaquePointer? { projection }
+
     deinit {
+        native?.deinitialize(count: 1)
+        native?.deallocate()
         proj_destroy(transform)
         if let projection { proj_destroy(projection) }
         proj_context_destroy(context)
@@ -231,6 +279,14 @@ public final class MetricFrame {
     /// Projects one WGS84 position (x = longitude, y = latitude, degrees) to metres. Returns
     /// non-finite values when PROJ cannot project the point.
     public func forward(_ lonLat: XY) -> XY {
+        if let native, let factor = radiansPerDegree {
+            return native.pointee.forward(longitude: lonLat.x * factor, latitude: lonLat.y * factor)
+        }
+        return forwardThroughPROJ(lonLat)
+    }
+
+    /// ``forward(_:)-(XY)`` by PROJ (the reference the Swift projection is checked against).
+    func forwardThroughPROJ(_ lonLat: XY) -> XY {
         var c = PJ_COORD()
         if let factor = radiansPerDegree, let projection {
             c.xyzt = PJ_XYZT(x: lonLat.x * factor, y: lonLat.y * factor, z: 0, t: 0)
@@ -264,6 +320,20 @@ public final class MetricFrame {
     ///
     /// - Throws: ``SpatialError`` when PROJ reports an error for the batch.
     public func forward(_ points: inout [XY]) throws(SpatialError) {
+        if native != nil {
+            // One projection for every path: the single-point one. A point it cannot project
+            // sends the batch to PROJ, whose error names it (the values are the same bits).
+            var projected = points
+            var finite = true
+            for k in projected.indices {
+                projected[k] = forward(projected[k])
+                finite = finite && projected[k].x.isFinite && projected[k].y.isFinite
+            }
+            if finite {
+                points = projected
+                return
+            }
+        }
         try transformBatch(&points, PJ_FWD)
     }
 
