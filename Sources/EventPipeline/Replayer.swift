@@ -20,7 +20,7 @@ public struct Replayer: Sendable {
         public var fences: FenceSet
         public var frame: FrameDefinition
         /// Resolved settings per fence, in fence order.
-        public var settings: [GeotriggerSettings]
+        public var settings: FenceSettings
         public var readOptions: TraceReadOptions
         /// Worker threads; 0 means one per core.
         public var workers: Int
@@ -34,7 +34,7 @@ public struct Replayer: Sendable {
         public var profile: OSProfile?
 
         public init(
-            fences: FenceSet, frame: FrameDefinition, settings: [GeotriggerSettings], readOptions: TraceReadOptions = TraceReadOptions(),
+            fences: FenceSet, frame: FrameDefinition, settings: FenceSettings, readOptions: TraceReadOptions = TraceReadOptions(),
             workers: Int = 0, summaryOnly: Bool = false, pipeline: Pipeline? = nil
         ) {
             self.fences = fences

@@ -19,7 +19,7 @@ public struct ScenarioRunner: Sendable {
     /// (``Pipeline/persistRulesStates(initial:)``) before ``run(_:placesStates:)``.
     public var pipeline: Pipeline
     /// Each fence's resolved geotrigger settings, in fence order.
-    public let settings: [GeotriggerSettings]
+    public let settings: FenceSettings
     /// The metric frame.
     public let frame: FrameDefinition
     public var readOptions: TraceReadOptions

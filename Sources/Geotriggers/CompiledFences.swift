@@ -40,7 +40,7 @@ public final class CompiledFences {
     }
 
     public var fenceSet: FenceSet { index.fenceSet }
-    public var settings: [GeotriggerSettings] { index.settings }
+    public var settings: FenceSettings { index.settings }
     public var warnings: [Diagnostic] { index.warnings }
     /// The number of fences.
     public var count: Int { index.count }
@@ -150,7 +150,7 @@ public final class CompiledFences {
     /// Compiles `fenceSet` for one worker (an index of its own).
     ///
     /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
-    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings]) throws(FencesimError) {
+    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: FenceSettings) throws(FencesimError) {
         try self.init(index: FenceIndex(fenceSet, frame: definition, settings: settings))
     }
 

@@ -14,7 +14,7 @@ import Synchronization
 public final class FenceIndex: @unchecked Sendable {
     public let fenceSet: FenceSet
     /// Resolved settings of each fence, by fence index.
-    public let settings: [GeotriggerSettings]
+    public let settings: FenceSettings
     /// The metric frame the index was compiled in.
     public let definition: FrameDefinition
     /// Findings while compiling (fences buffered away, ...).
@@ -170,12 +170,12 @@ public final class FenceIndex: @unchecked Sendable {
     ///   - settings: the resolved settings of each fence, in fence order (buffers are taken from
     ///     here).
     /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
-    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings]) throws(FencesimError) {
+    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: FenceSettings) throws(FencesimError) {
         try self.init(fenceSet, frame: definition, settings: settings, workers: nil)
     }
 
     /// Compiles with `workers` threads for the projection (`nil`: as many as pay off).
-    init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: [GeotriggerSettings], workers: Int?) throws(FencesimError) {
+    init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: FenceSettings, workers: Int?) throws(FencesimError) {
         precondition(settings.count == fenceSet.fences.count, "one settings value per fence")
         self.fenceSet = fenceSet
         self.settings = settings
@@ -211,10 +211,10 @@ public final class FenceIndex: @unchecked Sendable {
         polygonRings = slotFence.map { layout.polygonRings[Int($0)] }
         // Fences and settings read in place (a copy of either retains a dozen references).
         let scheduled = fenceSet.fences.withUnsafeBufferPointer { fences in
-            settings.withUnsafeBufferPointer { settings in
+            settings.distinct.withUnsafeBufferPointer { distinct in
                 fences.indices.map { j in
                     FenceIndex.isScheduled(
-                        kind: layout.kinds[j], fenceKind: fences[j].kind, settings: settings.baseAddress! + j,
+                        kind: layout.kinds[j], fenceKind: fences[j].kind, settings: distinct.baseAddress! + settings.position(of: j),
                         noise: layout.beaconNoise[j].sigma) && fences[j].validity == nil
                 }
             }
@@ -270,7 +270,7 @@ public final class FenceIndex: @unchecked Sendable {
 
     /// Each slot's record, and the polygons' run boxes, filled on up to `workers` threads.
     static func records(
-        layout: Layout, grid: FenceGrid, envelopes: [BoundingBox?], settings: [GeotriggerSettings], scheduled: [Bool],
+        layout: Layout, grid: FenceGrid, envelopes: [BoundingBox?], settings: FenceSettings, scheduled: [Bool],
         slotFence: [Int32], polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)],
         workers: Int
     ) -> (records: UnsafeMutablePointer<Record>, runBoxes: UnsafePointer<Double>, runBoxStart: [Int32], magnitude: Double) {
@@ -302,7 +302,7 @@ public final class FenceIndex: @unchecked Sendable {
             let layout: Layout
             let grid: FenceGrid
             let envelopes: [BoundingBox?]
-            let settings: [GeotriggerSettings]
+            let settings: FenceSettings
             let scheduled, isLarge: [Bool]
             let slotFence: [Int32]
             let polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)]
@@ -348,10 +348,11 @@ public final class FenceIndex: @unchecked Sendable {
                     }
                     // Read in place: a copy of the settings retains its filter and message.
                     (s.records + slot).initialize(
-                        to: s.settings.withUnsafeBufferPointer { settings in
-                            Record(
-                                x: x, y: y, r: r, rx: rx, cells: cells, kind: kind, relationship: settings[j].relationship,
-                                accuracyFeed: settings[j].feed == .accuracy, initialNone: settings[j].initialTrigger == .none,
+                        to: s.settings.distinct.withUnsafeBufferPointer { distinct in
+                            let settings = distinct.baseAddress! + s.settings.position(of: j)
+                            return Record(
+                                x: x, y: y, r: r, rx: rx, cells: cells, kind: kind, relationship: settings.pointee.relationship,
+                                accuracyFeed: settings.pointee.feed == .accuracy, initialNone: settings.pointee.initialTrigger == .none,
                                 large: s.isLarge[j], scheduled: s.scheduled[j] && kind != .empty)
                         })
                 }
@@ -482,7 +483,7 @@ public final class FenceIndex: @unchecked Sendable {
         var polygonRings: [(vertexStart: Int, ringStart: Int, ringCount: Int)] = []
     }
 
-    static func layout(_ shapes: [Shape], _ fences: [Fence], _ settings: [GeotriggerSettings]) -> Layout {
+    static func layout(_ shapes: [Shape], _ fences: [Fence], _ settings: FenceSettings) -> Layout {
         var kinds: [Kind] = []
         var cx: [Double] = [], cy: [Double] = [], r: [Double] = [], rx: [Double] = []
         var areas: [AreaShape?] = []
@@ -585,7 +586,7 @@ public final class FenceIndex: @unchecked Sendable {
     /// order, and the first failure in fence order is thrown, as a single pass would.
     static func compileAll(
         _ fenceSet: FenceSet, frame definition: FrameDefinition,
-        settings: [GeotriggerSettings], workers requested: Int? = nil
+        settings: FenceSettings, workers requested: Int? = nil
     ) throws(FencesimError) -> ([Shape], [BoundingBox?], [Diagnostic]) {
         let fences = fenceSet.fences
         let automatic = min(ProcessInfo.processInfo.activeProcessorCount, 8, fences.count / fencesPerWorker)

@@ -279,7 +279,7 @@ public final class GeotriggerEngine {
         let globalMaxGap: Double
 
         /// Reads each fence's settings in place (a copy retains its filter and message).
-        init(settings: [GeotriggerSettings], shapes: [FenceIndex.Shape]) {
+        init(settings: FenceSettings, shapes: [FenceIndex.Shape]) {
             var filters: [FilterExpression] = []
             var profiles: [Profile] = []
             profiles.reserveCapacity(settings.count)
@@ -314,7 +314,7 @@ public final class GeotriggerEngine {
     /// The `maxGap` beyond which two fixes are of different segments: the smallest of the
     /// fences' (as `Sequence.min()` finds it: the first value, then any smaller one), read in
     /// place; 120 s when there are no fences.
-    public static func smallestMaxGap(_ settings: [GeotriggerSettings]) -> Double {
+    public static func smallestMaxGap(_ settings: FenceSettings) -> Double {
         var maxGap = Double.infinity
         for j in settings.indices where j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
         return settings.isEmpty ? 120 : maxGap
@@ -472,7 +472,7 @@ public final class GeotriggerEngine {
 
     /// Whether these settings change a fence's state at a sample from that sample and the state
     /// before it alone (no filter, dwell or debounce, which look at earlier samples or at time).
-    public static func hasPlainTransitions(_ settings: [GeotriggerSettings]) -> Bool {
+    public static func hasPlainTransitions(_ settings: FenceSettings) -> Bool {
         settings.indices.allSatisfy { k in
             settings[k].filter == nil && settings[k].dwellSeconds == nil && settings[k].enterAfter.isImmediate
                 && settings[k].exitAfter.isImmediate
@@ -498,7 +498,7 @@ public final class GeotriggerEngine {
     /// ``entersAndStaysAlike(_:relationship:feed:bufferMeters:)``, and no hidden-visit
     /// detection), and no fence exists only part of the time: then a trace can be cut into slices replayed independently, each engine
     /// first ``resynchronize(with:)``-ing on the sample before its slice.
-    public static func isMemoryless(_ settings: [GeotriggerSettings], fences: [Fence]) -> Bool {
+    public static func isMemoryless(_ settings: FenceSettings, fences: [Fence]) -> Bool {
         // Read in place: copying a fence or its settings costs a dozen reference counts.
         hasPlainTransitions(settings)
             && zip(fences.indices, settings.indices).allSatisfy { j, k in

@@ -160,28 +160,28 @@ public enum SweepParameter: String, CaseIterable, Sendable {
     ///   - degradation: the degradation of the feed (set to one that changes nothing first when a
     ///     degradation parameter is varied and there is none).
     ///   - radiusScale: the factor on circle radii and beacon ranges.
-    func apply(_ value: SweepValue, settings: inout [GeotriggerSettings], degradation: inout Degradation?, radiusScale: inout Double) {
+    func apply(_ value: SweepValue, settings: inout FenceSettings, degradation: inout Degradation?, radiusScale: inout Double) {
         switch (self, value) {
         case (.buffer, .number(let v)):
-            for k in settings.indices { settings[k].bufferMeters += v }
+            settings.modifyEach { $0.bufferMeters += v }
         case (.radiusScale, .number(let v)):
             radiusScale = v
         case (.relationship, .relationship(let v)):
-            for k in settings.indices { settings[k].relationship = v }
+            settings.modifyEach { $0.relationship = v }
         case (.feed, .feed(let v)):
-            for k in settings.indices { settings[k].feed = v }
+            settings.modifyEach { $0.feed = v }
         case (.dwell, .number(let v)):
-            for k in settings.indices { settings[k].dwellSeconds = v }
+            settings.modifyEach { $0.dwellSeconds = v }
         case (.dwell, .none):
-            for k in settings.indices { settings[k].dwellSeconds = nil }
+            settings.modifyEach { $0.dwellSeconds = nil }
         case (.enterAfter, .threshold(let t)):
-            for k in settings.indices { settings[k].enterAfter = t }
+            settings.modifyEach { $0.enterAfter = t }
         case (.exitAfter, .threshold(let t)):
-            for k in settings.indices { settings[k].exitAfter = t }
+            settings.modifyEach { $0.exitAfter = t }
         case (.debounce, .threshold(let t)):
-            for k in settings.indices {
-                settings[k].enterAfter = t
-                settings[k].exitAfter = t
+            settings.modifyEach {
+                $0.enterAfter = t
+                $0.exitAfter = t
             }
         default:
             var d = degradation ?? Degradation()

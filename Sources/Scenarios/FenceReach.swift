@@ -21,7 +21,7 @@ public enum FenceReach {
     ///   - traces: each trace's extent (``Traces/TraceStatistics/boundingBox``).
     /// - Complexity: O(fences) at worst (it stops at the first fence within reach); boxes in
     ///   degrees, not across the antimeridian.
-    public static func warning(fences: FenceSet, settings: [GeotriggerSettings], traces: [TraceStatistics.BoundingBox?]) -> Diagnostic? {
+    public static func warning(fences: FenceSet, settings: FenceSettings, traces: [TraceStatistics.BoundingBox?]) -> Diagnostic? {
         guard var box = traces.compactMap({ $0 }).first else { return nil }
         for t in traces.compactMap({ $0 }) {
             box.include(latitude: t.south, longitude: t.west)

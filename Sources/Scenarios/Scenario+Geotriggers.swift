@@ -84,12 +84,14 @@ extension Scenario {
     ///
     /// - Parameter fences: the fences as ``readFences(options:)`` gives them.
     /// - Throws: what ``SettingsResolver/resolve(_:global:zones:requireDeclaredZones:)`` throws.
-    public func settings(for fences: FenceSet) throws(FencesimError) -> [GeotriggerSettings] {
+    public func settings(for fences: FenceSet) throws(FencesimError) -> FenceSettings {
         let requireDeclared = !zones.isEmpty
         guard let watchers = fences.watchers else {
             return try SettingsResolver.resolve(fences, global: geotrigger, zones: zones, requireDeclaredZones: requireDeclared)
         }
-        var settings = [GeotriggerSettings](repeating: GeotriggerSettings(), count: fences.fences.count)
+        // Each fence's value: the position of its geotrigger's resolution and its own there.
+        var resolutions: [FenceSettings] = []
+        var place = [(resolution: Int, index: Int)](repeating: (-1, 0), count: fences.fences.count)
         for (g, declaration) in geotriggers.enumerated() {
             let members = fences.fences.indices.filter { watchers.geotrigger[$0] == Int32(g) }
             guard !members.isEmpty else { continue }
@@ -97,11 +99,11 @@ extension Scenario {
             // of a fence retains a dozen references.
             let subset =
                 members.count == fences.fences.count ? fences : FenceSet(file: fences.file, fences: members.map { fences.fences[$0] })
-            let resolved = try SettingsResolver.resolve(
-                subset, global: declaration.overrides, zones: zones, requireDeclaredZones: requireDeclared)
-            for (k, j) in members.enumerated() { settings[j] = resolved[k] }
+            resolutions.append(
+                try SettingsResolver.resolve(subset, global: declaration.overrides, zones: zones, requireDeclaredZones: requireDeclared))
+            for (k, j) in members.enumerated() { place[j] = (resolutions.count - 1, k) }
         }
-        return settings
+        return FenceSettings(place.lazy.map { $0.resolution < 0 ? GeotriggerSettings() : resolutions[$0.resolution][$0.index] })
     }
 
     /// A located error when `profile` (the scenario's or the command line's) is used with

@@ -16,39 +16,45 @@ public enum SettingsResolver {
     public static func resolve(
         _ fences: FenceSet, global: GeotriggerOverrides, zones: [ZoneDeclaration] = [],
         requireDeclaredZones: Bool = false
-    ) throws(FencesimError) -> [GeotriggerSettings] {
+    ) throws(FencesimError) -> FenceSettings {
         let base = global.applied(to: GeotriggerSettings())
         var zoneSettings: [String: GeotriggerSettings] = [:]
         for zone in zones { zoneSettings[zone.id] = zone.geotrigger.applied(to: base) }
-        let count = fences.fences.count
-        // Large sets are resolved in blocks on two threads; the first failure in fence order is
-        // thrown, as one pass would. Every element starts as `base` and each block assigns its
-        // own range in place (read and written through plain pointers: no copy of a fence, no
-        // joining of the blocks' results afterwards, which took one thread 20 ms of 45 for the
-        // 100,000 bench fences).
-        let parts = count >= 16_384 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
-        let zoneTable = zoneSettings
-        var settings = [GeotriggerSettings](repeating: base, count: count)
+        // A fence without settings of its own (no `geotrigger` property, no `buffer`) takes its
+        // zone's value, or the scenario's, by position: no value is built or hashed for it.
+        var builder = FenceSettings.Builder()
+        builder.reserveCapacity(fences.fences.count)
+        let basePosition = builder.intern(base)
+        var zonePosition: [String: Int32] = [:]
+        // In declaration order, so that the distinct values' order is the same at every run.
+        for zone in zones { zonePosition[zone.id] = builder.intern(zoneSettings[zone.id] ?? base) }
+        var source: SourceText?
         try fences.fences.withUnsafeBufferPointer { (all) throws(FencesimError) in
-            try settings.withUnsafeMutableBufferPointer { (out) throws(FencesimError) in
-                /// Each block touches only its own range of both.
-                struct Pointers: @unchecked Sendable {
-                    let all: UnsafeBufferPointer<Fence>
-                    let out: UnsafeMutableBufferPointer<GeotriggerSettings>
-                }
-                let p = Pointers(all: all, out: out)
-                _ = try OrderedBlocks.map(count: count, parts: parts) { (_, range) throws(FencesimError) in
-                    var source: SourceText?
-                    for k in range {
-                        p.out[k] = try settingsOf(
-                            zone: p.all[k].zone, geotrigger: Self.geotrigger(p.all[k].properties), buffer: p.all[k].bufferMeters,
-                            fence: { (p.all[k].id, p.all[k].location) }, file: fences.file, base: base,
-                            zones: zoneTable, requireDeclaredZones: requireDeclaredZones, source: &source)
+            for k in all.indices {
+                let geotrigger = Self.geotrigger(all[k].properties)
+                if geotrigger == nil, all[k].bufferMeters == nil {
+                    if let zone = all[k].zone {
+                        if let position = zonePosition[zone] {
+                            builder.append(position: position)
+                            continue
+                        }
+                        if requireDeclaredZones {
+                            throw FencesimError(
+                                .badData, "fence \"\(all[k].id)\" names zone \"\(zone)\", which the scenario does not declare under zones:",
+                                at: all[k].location)
+                        }
                     }
+                    builder.append(position: basePosition)
+                    continue
                 }
+                builder.append(
+                    try settingsOf(
+                        zone: all[k].zone, geotrigger: geotrigger, buffer: all[k].bufferMeters,
+                        fence: { (all[k].id, all[k].location) }, file: fences.file, base: base,
+                        zones: zoneSettings, requireDeclaredZones: requireDeclaredZones, source: &source))
             }
         }
-        return settings
+        return builder.settings
     }
 
     /// One fence's settings; `source` is the fence file, read on first need (for a `geotrigger`

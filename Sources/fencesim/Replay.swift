@@ -177,7 +177,7 @@ enum Reporting {
     }
 
     /// Warns when no fence lies within reach of any trace (``Scenarios/FenceReach``).
-    static func sayReach(fences: FenceSet, settings: [GeotriggerSettings], outcomes: [Replayer.Outcome]) {
+    static func sayReach(fences: FenceSet, settings: FenceSettings, outcomes: [Replayer.Outcome]) {
         if let warning = FenceReach.warning(fences: fences, settings: settings, traces: outcomes.map { $0.readStatistics?.boundingBox }) {
             Terminal.err(warning.description)
         }

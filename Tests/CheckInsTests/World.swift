@@ -84,7 +84,8 @@ struct World {
     /// Runs `fixes` through a fresh engine and a fresh check-in machine, fix by fix, as the
     /// pipeline does.
     func run(_ fixes: [Fix]) throws -> Run {
-        let compiled = try CompiledFences(fenceSet, frame: World.definition, settings: overrides.map { $0.applied(to: settings) })
+        let compiled = try CompiledFences(
+            fenceSet, frame: World.definition, settings: FenceSettings(overrides.map { $0.applied(to: settings) }))
         let engine = GeotriggerEngine(fences: compiled, traceName: "test")
         var run = Run(machine: try CheckInMachine(fences: fenceSet, zones: zones))
         var batch: [GeotriggerEvent] = []

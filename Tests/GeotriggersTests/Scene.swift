@@ -48,12 +48,13 @@ struct Scene {
     /// The scene's fences compiled into a shared index by `workers` threads.
     func index(workers: Int) throws -> FenceIndex {
         let set = FenceSet(file: "scene", fences: fences)
-        return try FenceIndex(set, frame: Scene.definition, settings: overrides.map { $0.applied(to: settings) }, workers: workers)
+        return try FenceIndex(
+            set, frame: Scene.definition, settings: FenceSettings(overrides.map { $0.applied(to: settings) }), workers: workers)
     }
 
     func compiled() throws -> CompiledFences {
         let set = FenceSet(file: "scene", fences: fences)
-        return try CompiledFences(set, frame: Scene.definition, settings: overrides.map { $0.applied(to: settings) })
+        return try CompiledFences(set, frame: Scene.definition, settings: FenceSettings(overrides.map { $0.applied(to: settings) }))
     }
 
     /// A fix at metres (`x`, `y`), `t` seconds after the start.
