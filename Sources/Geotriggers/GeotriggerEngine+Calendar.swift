@@ -334,10 +334,11 @@ extension GeotriggerEngine {
             measuredFence = -1
             nowInside = state.inside
             calendar.insideCount += nowInside ? 1 : -1
-        } else if !inside, output == .events {
-            let profile = profiles[j]
+        } else if !inside, output == .events, profiles[j].hiddenVisits, let previous {
+            // The sample is copied out only for a fence that looks for hidden visits: the copy
+            // was most tests' only one.
             let sample = current!.pointee
-            if profile.hiddenVisits, let previous, sample.continues(previous, maxGap: profile.maxGap) {
+            if sample.continues(previous, maxGap: profiles[j].maxGap) {
                 hiddenVisits(j, previous, sample, fences.settings[j])
             }
         }
