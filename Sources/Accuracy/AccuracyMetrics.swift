@@ -129,12 +129,18 @@ public struct AccuracyMetrics: Sendable {
     public var exitsMissed = 0
     /// Hours of true path the group covers (`nil` where it has no meaning: speed bands).
     public var hours: Double?
-    // A change of the values unsettles the percentiles (no `oldValue`: changed in place).
-    public var enterLatencies: [Double] = [] { didSet { settled = nil } }
-    public var exitLatencies: [Double] = [] { didSet { settled = nil } }
-    public var dwellErrors: [Double] = [] { didSet { settled = nil } }
+    // A change of the values unsettles the percentiles (no `oldValue`: changed in place; and
+    // cleared only when set: clearing wrote the 145 bytes of `settled` at every value added).
+    public var enterLatencies: [Double] = [] { didSet { unsettle() } }
+    public var exitLatencies: [Double] = [] { didSet { unsettle() } }
+    public var dwellErrors: [Double] = [] { didSet { unsettle() } }
     /// The three sets of percentiles once worked out by ``settle()``, until a value changes.
     private var settled: (enter: Percentiles?, exit: Percentiles?, dwell: Percentiles?)?
+
+    @inline(__always)
+    private mutating func unsettle() {
+        if case .some = settled { settled = nil }
+    }
 
     /// An empty group; `countsDetections` false for groups by speed band, where false detections
     /// (which have no true crossing) cannot be placed.
@@ -144,10 +150,15 @@ public struct AccuracyMetrics: Sendable {
     }
 
     /// Adds a truth visit's outcome.
+    ///
+    /// Inlined into its callers, which read visits in place: called across a function boundary
+    /// with a visit read through a pointer, the whole visit was copied first (250 bytes and a
+    /// retain of each of its names), five times a visit in a report's summary.
+    @inline(__always)
     public mutating func add(_ visit: VisitScore) {
         truthVisits += 1
         if visit.detected { detected += 1 } else { missed += 1 }
-        if visit.missReason == .gap { missedInGap += 1 }
+        if case .gap? = visit.missReason { missedInGap += 1 }
         flaps += visit.flaps
         falseExits += visit.falseExits
         if visit.exitMissed { exitsMissed += 1 }

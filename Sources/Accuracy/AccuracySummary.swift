@@ -35,9 +35,12 @@ public struct AccuracySummary: Sendable {
         let all = fences?.fences ?? []
         var fenceRow = [Int](repeating: -1, count: all.count)
         var zoneRow = [Int](repeating: -1, count: all.count)
-        for (j, f) in all.enumerated() where GroundTruth.hasVisits(f) {
-            fenceRow[j] = fence.row(f.id)
-            zoneRow[j] = zone.row(f.zone ?? "default")
+        // Fences read in place: a loop variable copied each fence (a dozen references retained).
+        all.withUnsafeBufferPointer { all in
+            for j in all.indices where GroundTruth.hasVisits(kind: all[j].kind) {
+                fenceRow[j] = fence.row(all[j].id)
+                zoneRow[j] = zone.row(all[j].zone ?? "default")
+            }
         }
         var band: [(label: String, metrics: AccuracyMetrics)] = bands.map { ($0.label, AccuracyMetrics(countsDetections: false)) }
         func bandRow(_ label: String) -> Int {

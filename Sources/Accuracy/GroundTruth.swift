@@ -277,7 +277,12 @@ public final class GroundTruth {
 
     /// Whether a fence has visits to score (areas, circles, beacons; not lines).
     public static func hasVisits(_ fence: Fence) -> Bool {
-        if case .line = fence.kind { return false }
+        hasVisits(kind: fence.kind)
+    }
+
+    /// ``hasVisits(_:)`` from the fence's kind alone.
+    public static func hasVisits(kind: Fence.Kind) -> Bool {
+        if case .line = kind { return false }
         return true
     }
 

@@ -36,9 +36,15 @@ public struct VisitScore: Sendable {
     public var speedBand: String
     public var missReason: MissReason?
 
-    /// Whether a detected visit matched it.
-    public var detected: Bool { match != nil }
+    /// Whether a detected visit matched it. (A `switch` on the case: `match != nil` copied the
+    /// matched visit, retaining its fence id, at every one of the summary's five reads a visit.)
+    public var detected: Bool {
+        switch match {
+        case .none: false
+        case .some: true
+        }
+    }
 
     /// The truth visit ended before the trace did but the detection never closed.
-    public var exitMissed: Bool { match != nil && truth.exit != nil && detectedExit == nil }
+    public var exitMissed: Bool { detected && truth.exit != nil && detectedExit == nil }
 }
