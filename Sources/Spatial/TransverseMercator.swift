@@ -32,6 +32,10 @@ func sineAndCosine(_ x: Double) -> (sin: Double, cos: Double) {
 /// International Cartographic Conference, 2007; C. F. F. Karney, "Transverse Mercator with an
 /// accuracy of a few nanometers", J. Geodesy 85, 475–485, 2011, whose series these are).
 ///
+/// The order of the arithmetic follows PROJ 9.1's (`src/projections/tmerc.cpp` for the
+/// series and their sums, `src/ell_set.cpp` for the third flattening, `src/fwd.cpp` for the
+/// input's range checks and longitude wrapping), read to give its results bit for bit.
+///
 /// ``MetricFrame`` uses it only for a PROJ string it fully understands (``init(projString:)``)
 /// and only after checking that it gives PROJ's own results bit for bit at probe points around
 /// the frame: PROJ stays the reference, and any configuration this does not reproduce (another
