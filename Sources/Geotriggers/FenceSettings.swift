@@ -20,12 +20,6 @@ public struct FenceSettings: RandomAccessCollection, Equatable, Sendable, Expres
         positions = []
     }
 
-    /// `count` fences with the same settings.
-    public init(repeating value: GeotriggerSettings, count: Int) {
-        distinct = count > 0 ? [value] : []
-        positions = [Int32](repeating: 0, count: count)
-    }
-
     /// The settings of each fence in turn, equal values stored once.
     public init(_ values: some Sequence<GeotriggerSettings>) {
         var builder = Builder()

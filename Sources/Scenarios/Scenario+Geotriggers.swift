@@ -89,7 +89,8 @@ extension Scenario {
         guard let watchers = fences.watchers else {
             return try SettingsResolver.resolve(fences, global: geotrigger, zones: zones, requireDeclaredZones: requireDeclared)
         }
-        // Each fence's value: the position of its geotrigger's resolution and its own there.
+        // Each fence's value, as its place in its geotrigger's resolution; the resolutions'
+        // distinct values are then interned once each, and every fence takes its position.
         var resolutions: [FenceSettings] = []
         var place = [(resolution: Int, index: Int)](repeating: (-1, 0), count: fences.fences.count)
         for (g, declaration) in geotriggers.enumerated() {
@@ -103,7 +104,14 @@ extension Scenario {
                 try SettingsResolver.resolve(subset, global: declaration.overrides, zones: zones, requireDeclaredZones: requireDeclared))
             for (k, j) in members.enumerated() { place[j] = (resolutions.count - 1, k) }
         }
-        return FenceSettings(place.lazy.map { $0.resolution < 0 ? GeotriggerSettings() : resolutions[$0.resolution][$0.index] })
+        var builder = FenceSettings.Builder()
+        builder.reserveCapacity(place.count)
+        let unwatched = builder.intern(GeotriggerSettings())
+        let positions = resolutions.map { r in r.distinct.map { builder.intern($0) } }
+        for (r, k) in place {
+            builder.append(position: r < 0 ? unwatched : positions[r][resolutions[r].position(of: k)])
+        }
+        return builder.settings
     }
 
     /// A located error when `profile` (the scenario's or the command line's) is used with

@@ -38,11 +38,7 @@ public enum SettingsResolver {
                             builder.append(position: position)
                             continue
                         }
-                        if requireDeclaredZones {
-                            throw FencesimError(
-                                .badData, "fence \"\(all[k].id)\" names zone \"\(zone)\", which the scenario does not declare under zones:",
-                                at: all[k].location)
-                        }
+                        if requireDeclaredZones { throw undeclared(zone, fence: all[k].id, at: all[k].location) }
                     }
                     builder.append(position: basePosition)
                     continue
@@ -55,6 +51,11 @@ public enum SettingsResolver {
             }
         }
         return builder.settings
+    }
+
+    /// The error for a fence naming a zone the scenario does not declare.
+    static func undeclared(_ zone: String, fence id: String, at location: SourceLocation) -> FencesimError {
+        FencesimError(.badData, "fence \"\(id)\" names zone \"\(zone)\", which the scenario does not declare under zones:", at: location)
     }
 
     /// One fence's settings; `source` is the fence file, read on first need (for a `geotrigger`
@@ -88,8 +89,7 @@ public enum SettingsResolver {
                 settings = s
             } else if requireDeclaredZones {
                 let (id, location) = fence()
-                throw FencesimError(
-                    .badData, "fence \"\(id)\" names zone \"\(zone)\", which the scenario does not declare under zones:", at: location)
+                throw undeclared(zone, fence: id, at: location)
             }
         }
         if let node = geotrigger {

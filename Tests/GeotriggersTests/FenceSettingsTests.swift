@@ -48,8 +48,7 @@ import Testing
         #expect(built.distinct.count == 2)
         #expect(built == [Self.value(1), Self.value(2), Self.value(1)])
         #expect(built != [Self.value(1), Self.value(1), Self.value(1)])
-        #expect(FenceSettings(repeating: Self.value(5), count: 3) == [Self.value(5), Self.value(5), Self.value(5)])
-        #expect(FenceSettings(repeating: Self.value(5), count: 0).isEmpty)
+        #expect(FenceSettings(Array(repeating: Self.value(5), count: 3)).distinct.count == 1)
         #expect(FenceSettings() == [])
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
-import Spatial
 import Support
+import Testing
+
+@testable import Spatial
 
 /// Shapes used across the suites, in metric coordinates.
 enum Shapes {
@@ -65,4 +67,23 @@ func boundaryDistance(_ rings: [[XY]], _ p: XY) -> Double {
 extension SplitMix64 {
     /// A uniform double in [lo, hi).
     mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * nextUnitDouble() }
+}
+
+/// Expects `frame.forward` to give PROJ's whole pipeline's result bit for bit at each point PROJ
+/// projects, and non-finite coordinates where PROJ cannot; returns how many points compared.
+func expectForwardIsPROJs(_ frame: MetricFrame, at points: [XY]) -> Int {
+    var compared = 0
+    for p in points {
+        let mine = frame.forward(p)
+        let theirs = frame.forwardThroughPipeline(p)
+        if theirs.x.isFinite, theirs.y.isFinite {
+            #expect(
+                mine.x.bitPattern == theirs.x.bitPattern && mine.y.bitPattern == theirs.y.bitPattern,
+                "\(p.x), \(p.y): \(mine) against PROJ's \(theirs)")
+            compared += 1
+        } else {
+            #expect(!(mine.x.isFinite && mine.y.isFinite), "\(p.x), \(p.y): \(mine) where PROJ cannot project")
+        }
+    }
+    return compared
 }
