@@ -325,6 +325,10 @@ public struct Evaluator: Sendable {
                     truth: truth, read: other.events, fences: fenceSet, trace: input.label,
                     durationSeconds: result.score?.durationSeconds ?? 0, bands: configuration.bands)
             }
+            // The truth walk leaves entry places in its frame; those a map may mark, the
+            // misses, are projected back here.
+            if result.score != nil { groundTruth.placeMisses(&result.score!) }
+            if result.alternateScore != nil { groundTruth.placeMisses(&result.alternateScore!) }
         } catch {
             result.outcome.error = error
         }

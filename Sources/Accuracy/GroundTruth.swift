@@ -296,7 +296,30 @@ public final class GroundTruth {
     public func visits(along fixes: [Fix]) throws(FencesimError) -> [TruthVisit] {
         var walk = PathWalk(self)
         for fix in fixes { try walk.push(fix) }
-        return try walk.finish()
+        return placingEntries(try walk.finish())
+    }
+
+    /// `visits` with every entry place projected back to longitude and latitude
+    /// (``placeEntry(_:)``).
+    public func placingEntries(_ visits: [TruthVisit]) -> [TruthVisit] {
+        var visits = visits
+        for k in visits.indices { placeEntry(&visits[k]) }
+        return visits
+    }
+
+    /// Projects a visit's entry place back to longitude and latitude when it is still a point of
+    /// this truth's frame (``TruthVisit/Place/frame(_:)``): the place ``PathWalk`` leaves it
+    /// at, so that only the entries a report may draw are projected.
+    public func placeEntry(_ visit: inout TruthVisit) {
+        guard case .frame(let point)? = visit.enterPlace else { return }
+        let place = frame.inverse(point)
+        visit.enterPlace = .geographic(longitude: place.longitude, latitude: place.latitude)
+    }
+
+    /// ``placeEntry(_:)`` for the truth visits of `score` that were missed: the only ones a
+    /// report's map marks at their entry (``TraceScore/visits``, in place).
+    public func placeMisses(_ score: inout TraceScore) {
+        for k in score.visits.indices where !score.visits[k].detected { placeEntry(&score.visits[k].truth) }
     }
 
     /// Walks `path` (timed fixes, at `points` in the frame), a stretch of a longer path when
@@ -447,18 +470,18 @@ public final class GroundTruth {
                 }
 
                 /// Opens or closes fence `j`'s visit at `fraction` along this segment: an entry
-                /// with its speed and place (the speed band and the map's marker of a miss), an
-                /// exit with its time alone.
+                /// with its speed and place (the speed band and the map's marker of a miss; the
+                /// place in the frame, projected back only when a map may mark it), an exit with
+                /// its time alone.
                 func transition(_ j: Int, inside now: Bool, fraction f0: Double) throws(SpatialError) {
                     // At the later fix itself across a gap (whose nanoseconds may pass Int64).
                     let time = f0 == 1 ? tb : ta.adding(nanoseconds: Int64((Double(span) * f0).rounded()))
                     isOpen[j] = now
                     if now {
                         if segmentSpeed == nil { segmentSpeed = .some(GroundTruth.speed(path[i], path[i + 1])) }
-                        let place = frame.inverse(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0))
                         open[j] = TruthVisit(
                             fence: j, fenceID: labels[j].id, enter: time, exit: nil, enterSpeed: segmentSpeed ?? nil,
-                            enterLongitude: place.longitude, enterLatitude: place.latitude)
+                            enterPlace: .frame(XY(a.x + (b.x - a.x) * f0, a.y + (b.y - a.y) * f0)))
                     } else if var visit = open.removeValue(forKey: j) {
                         visit.exit = time
                         // A path touching the boundary at one instant is not a visit.

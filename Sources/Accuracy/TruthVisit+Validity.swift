@@ -41,8 +41,7 @@ extension TruthVisit {
             p.enter = start
             p.startsInside = false
             p.enterSpeed = nil
-            p.enterLongitude = nil
-            p.enterLatitude = nil
+            p.enterPlace = nil
         }
         if end != exit { p.exit = end }
         return p

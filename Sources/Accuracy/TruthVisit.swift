@@ -1,3 +1,4 @@
+import Spatial
 import Support
 
 /// One true visit of a fence (SPEC §6.1, §6.3): from a true entry to the next true exit.
@@ -16,13 +17,46 @@ public struct TruthVisit: Sendable, Hashable {
     /// Speed along the true path at the entry, m/s (the straight segment's geodesic length over
     /// its duration), which gives the visit its speed band; `nil` for labelled visits.
     public var enterSpeed: Double?
-    /// Where the path crosses in (WGS84), when known: where the report's map marks a miss.
-    public var enterLongitude: Double?
-    public var enterLatitude: Double?
+    /// Where the path crosses in, when known: where the report's map marks a miss.
+    public var enterPlace: Place?
+
+    /// Where a path crossed into a fence.
+    public enum Place: Sendable, Hashable {
+        /// WGS84 longitude and latitude, degrees.
+        case geographic(longitude: Double, latitude: Double)
+        /// The point in the metric frame of the ground truth that found it, not yet projected
+        /// back: a report projects only the places its map may mark, its misses
+        /// (``GroundTruth/placeEntry(_:)``). A long drive has hundreds of thousands of entries,
+        /// and projecting each back was a tenth of the truth's walk.
+        case frame(XY)
+    }
+
+    /// The entry's longitude, once its place is geographic.
+    public var enterLongitude: Double? {
+        if case .geographic(let longitude, _)? = enterPlace { return longitude }
+        return nil
+    }
+
+    /// The entry's latitude, once its place is geographic.
+    public var enterLatitude: Double? {
+        if case .geographic(_, let latitude)? = enterPlace { return latitude }
+        return nil
+    }
 
     public init(
         fence: Int, fenceID: String, enter: Timestamp, exit: Timestamp?, startsInside: Bool = false, enterSpeed: Double? = nil,
         enterLongitude: Double? = nil, enterLatitude: Double? = nil
+    ) {
+        var place: Place?
+        if let enterLongitude, let enterLatitude { place = .geographic(longitude: enterLongitude, latitude: enterLatitude) }
+        self.init(
+            fence: fence, fenceID: fenceID, enter: enter, exit: exit, startsInside: startsInside, enterSpeed: enterSpeed,
+            enterPlace: place)
+    }
+
+    public init(
+        fence: Int, fenceID: String, enter: Timestamp, exit: Timestamp?, startsInside: Bool = false, enterSpeed: Double? = nil,
+        enterPlace: Place?
     ) {
         self.fence = fence
         self.fenceID = fenceID
@@ -30,8 +64,7 @@ public struct TruthVisit: Sendable, Hashable {
         self.exit = exit
         self.startsInside = startsInside
         self.enterSpeed = enterSpeed
-        self.enterLongitude = enterLongitude
-        self.enterLatitude = enterLatitude
+        self.enterPlace = enterPlace
     }
 
     /// Seconds from entry to exit, when the visit is closed.

@@ -173,6 +173,42 @@ import Traces
         #expect(r.score?.visits.count == 3)
     }
 
+    /// The truth walk leaves each entry's place in its frame; an evaluation projects back only
+    /// the places of its misses (what a report's map marks), to the bits of projecting every
+    /// entry (``GroundTruth/visits(along:)``): here the feed, a fix every 10 s that stops at
+    /// 20 s, detects the circle's visit and misses both of the square's.
+    @Test func onlyMissesArePlacedBack() throws {
+        let dir = try Paths.temporaryDirectory()
+        let fences = try Self.fences()
+        let reference = try Self.path(step: 2)
+        let referencePath = try Paths.write(TraceWriter.render(reference, format: .csv), "drive.reference.csv", in: dir)
+        let feedPath = try Paths.write(TraceWriter.render(Array(Self.path(step: 10).prefix(3)), format: .csv), "drive.csv", in: dir)
+        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverridesFixture.none)
+        let configuration = Evaluator.Configuration(
+            replay: Replayer.Configuration(fences: fences, frame: Self.frame, settings: settings, workers: 1),
+            truth: .reference(dir.appendingPathComponent("{name}.reference.csv").path))
+        let r = try #require(try Evaluator(configuration).run([TraceInput(path: feedPath, label: "drive")]).first)
+        let visits = try #require(r.score?.visits)
+        let placed = try GroundTruth(fences: fences, frame: Self.frame).visits(along: Trace.load(path: referencePath).fixes)
+        #expect(visits.map(\.truth.fenceID) == placed.map(\.fenceID))
+        #expect(visits.map(\.detected) == [false, true, false], "\(visits.map(\.truth.fenceID)): \(visits.map(\.detected))")
+        for (v, p) in zip(visits, placed) {
+            let point: XY?
+            if case .frame(let q)? = p.enterPlace { point = q } else { point = nil }
+            #expect(point == nil, "visits(along:) projects every place back")
+            if v.detected {
+                guard case .frame? = v.truth.enterPlace else {
+                    Issue.record("a detected visit's entry was projected back: \(v.truth)")
+                    continue
+                }
+            } else {
+                #expect(v.truth.enterLongitude?.bitPattern == p.enterLongitude?.bitPattern)
+                #expect(v.truth.enterLatitude?.bitPattern == p.enterLatitude?.bitPattern)
+                #expect(v.truth.enterLongitude != nil)
+            }
+        }
+    }
+
     @Test func visitsFileWithAnUnknownFenceIsLocated() throws {
         let dir = try Paths.temporaryDirectory()
         let path = try Paths.write(
