@@ -33,13 +33,15 @@ public struct AccuracySummary: Sendable {
         var fence = Rows(hours: hours)
         var zone = Rows(hours: hours)
         let all = fences?.fences ?? []
-        var fenceRow = [Int](repeating: -1, count: all.count)
-        var zoneRow = [Int](repeating: -1, count: all.count)
-        // Fences read in place: a loop variable copied each fence (a dozen references retained).
-        all.withUnsafeBufferPointer { all in
-            for j in all.indices where GroundTruth.hasVisits(kind: all[j].kind) {
-                fenceRow[j] = fence.row(all[j].id)
-                zoneRow[j] = zone.row(all[j].zone ?? "default")
+        var fenceRow: [Int] = []
+        var zoneRow: [Int] = []
+        /// Every fence with visits gets its row, in fence order, before any visit is added (each
+        /// pass sets up its own table: a serial stretch of 100,000 rows otherwise). Fences read
+        /// in place: a loop variable copied each fence (a dozen references retained).
+        func rows(_ rows: inout Rows, _ byIndex: inout [Int], key: (borrowing Fence) -> String) {
+            byIndex = [Int](repeating: -1, count: all.count)
+            all.withUnsafeBufferPointer { all in
+                for j in all.indices where GroundTruth.hasVisits(kind: all[j].kind) { byIndex[j] = rows.row(key(all[j])) }
             }
         }
         var band: [(label: String, metrics: AccuracyMetrics)] = bands.map { ($0.label, AccuracyMetrics(countsDetections: false)) }
@@ -62,6 +64,7 @@ public struct AccuracySummary: Sendable {
         }
         let passes = Shared { pass in
             if pass == 0 {
+                rows(&fence, &fenceRow) { $0.id }
                 for s in scores {
                     // Read in place: a loop variable would copy each visit (and retain its names).
                     s.visits.withUnsafeBufferPointer { visits in
@@ -73,22 +76,26 @@ public struct AccuracySummary: Sendable {
                 }
                 return
             }
+            rows(&zone, &zoneRow) { $0.zone ?? "default" }
+            // One trace's numbers are the overall ones (its hours are the total's, to the bit):
+            // taken from them, not added up a second time.
+            let oneTrace = scores.count == 1
             for s in scores {
                 var t = AccuracyMetrics(hours: s.durationSeconds / 3600)
                 s.visits.withUnsafeBufferPointer { visits in
                     for k in visits.indices {
                         overall.add(visits[k])
-                        t.add(visits[k])
+                        if !oneTrace { t.add(visits[k]) }
                         zone.metrics[row(&zone, zoneRow, visits[k].truth.fence, visits[k].zone)].add(visits[k])
                         band[bandRow(visits[k].speedBand)].metrics.add(visits[k])
                     }
                 }
                 for d in s.falseDetections {
                     overall.addFalseDetection()
-                    t.addFalseDetection()
+                    if !oneTrace { t.addFalseDetection() }
                     zone.metrics[row(&zone, zoneRow, d.visit.fence, d.zone)].addFalseDetection()
                 }
-                traces.append(Group(key: s.trace, metrics: t))
+                traces.append(Group(key: s.trace, metrics: oneTrace ? overall : t))
             }
         }
         DispatchQueue.concurrentPerform(iterations: 2) { passes.body($0) }

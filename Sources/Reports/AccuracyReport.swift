@@ -123,13 +123,15 @@ public struct AccuracyReport: Sendable {
     ///   - generator: what made it (`fencesim 0.1.0`).
     ///   - truth: how truth was taken, as shown to readers.
     ///   - degradation: the degradation of the feed, if any.
+    ///   - drawsMap: whether the report's map is drawn (HTML); without it, no fences are chosen
+    ///     for it (``fences`` is empty).
     public init(
         evaluations: [TraceEvaluation], fences: FenceSet, title: String, generator: String, truth: String,
-        degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard
+        degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard, drawsMap: Bool = true
     ) {
         self.init(
             entries: evaluations.map(TraceEntry.init), fences: fences, title: title, generator: generator, truth: truth,
-            degradation: degradation, bands: bands)
+            degradation: degradation, bands: bands, drawsMap: drawsMap)
     }
 
     /// Builds the report of traces already evaluated and reduced to their entries (the traces of
@@ -138,7 +140,7 @@ public struct AccuracyReport: Sendable {
     /// - Parameter entries: the traces, in input order.
     public init(
         entries: [TraceEntry], fences: FenceSet, title: String, generator: String, truth: String,
-        degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard
+        degradation: Degradation?, bands: [SpeedBand] = SpeedBand.standard, drawsMap: Bool = true
     ) {
         self.title = title
         self.generator = generator
@@ -158,6 +160,11 @@ public struct AccuracyReport: Sendable {
         var checkIns = CheckInSummary()
         for entry in entries { checkIns.merge(entry.checkIns) }
         self.checkIns = checkIns
+        guard drawsMap else {
+            self.fences = []
+            fencesOmitted = 0
+            return
+        }
         // Fences near the tracks, visited ones first, at most the limit.
         var box: BoundingBox?
         for t in traces {

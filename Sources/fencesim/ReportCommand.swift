@@ -186,7 +186,7 @@ struct Report: ParsableCommand {
             let report = AccuracyReport(
                 evaluations: evaluations, fences: setup.replay.fences, title: reportTitle(setup, view: evaluation.view),
                 generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
-                degradation: setup.degradation)
+                degradation: setup.degradation, drawsMap: html != nil)
             timer?.lap("summarize")
             try Report.emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
             timer?.lap("write")
@@ -198,7 +198,7 @@ struct Report: ParsableCommand {
                     evaluations: beside, fences: setup.replay.fences,
                     title: "\(setup.title) · \(name), \(setup.replay.profile?.platform.rawValue ?? "") profile",
                     generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription,
-                    degradation: setup.degradation)
+                    degradation: setup.degradation, drawsMap: false)
                 Terminal.out("\n" + ReportTable.render(otherReport))
             }
             // What is left is to free the fences, every visit's score and the report piece by
@@ -285,7 +285,8 @@ struct Report: ParsableCommand {
         let report = AccuracyReport(
             entries: entries.compactMap { $0 }, fences: setup.replay.fences,
             title: command.reportTitle(setup, view: try command.scoredView(setup)),
-            generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription, degradation: setup.degradation)
+            generator: "fencesim \(FencesimVersion.string)", truth: setup.truthDescription, degradation: setup.degradation,
+            drawsMap: html != nil)
         try emit(report, html: html, json: json, quiet: quiet, basemap: basemap)
         Terminal.err("merged \(files.count) parts of \(first.traceCount) traces")
         guard let failure else { return 0 }

@@ -86,7 +86,7 @@ struct ScoreCommand: ParsableCommand {
             let report = AccuracyReport(
                 evaluations: evaluations, fences: fenceSet, title: title, generator: "fencesim \(FencesimVersion.string)",
                 truth: inputs.truth.count == 1 ? ScoreCommand.describe(inputs.truth[0]) : "\(inputs.truth.count) truth files",
-                degradation: nil)
+                degradation: nil, drawsMap: html != nil)
             // Written as report writes its files and table.
             try Report.emit(report, html: html, json: json, quiet: quiet, basemap: nil)
             if let simulate {
