@@ -140,9 +140,11 @@ public final class GroundTruth {
     public let maxGapSeconds: Double
     let frame: MetricFrame
     let context: GEOSContext
-    /// The areas' GEOS objects in this truth's context, by the index in ``Region/area(_:)``:
-    /// all made (and so checked) by the first truth of a layout; made when first asked about by
-    /// a truth that shares one.
+    /// The areas' GEOS objects in this truth's context, by the index in ``Region/area(_:)``,
+    /// made when first asked about: the walk asks GEOS only where arithmetic cannot settle a
+    /// side or a crossing, and a boundary and a prepared geometry for each of 20,000 polygons
+    /// held 65 MB that a long drive's report hardly read. (Each area's GEOS geometry is made,
+    /// and so checked, when the truth is.)
     @exclusivity(unchecked) private var areas: [Area?]
     /// Per fence, the stamp of the last query that reported it (``FenceGrid`` deduplicates with it).
     @exclusivity(unchecked) private var marks: [UInt32]
@@ -202,12 +204,11 @@ public final class GroundTruth {
                     let start = xs.count
                     let ends = PlanarPolygon.appendRings(of: shape, to: &xs, &ys) ?? []
                     let planarBox = ends.isEmpty ? nil : BoundingBox(points: (start..<xs.count).lazy.map { XY(xs[$0], ys[$0]) })
-                    let area = Area(boundary: try geometry.boundary(), prepared: try PreparedGeometry(geometry))
                     rings.append(Rings(vertexStart: start, ringStart: ringEnds.count, ringCount: planarBox == nil ? 0 : ends.count))
                     ringEnds += ends
                     region = .area(areas.count)
                     box = planarBox ?? geometry.boundingBox
-                    areas.append(area)
+                    areas.append(nil)
                     shapes.append(shape)
                     boxes.append(box)
                 }
@@ -227,12 +228,24 @@ public final class GroundTruth {
     }
 
     /// Area `k`'s GEOS objects in this truth's context, made on first use.
+    ///
+    /// - Throws: ``Spatial/SpatialError`` naming the fence when GEOS refuses its boundary.
     func area(_ k: Int) throws(SpatialError) -> Area {
         if let area = areas[k] { return area }
-        let geometry = try Geometry(layout.shapes[k], context: context)
-        let area = Area(boundary: try geometry.boundary(), prepared: try PreparedGeometry(geometry))
-        areas[k] = area
-        return area
+        do throws(SpatialError) {
+            let geometry = try Geometry(layout.shapes[k], context: context)
+            let area = Area(boundary: try geometry.boundary(), prepared: try PreparedGeometry(geometry))
+            areas[k] = area
+            return area
+        } catch {
+            // Which fence: looked up only now (the regions name their area, not the reverse).
+            let j = layout.regions.firstIndex { region in
+                if case .area(let a)? = region { return a == k }
+                return false
+            }
+            let id = j.map { layout.labels[$0].id } ?? "?"
+            throw SpatialError(function: error.function, message: "fence \"\(id)\": \(error.message)")
+        }
     }
 
     /// Metres by which a polygon's boundary must be farther from a segment's start than the
