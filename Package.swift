@@ -73,7 +73,8 @@ let package = Package(
         ),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
-        .testTarget(name: "FilesTests", dependencies: ["Files", "Support"]),
+        .testTarget(
+            name: "FilesTests", dependencies: ["Files", "Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .testTarget(name: "SpatialTests", dependencies: ["Spatial", "Support"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "Files", "Spatial", "Support"]),
         .testTarget(name: "FencesTests", dependencies: ["Fences", "Spatial", "Support"]),

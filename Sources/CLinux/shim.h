@@ -12,6 +12,13 @@ static inline int fencesim_start_writeback(int fd, long long offset, long long c
     return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
 }
 
+/// Turns direct I/O on or off for `fd` (`O_DIRECT`); 0, or -1 with errno set.
+static inline int fencesim_set_direct(int fd, int on) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+}
+
 /// The sine and cosine of `x` in one call, the same values as `sin` and `cos` (glibc computes
 /// them with one argument reduction; the transverse Mercator takes three pairs a point).
 static inline void fencesim_sincos(double x, double *s, double *c) {

@@ -4,6 +4,10 @@ import Testing
 
 @testable import Files
 
+#if canImport(Glibc)
+import CLinux
+#endif
+
 @Suite struct FileIOTests {
     func temporaryDirectory() throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fencesim-support-\(UUID().uuidString)")
@@ -44,11 +48,45 @@ import Testing
         try file.commit()
         #expect(try FileIO.readAll(path) == expected)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["big.bin"])
+        // Every full chunk went to the device directly where the file system takes direct I/O;
+        // the last, partial one through the page cache.
+        let fullChunks = Int64(expected.count / AtomicFileWriter.chunkBytes * AtomicFileWriter.chunkBytes)
+        #if os(Linux)
+        if FileIOTests.takesDirectIO(dir) {
+            #expect(file.directBytes == fullChunks)
+        } else {
+            #expect(file.directBytes == 0)
+        }
+        #else
+        #expect(file.directBytes == 0)
+        #endif
+        #expect(fullChunks < expected.count)
 
         let discarded = try AtomicFileWriter(path: dir + "/gone.bin")
         try discarded.write(Array(repeating: 1, count: AtomicFileWriter.chunkBytes * 2 + 5))
         discarded.discard()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["big.bin"])
+    }
+
+    /// Whether a file in `dir` can be written with direct I/O (an aligned page), as the writer
+    /// asks for it.
+    static func takesDirectIO(_ dir: String) -> Bool {
+        #if os(Linux)
+        let path = dir + "/direct-probe"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { return false }
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let page = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 4096)
+        defer { page.deallocate() }
+        page.initializeMemory(as: UInt8.self, repeating: 0)
+        guard fencesim_set_direct(fd, 1) == 0 else { return false }
+        return write(fd, page.baseAddress, 4096) == 4096
+        #else
+        return false
+        #endif
     }
 
     /// Files read whole: empty, a few bytes, several MiB (more than a read chunk), a file whose
