@@ -6,6 +6,7 @@
 #endif
 #include <fcntl.h>
 #include <math.h>
+#include <sys/vfs.h>
 
 /// Asks the kernel to start writing `count` bytes of `fd` from `offset` to disk, without waiting.
 static inline int fencesim_start_writeback(int fd, long long offset, long long count) {
@@ -17,6 +18,22 @@ static inline int fencesim_set_direct(int fd, int on) {
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0) return -1;
     return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+}
+
+/// Whether `fd` is a file of a local disk file system where direct I/O pays: ext4, XFS or
+/// Btrfs (`statfs` magic numbers from linux/magic.h). Network file systems (direct writes go to
+/// the server one at a time), tmpfs (pages in memory either way), overlays and FUSE are not.
+static inline int fencesim_on_local_disk(int fd) {
+    struct statfs s;
+    if (fstatfs(fd, &s) != 0) return 0;
+    switch ((unsigned long)s.f_type) {
+    case 0xEF53UL:      /* EXT2/3/4_SUPER_MAGIC */
+    case 0x58465342UL:  /* XFS_SUPER_MAGIC */
+    case 0x9123683EUL:  /* BTRFS_SUPER_MAGIC */
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 /// The sine and cosine of `x` in one call, the same values as `sin` and `cos` (glibc computes

@@ -19,13 +19,15 @@ import Darwin
 /// flush at ``commit()`` then finds little left to do. A write error on that thread is thrown by
 /// the next ``write(_:)`` or by ``commit()``. Memory stays at a few chunks whatever the size.
 ///
-/// On Linux the full chunks are written with direct I/O (`O_DIRECT`): from the chunk to the
-/// device, past the page cache, and the last, partial chunk through it. The commit flushes the
-/// file to disk in any case, so the device's time is spent either way; what direct I/O leaves
-/// out is copying every byte into page-cache pages the kernel first has to find, which was the
-/// whole of a large report's write phase (272 MB: 0.37–0.6 s on one thread, 0.18 s direct) and
-/// pushed as much of other files out of the cache. A file system that refuses direct I/O (when
-/// asked, or at the first direct write) gets every chunk through the page cache.
+/// On Linux, on a local disk (ext4, XFS, Btrfs), the full chunks are written with direct I/O
+/// (`O_DIRECT`): from the chunk to the device, past the page cache, and the last, partial chunk
+/// through it. The commit flushes the file to disk in any case, so the device's time is spent
+/// either way; what direct I/O leaves out is copying every byte into page-cache pages the kernel
+/// first has to find, which was the whole of a large report's write phase (272 MB: 0.37–0.6 s on
+/// one thread, 0.18 s direct) and pushed as much of other files out of the cache. Other file
+/// systems get every chunk through the page cache: a network file system would send direct
+/// writes to its server one at a time, and tmpfs keeps the pages in memory either way; so does
+/// a local one that refuses direct I/O (when asked, or at the first direct write).
 ///
 /// A process killed while writing (SIGKILL, power loss) leaves the temporary file behind; the
 /// next writer of the same path removes such leftovers whose process no longer exists, so they
@@ -262,6 +264,11 @@ private final class WriteBehind: @unchecked Sendable {
         var written: Int64 = 0
         var synced: Int64 = 0
         var io = DirectIO()
+        #if os(Linux)
+        io.refused = fencesim_on_local_disk(fd) == 0
+        #else
+        io.refused = true
+        #endif
         while true {
             ready.wait()
             let (item, failed) = shared.withLock { s -> (Item?, Bool) in
@@ -299,8 +306,9 @@ private final class WriteBehind: @unchecked Sendable {
     }
 }
 
-/// Direct I/O on a file being written behind: whether `O_DIRECT` is set now, whether the file
-/// system refused it (then it is not asked for again), and how many bytes went that way.
+/// Direct I/O on a file being written behind: whether `O_DIRECT` is set now, whether it is not
+/// to be asked for (a file system that refused it, or one it does not pay on), and how many
+/// bytes went that way.
 private struct DirectIO {
     var on = false
     var refused = false

@@ -68,8 +68,35 @@ import CLinux
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["big.bin"])
     }
 
-    /// Whether a file in `dir` can be written with direct I/O (an aligned page), as the writer
-    /// asks for it.
+    /// A file written behind on a file system where direct I/O does not pay (tmpfs: `/dev/shm`,
+    /// where there is one) goes through the page cache, with the same bytes; the writer asks for
+    /// direct I/O exactly where the probe finds a local disk that takes it.
+    @Test func directIOOnlyOnALocalDisk() throws {
+        var folders = [try temporaryDirectory()]
+        var shm: String?
+        if FileManager.default.fileExists(atPath: "/dev/shm") {
+            let dir = "/dev/shm/fencesim-direct-\(UUID().uuidString)"
+            if (try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)) != nil {
+                folders.append(dir)
+                shm = dir
+            }
+        }
+        defer { for dir in folders { try? FileManager.default.removeItem(atPath: dir) } }
+        var generator = SplitMix64(seed: 11)
+        let bytes = (0..<(3 * AtomicFileWriter.chunkBytes + 4321)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        for dir in folders {
+            let file = try AtomicFileWriter(path: dir + "/out.bin")
+            try file.write(bytes)
+            try file.commit()
+            #expect(try FileIO.readAll(dir + "/out.bin") == bytes)
+            let direct = FileIOTests.takesDirectIO(dir)
+            #expect(file.directBytes == (direct ? Int64(3 * AtomicFileWriter.chunkBytes) : 0), "\(dir)")
+            if dir == shm { #expect(!direct, "tmpfs is not a local disk") }
+        }
+    }
+
+    /// Whether a file in `dir` is on a local disk and can be written with direct I/O (an aligned
+    /// page), as the writer asks for it.
     static func takesDirectIO(_ dir: String) -> Bool {
         #if os(Linux)
         let path = dir + "/direct-probe"
@@ -79,6 +106,7 @@ import CLinux
             close(fd)
             unlink(path)
         }
+        guard fencesim_on_local_disk(fd) == 1 else { return false }
         let page = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 4096)
         defer { page.deallocate() }
         page.initializeMemory(as: UInt8.self, repeating: 0)
