@@ -350,6 +350,17 @@ enum FrameChoice {
         given.map { FrameDistortion.Check($0, fences: fences, source: source, at: location) }
     }
 
+    /// ``distortionCheck(_:source:at:fences:)`` worked out on a thread of its own while the fences
+    /// are indexed (the extent of 100,000 fences took 15 ms before the index could start); `nil`
+    /// without a chosen frame. Its value is read once the traces are.
+    static func distortionCheckBeside(
+        _ given: FrameDefinition?, source: String, at location: SourceLocation,
+        fences: FenceSet
+    ) -> Background<FrameDistortion.Check?>? {
+        guard given != nil else { return nil }
+        return Background { distortionCheck(given, source: source, at: location, fences: fences) }
+    }
+
     /// Where a scenario's `crs:` is, for messages about it.
     static func location(ofCRSIn scenario: Scenario) -> SourceLocation {
         scenario.root["crs"]?.location ?? SourceLocation(file: scenario.file)

@@ -108,8 +108,9 @@ struct Replay: ParsableCommand {
                 Terminal.out("fences=\(fenceSet.fences.count) fixes=\(fixes)\n")
                 return
             }
-            // A --crs is measured over the fences now, and over the traces once they are read.
-            let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
+            // A --crs is measured over the fences now, beside the index, and over the traces once
+            // they are read.
+            let distortion = FrameChoice.distortionCheckBeside(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
             let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
             let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
             timer?.lap("resolve-settings")
@@ -126,7 +127,7 @@ struct Replay: ParsableCommand {
                 let outcomes = try replayer.summarize(inputs, feed: feed, timer: timer, keep: { compiled.append($0) })
                 try Reporting.finish(outcomes, options: readOptions)
                 Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
-                distortion?.say(traces: outcomes.map(\.readStatistics))
+                distortion?.value?.say(traces: outcomes.map(\.readStatistics))
                 var total = BenchSummary()
                 for o in outcomes { total.merge(o.summary) }
                 Terminal.out(total.line(mode: (overrides.feed ?? .point).rawValue) + "\n")
@@ -145,7 +146,7 @@ struct Replay: ParsableCommand {
             }
             timer?.lap("write-log")
             Reporting.sayReach(fences: fenceSet, settings: settings, outcomes: outcomes)
-            distortion?.say(traces: outcomes.map(\.readStatistics))
+            distortion?.value?.say(traces: outcomes.map(\.readStatistics))
             // The log is committed (renamed into place, or written to standard output
             // unbuffered): what is left is to free the fences, their index and the outcomes
             // piece by piece, tens of milliseconds of one thread for 100,000 fences. The

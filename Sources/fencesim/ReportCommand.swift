@@ -173,7 +173,7 @@ struct Report: ParsableCommand {
                 setup.traces, progress: { done, total in bar.update(done, total) }, keep: { workers.append($0) })
             bar.finish()
             timer?.lap("evaluate")
-            setup.distortion?.say(traces: evaluations.map(\.outcome.readStatistics))
+            setup.distortion?.value?.say(traces: evaluations.map(\.outcome.readStatistics))
             if let note = TraceOptions.zonelessNote(evaluations.map(\.outcome), timeZone: readOptions.timeZone) { Terminal.err(note) }
             for e in evaluations {
                 Reporting.say(e.outcome, lenient: readOptions.lenient)
@@ -331,8 +331,9 @@ struct Report: ParsableCommand {
         var degradation: Degradation?
         var truth: TruthSource
         var truthDescription: String
-        /// The check of a frame the user chose, said once the traces are read.
-        var distortion: FrameDistortion.Check?
+        /// The check of a frame the user chose (worked out beside the index), said once the
+        /// traces are read.
+        var distortion: Background<FrameDistortion.Check?>?
         /// The files whose bytes a sharded run's digest covers: the scenario, the fences, truth.
         var files: [String] = []
     }
@@ -364,8 +365,9 @@ struct Report: ParsableCommand {
             // Measured over the fences now; the traces read are added once they are scored.
             let distortion =
                 given != nil
-                ? FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
-                : FrameChoice.distortionCheck(scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: fenceSet)
+                ? FrameChoice.distortionCheckBeside(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
+                : FrameChoice.distortionCheckBeside(
+                    scenario.crs, source: "crs", at: FrameChoice.location(ofCRSIn: scenario), fences: fenceSet)
             let truth: TruthSource
             let description: String
             if let value = self.truth {
@@ -394,7 +396,7 @@ struct Report: ParsableCommand {
         for w in fenceSet.warnings { Terminal.err(w.description) }
         let settings = try SettingsResolver.resolve(fenceSet, global: overrides)
         let frame = try SettingsResolver.frame(given: given, fences: fenceSet, location: nil)
-        let distortion = FrameChoice.distortionCheck(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
+        let distortion = FrameChoice.distortionCheckBeside(given, source: "--crs", at: SourceLocation(file: "--crs"), fences: fenceSet)
         let value = self.truth ?? "trace"
         let truth = try TruthSource.parse(value, resolved: value, location: nil, fences: fenceSet)
         let title = inputs.count == 1 ? inputs[0] : "\(traces.count) traces"
