@@ -48,8 +48,8 @@ public final class GroundTruth {
         var boxStart = 0
     }
 
-    /// What every truth of the same fences in the same frame shares, read only once made: the
-    /// regions, their envelopes and grid, the areas' shapes and vertices.
+    /// The truth's fences in its frame, read only once made: the regions, their envelopes and
+    /// grid, the areas' shapes and vertices.
     final class Layout: @unchecked Sendable {
         let fences: FenceSet
         /// Each fence's id by fence index, what a visit is named by: read from the compact table
@@ -323,7 +323,7 @@ public final class GroundTruth {
     /// Projects a visit's entry place back to longitude and latitude when it is still a point of
     /// this truth's frame (``TruthVisit/Place/frame(_:)``): the place ``PathWalk`` leaves it
     /// at, so that only the entries a report may draw are projected.
-    public func placeEntry(_ visit: inout TruthVisit) {
+    func placeEntry(_ visit: inout TruthVisit) {
         guard case .frame(let point)? = visit.enterPlace else { return }
         let place = frame.inverse(point)
         visit.enterPlace = .geographic(longitude: place.longitude, latitude: place.latitude)
