@@ -37,8 +37,12 @@ package struct EngineLogLine {
         self.zone = zone
     }
 
-    package var type: LogEvent.EventType {
-        switch event.kind {
+    package var type: LogEvent.EventType { EngineLogLine.type(of: event.kind) }
+
+    /// The log's type of an engine event of kind `kind`.
+    @inline(__always)
+    static func type(of kind: GeotriggerEvent.Kind) -> LogEvent.EventType {
+        switch kind {
         case .enter: .enter
         case .exit: .exit
         case .dwell: .dwell
@@ -51,7 +55,17 @@ package struct EngineLogLine {
     /// Hands the line's fields to `sink`, in log order.
     @inline(__always)
     func fields<Sink: LogFieldSink & ~Copyable>(into sink: inout Sink) {
-        let e = event
+        EngineLogLine.fields(of: event, fenceID: fenceID, zone: zone, geotrigger: geotrigger, into: &sink)
+    }
+
+    /// The fields of the line of `event` (whose fence has id `fenceID` and zone `zone`, watched by
+    /// geotrigger `geotrigger` when several are), in log order: the one definition of an engine
+    /// line's fields, read in place from the engine's event when it is rendered without a line
+    /// (``TraceLog/appendEngineEvents(_:fixTime:labels:trace:)``).
+    @inline(__always)
+    static func fields<Sink: LogFieldSink & ~Copyable>(
+        of e: borrowing GeotriggerEvent, fenceID: String, zone: String?, geotrigger: String?, into sink: inout Sink
+    ) {
         sink.field(.fence, string: fenceID)
         if let zone { sink.field(.zone, string: zone) }
         sink.field(.fix, int: Int64(e.fixIndex))

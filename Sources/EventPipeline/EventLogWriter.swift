@@ -1,4 +1,5 @@
 import Files
+import Geotriggers
 import Support
 
 /// Renders one log line at a time (SPEC §6.6) as the bytes of a line of JSON Lines or CSV, or
@@ -107,12 +108,22 @@ struct EventLineRenderer: ~Copyable {
 
     /// Appends an engine's line to `out`, as ``render(_:into:)`` does.
     mutating func render(_ line: EngineLogLine, into out: inout ByteBuffer) -> Int {
+        render(engine: line.event, fenceID: line.fenceID, zone: line.zone, geotrigger: line.geotrigger, trace: line.trace, into: &out)
+    }
+
+    /// Appends the line of an engine's event, read in place (its fence's id and zone, its
+    /// geotrigger when several watch the fences, and its trace given beside it), as
+    /// ``render(_:into:)`` does.
+    mutating func render(
+        engine event: borrowing GeotriggerEvent, fenceID: String, zone: String?, geotrigger: String?, trace: String,
+        into out: inout ByteBuffer
+    ) -> Int {
         rendering(into: &out) { renderer in
             renderer.envelope(
-                time: line.event.time, trace: line.trace, type: line.type,
-                longitude: line.event.longitude, latitude: line.event.latitude
+                time: event.time, trace: trace, type: EngineLogLine.type(of: event.kind),
+                longitude: event.longitude, latitude: event.latitude
             ) { renderer in
-                line.fields(into: &renderer)
+                EngineLogLine.fields(of: event, fenceID: fenceID, zone: zone, geotrigger: geotrigger, into: &renderer)
             }
         }
     }

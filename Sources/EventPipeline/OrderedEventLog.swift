@@ -1,3 +1,4 @@
+import Geotriggers
 import Support
 import Synchronization
 
@@ -151,13 +152,28 @@ public final class OrderedEventLog: Sendable {
         }
 
         package func append(_ line: LogLine) {
-            // The line is rendered in place after room for its frame's two lengths.
+            framing { renderer, frames throws(FencesimError) in try renderer.render(line, into: &frames) }
+        }
+
+        /// Appends the line of an engine's event, rendered from the event in place (see
+        /// ``TraceLog/appendEngineEvents(_:fixTime:labels:trace:)``).
+        @inline(__always)
+        func append(engine event: borrowing GeotriggerEvent, fenceID: String, zone: String?, trace: String) {
+            framing { renderer, frames in
+                renderer.render(engine: event, fenceID: fenceID, zone: zone, geotrigger: nil, trace: trace, into: &frames)
+            }
+        }
+
+        /// Renders a line with `render` (which returns where its `seq` goes) in place after room
+        /// for its frame's two lengths, then fills them in.
+        @inline(__always)
+        private func framing(_ render: (inout EventLineRenderer, inout ByteBuffer) throws(FencesimError) -> Int) {
             let start = frames.count
             Channel.frame(0, &frames)
             Channel.frame(0, &frames)
             let seqAt: Int
             do throws(FencesimError) {
-                seqAt = try renderer.render(line, into: &frames)
+                seqAt = try render(&renderer, &frames)
             } catch {
                 frames.removeSubrange(from: start)
                 if failure == nil { failure = error }

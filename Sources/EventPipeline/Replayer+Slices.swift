@@ -9,7 +9,7 @@ extension Replayer {
     /// of the fix before the slice) and a pipeline with no stage after the engine, each line
     /// handed to `out` in log order; `out` is finished at the end of the slice.
     package static func replaySlice(_ samples: [FeedSample], engine: GeotriggerEngine, label: String, out: OrderedEventLog.Channel) {
-        let traceLog = TraceLog(release: { out.append($0) })
+        let traceLog = TraceLog(channel: out)
         var pipeline = TracePipeline(trace: label, fences: engine.fences, pipeline: nil, placesState: nil, log: traceLog)
         let frame = engine.fences.frame
         var buffer: [GeotriggerEvent] = []

@@ -128,7 +128,7 @@ public struct Replayer: Sendable {
             var events: [LogEvent] = []
         }
         let kept = Kept()
-        let log = TraceLog(release: channel.map { c in { c.append($0) } } ?? release ?? { kept.events.append($0.logEvent) })
+        let log = channel.map { TraceLog(channel: $0) } ?? TraceLog(release: release ?? { kept.events.append($0.logEvent) })
         let findingLine = { (finding: GeotriggerEngine.Finding) in log.appendFinding(Replayer.findingLine(finding, trace: input.label)) }
         let engine = GeotriggerEngine(fences: compiled, traceName: input.label, output: configuration.summaryOnly ? .counts : .events)
         var buffer: [GeotriggerEvent] = []

@@ -1,3 +1,4 @@
+import Geotriggers
 import Support
 
 /// One trace's log on its way out, put in log order and handed on as soon as no later event can
@@ -34,6 +35,9 @@ package final class TraceLog {
 
     /// Where events go, in log order.
     let release: (LogLine) -> Void
+    /// The channel ``release`` hands lines to, when it is one: an engine's events can go to it
+    /// without a line being made (``appendEngineEvents(_:fixTime:labels:trace:alone:)``).
+    let channel: OrderedEventLog.Channel?
     /// Waiting events in log order, from ``first``.
     @exclusivity(unchecked) private var waiting: [Entry] = []
     @exclusivity(unchecked) private var first = 0
@@ -44,10 +48,19 @@ package final class TraceLog {
 
     package init(release: @escaping (LogLine) -> Void) {
         self.release = release
+        channel = nil
+    }
+
+    /// A log whose lines go to `channel`.
+    package init(channel: OrderedEventLog.Channel) {
+        release = { channel.append($0) }
+        self.channel = channel
     }
 
     /// Events waiting (for tests of the log's memory).
     var waitingCount: Int { waiting.count - first }
+    /// Engine events that went straight to the channel (for tests).
+    private(set) var passedStraight = 0
 
     /// Adds an event the pipeline dispatched.
     func append(_ event: consuming LogEvent) {
@@ -65,6 +78,43 @@ package final class TraceLog {
     func append(_ line: consuming EngineLogLine) {
         let time = line.event.time
         insert(key: floor.map { max($0, time) } ?? time, finding: false, .engine(consume line))
+    }
+
+    /// Adds the notified ones of a fix's engine events: `events` as the engine hands them over
+    /// (in time order, none later than the fix: ``Geotriggers/GeotriggerEngine/process(_:into:)``),
+    /// made at the fix of time `fixTime`.
+    ///
+    /// When the pipeline logs nothing else at this fix but the engine's findings (`alone`; a
+    /// finding is at the fix's time, so after these events), nothing is waiting, and the events
+    /// are indeed in order and no later than the fix, they go straight to the ``channel``, each
+    /// rendered from the engine's event in place: no line is made, moved or kept (the moves of
+    /// each event between the engine, its line, the waiting list and the channel were a tenth of
+    /// an event-log replay's instructions). No line still to come can come before them: the next
+    /// fix's are not earlier than this one, and at one instant dispatched events come before
+    /// findings. Otherwise each waits its turn as a line.
+    func appendEngineEvents(_ events: borrowing [GeotriggerEvent], fixTime: Timestamp, labels: FenceLabels, trace: String, alone: Bool) {
+        if alone, let channel, first == waiting.count, TraceLog.inOrder(events, through: fixTime) {
+            for k in events.indices where events[k].notified {
+                let label = labels[events[k].fence]
+                channel.append(engine: events[k], fenceID: label.id, zone: label.zone, trace: trace)
+                passedStraight += 1
+            }
+            return
+        }
+        // By index: a loop variable would copy each event.
+        for k in events.indices where events[k].notified { append(EngineLogLine(events[k], labels: labels, trace: trace)) }
+    }
+
+    /// Whether `events` are in time order, none later than `time`.
+    @inline(__always)
+    private static func inOrder(_ events: borrowing [GeotriggerEvent], through time: Timestamp) -> Bool {
+        var last: Timestamp?
+        for k in events.indices {
+            let t = events[k].time
+            if let last, t < last { return false }
+            last = t
+        }
+        return last.map { $0 <= time } ?? true
     }
 
     /// Adds a finding of the engine about the trace (a `warning`).
@@ -98,11 +148,13 @@ package final class TraceLog {
         first += 1
     }
 
-    /// No event still to come is earlier than `time`: hands on every event before it.
+    /// No event still to come is earlier than `time`: hands on every event before it, and the
+    /// dispatched events at `time` that no finding precedes (a line still to come at that instant
+    /// goes after them: a dispatched one in the order added, a finding after dispatched ones).
     package func advance(to time: Timestamp) {
-        if let floor, time <= floor { return }
+        if let floor, time < floor { return }
         floor = time
-        while first < waiting.count, waiting[first].key < time {
+        while first < waiting.count, waiting[first].key < time || (waiting[first].key == time && !waiting[first].finding) {
             releaseFirst()
         }
         compact()

@@ -56,6 +56,9 @@ package struct TracePipeline {
     var lastSample: Sample?
     /// When several geotriggers watch the fences (`TracePipeline+Geotriggers.swift`).
     var watched: WatchedState?
+    /// Whether some fence's `inside` lines may be logged at a fix after its engine events
+    /// (``level(_:)``).
+    let logsLevels: Bool
 
     /// A pipeline for one trace.
     ///
@@ -79,6 +82,7 @@ package struct TracePipeline {
         checkInBuffer.reserveCapacity(16)
         if let profile { osLayer = OSLayer(profile: profile, trace: trace, fences: fences.fenceSet, frame: fences.frame) }
         if fences.fenceSet.watchers != nil { watched = WatchedState(fences.fenceSet) }
+        logsLevels = fences.settings.distinct.contains { $0.level != .none }
     }
 
     /// Takes the engine's events for one fix (all of them, notified or not, possibly none).
@@ -91,9 +95,8 @@ package struct TracePipeline {
         if osLayer != nil { return processWithProfile(buffer, sample: sample) }
         if watched != nil { return processWatched(buffer, sample: sample) }
         guard checkIns != nil else {
-            // By index: a loop variable would copy each event.
-            for k in buffer.indices where buffer[k].notified { emit(EngineLogLine(buffer[k], labels: labels, trace: trace)) }
-            return
+            // Without a pipeline (no check-ins, Places or rules) nothing reads the lines but the log.
+            return log.appendEngineEvents(buffer, fixTime: sample.time, labels: labels, trace: trace, alone: !logsLevels)
         }
         let fix = CheckInFix(sample)
         checkInBuffer.removeAll(keepingCapacity: true)
