@@ -27,7 +27,9 @@ let package = Package(
             name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Traces", dependencies: ["Files", "Spatial", "Support", "CGzip"]),
         .target(name: "Fences", dependencies: ["Files", "Spatial", "Support"]),
-        .target(name: "Geotriggers", dependencies: ["Spatial", "Fences", "Support"]),
+        .target(
+            name: "Geotriggers",
+            dependencies: ["Spatial", "Fences", "Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "CheckIns", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
         .target(name: "Places", dependencies: ["Files", "Fences", "Spatial", "Support"]),
         .target(name: "Rules", dependencies: ["Files", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

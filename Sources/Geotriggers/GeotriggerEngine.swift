@@ -103,6 +103,9 @@ public final class GeotriggerEngine {
     public let fences: CompiledFences
     /// What state changes become.
     public let output: Output
+    /// With ``Output/events``: the fences' labels, which the engine asks the processor to fetch
+    /// for each event it makes (``FenceLabels/prefetch(_:)``).
+    let labels: FenceLabels?
     /// With ``Output/counts``: the enters and exits since the caller last emptied this list.
     @exclusivity(unchecked) public var tallies: [Tally] = []
 
@@ -238,6 +241,7 @@ public final class GeotriggerEngine {
         self.fences = fences
         self.traceName = traceName
         self.output = output
+        labels = output == .events ? fences.index.labels : nil
         kinds = fences.index.kinds
         centerX = fences.index.centerX
         centerY = fences.index.centerY
@@ -721,6 +725,7 @@ public final class GeotriggerEngine {
     }
 
     func makeEvent(_ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, time: Timestamp, reason: String? = nil) -> GeotriggerEvent {
+        labels?.prefetch(j)
         let profile = profiles[j]
         let notified: Bool
         switch kind {
