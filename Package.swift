@@ -20,16 +20,14 @@ let package = Package(
 
         // Linux calls the Glibc module leaves out (header only; nothing to link).
         .systemLibrary(name: "CLinux"),
-        .target(name: "Support"),
+        .target(name: "Support", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         // Reading and writing files: whole (in parallel blocks past 8 MiB), atomically, in chunks.
         .target(name: "Files", dependencies: ["Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(
             name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Traces", dependencies: ["Files", "Spatial", "Support", "CGzip"]),
         .target(name: "Fences", dependencies: ["Files", "Spatial", "Support"]),
-        .target(
-            name: "Geotriggers",
-            dependencies: ["Spatial", "Fences", "Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
+        .target(name: "Geotriggers", dependencies: ["Spatial", "Fences", "Support"]),
         .target(name: "CheckIns", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
         .target(name: "Places", dependencies: ["Files", "Fences", "Spatial", "Support"]),
         .target(name: "Rules", dependencies: ["Files", "Support", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

@@ -1,8 +1,5 @@
 import Fences
-
-#if canImport(CLinux)
-import CLinux
-#endif
+import Support
 
 /// Each fence's id and zone, all a log line reads of its fence, in a compact table by fence
 /// (32 bytes a fence): reading them from the 232-byte ``Fences/Fence`` records missed the cache
@@ -38,12 +35,7 @@ public struct FenceLabels: Sendable {
     /// line is rendered (waiting for it was a fortieth of an event-log replay's CPU in perf).
     @inline(__always)
     public func prefetch(_ fence: Int) {
-        #if canImport(CLinux)
-        labels.withUnsafeBufferPointer { table in
-            guard let base = table.baseAddress, fence >= 0, fence < table.count else { return }
-            fencesim_prefetch(base + fence)
-        }
-        #endif
+        Prefetch.read(labels, fence)
     }
 
     /// Fence `fence`'s id and zone (its `id` and `zone` in the fence set).
