@@ -8,7 +8,7 @@ import CLinux
 /// computes, and does nothing where the C shim is not built (outside Linux).
 public enum Prefetch {
     /// Asks for the cache line holding `element` of `table`, if `element` is one of its indices.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func read<Element>(_ table: UnsafeBufferPointer<Element>, _ element: Int) {
         #if canImport(CLinux)
         guard let base = table.baseAddress, element >= 0, element < table.count else { return }
@@ -17,7 +17,7 @@ public enum Prefetch {
     }
 
     /// ``read(_:_:)-(UnsafeBufferPointer<Element>,_)`` of an array's element.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func read<Element>(_ table: [Element], _ element: Int) {
         table.withUnsafeBufferPointer { read($0, element) }
     }
