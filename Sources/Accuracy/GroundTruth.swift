@@ -375,6 +375,11 @@ public final class GroundTruth {
                 var fence: Int
                 var region: Region
                 var clearUntil: Int64
+                /// The side of the path's point `sidePoint` (the end of the segment last tested,
+                /// where the next one starts), when it was worked out: a side is a function of
+                /// the point alone.
+                var sidePoint = -1
+                var sideThere: (inside: Bool, distance: Double)?
             }
             var near: [Near] = []
             var nextNear: [Near] = []
@@ -399,7 +404,7 @@ public final class GroundTruth {
                         guard let region = regions[j] else { continue }
                         while k < near.count, near[k].fence < j { k += 1 }
                         nextNear.append(
-                            Near(fence: j, region: region, clearUntil: k < near.count && near[k].fence == j ? near[k].clearUntil : .min))
+                            k < near.count && near[k].fence == j ? near[k] : Near(fence: j, region: region, clearUntil: .min))
                     }
                     swap(&near, &nextNear)
                 }
@@ -424,6 +429,7 @@ public final class GroundTruth {
                     guard joined else {
                         // The side of `b`, taken at `b`'s time.
                         let sideOfB = side(region, b)
+                        (near[n].sidePoint, near[n].sideThere) = (i + 1, sideOfB)
                         let now: Bool
                         if let sideOfB { now = sideOfB.inside } else { now = try inside(region, b) }
                         if now != state { try transition(j, inside: now, fraction: 1) }
@@ -433,7 +439,8 @@ public final class GroundTruth {
                         }
                         continue
                     }
-                    let sideOfA = side(region, a)
+                    // `a` is where the segment before ended: its side may be known.
+                    let sideOfA = near[n].sidePoint == i ? near[n].sideThere : side(region, a)
                     if let side = sideOfA, side.distance > length + GroundTruth.clearance {
                         // The whole segment lies on `a`'s side: no crossing, and `a`'s side
                         // is the side of every point of it.
@@ -444,7 +451,12 @@ public final class GroundTruth {
                         near[n].clearUntil = start &+ GroundTruth.nanometres(roundingDown: side.distance) &- GroundTruth.clearanceNanometres
                         continue
                     }
-                    if case .area = region, let sa = sideOfA, let sb = side(region, b), sa.inside == sb.inside,
+                    var sideOfB: (inside: Bool, distance: Double)?
+                    if case .area = region, sideOfA != nil {
+                        sideOfB = side(region, b)
+                        (near[n].sidePoint, near[n].sideThere) = (i + 1, sideOfB)
+                    }
+                    if case .area = region, let sa = sideOfA, let sb = sideOfB, sa.inside == sb.inside,
                         sa.distance + sb.distance > length + 2 * GroundTruth.clearance
                     {
                         // Both ends on one side, and the discs around them clear of the
