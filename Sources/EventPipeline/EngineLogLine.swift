@@ -61,7 +61,7 @@ package struct EngineLogLine {
     /// The fields of the line of `event` (whose fence has id `fenceID` and zone `zone`, watched by
     /// geotrigger `geotrigger` when several are), in log order: the one definition of an engine
     /// line's fields, read in place from the engine's event when it is rendered without a line
-    /// (``TraceLog/appendEngineEvents(_:fixTime:labels:trace:)``).
+    /// (``TraceLog/appendEngineEvents(_:fixTime:labels:trace:alone:)``).
     @inline(__always)
     static func fields<Sink: LogFieldSink & ~Copyable>(
         of e: borrowing GeotriggerEvent, fenceID: String, zone: String?, geotrigger: String?, into sink: inout Sink

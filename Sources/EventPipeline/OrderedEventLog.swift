@@ -156,7 +156,7 @@ public final class OrderedEventLog: Sendable {
         }
 
         /// Appends the line of an engine's event, rendered from the event in place (see
-        /// ``TraceLog/appendEngineEvents(_:fixTime:labels:trace:)``).
+        /// ``TraceLog/appendEngineEvents(_:fixTime:labels:trace:alone:)``).
         @inline(__always)
         func append(engine event: borrowing GeotriggerEvent, fenceID: String, zone: String?, trace: String) {
             framing { renderer, frames in

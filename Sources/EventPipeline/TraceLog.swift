@@ -88,7 +88,7 @@ package final class TraceLog {
     /// finding is at the fix's time, so after these events), nothing is waiting, and the events
     /// are indeed in order and no later than the fix, they go straight to the ``channel``, each
     /// rendered from the engine's event in place: no line is made, moved or kept (the moves of
-    /// each event between the engine, its line, the waiting list and the channel were a tenth of
+    /// each event between the engine, its line, the waiting list and the channel were about 8 % of
     /// an event-log replay's instructions). No line still to come can come before them: the next
     /// fix's are not earlier than this one, and at one instant dispatched events come before
     /// findings. Otherwise each waits its turn as a line.
