@@ -737,15 +737,26 @@ public final class GeotriggerEngine {
         case .exit: notified = profile.notifyExit
         default: notified = true
         }
-        var event = GeotriggerEvent(
+        // Made where it is returned: an event made once and returned from either branch was
+        // copied twice on the way (its strings retained and released each time).
+        guard notified, kind != .suppressed, profile.hasMessage, let template = fences.settings[j].message else {
+            return event(kind, j, sample, time: time, reason: reason, notified: notified, profile: profile)
+        }
+        var event = event(kind, j, sample, time: time, reason: reason, notified: notified, profile: profile)
+        event.message = render(template, event, sample)
+        return event
+    }
+
+    /// An event without its message (``makeEvent(_:_:_:time:reason:)``).
+    @inline(__always)
+    private func event(
+        _ kind: GeotriggerEvent.Kind, _ j: Int, _ sample: Sample, time: Timestamp, reason: String?, notified: Bool, profile: Profile
+    ) -> GeotriggerEvent {
+        GeotriggerEvent(
             kind: kind, time: time, fence: j, fixIndex: sample.index, fixTime: sample.time, feed: profile.feed,
             feedRadius: profile.accuracyFeed ? sample.accuracy : 0,
             distance: output == .events ? eventDistance(j, sample.position) : nil, accuracy: sample.accuracy,
             reason: reason, notified: notified, longitude: sample.longitude, latitude: sample.latitude)
-        if notified, kind != .suppressed, profile.hasMessage, let template = fences.settings[j].message {
-            event.message = render(template, event, sample)
-        }
-        return event
     }
 
     /// An event's signed distance from fence `j` at `p`, to the millimetre (the precision of the

@@ -71,11 +71,38 @@ public struct GeotriggerEvent: Sendable {
     /// For `dwell`: the threshold.
     public var dwellSeconds: Double?
     /// For `suppressed` and derived events: why.
-    public var reason: String?
+    public var reason: String? {
+        get { texts?.reason }
+        set { texts = Texts.of(reason: newValue, message: message) }
+    }
     /// Whether the fence's `notify` setting lets this event out as a notification; state
     /// consumers (check-ins) see every event.
     public var notified: Bool
-    public var message: String?
+    public var message: String? {
+        get { texts?.message }
+        set { texts = Texts.of(reason: reason, message: newValue) }
+    }
+    /// The reason and the message, out of line: most events have neither, and an event copies
+    /// as its bytes and one reference (with two strings, every copy of an event went through an
+    /// outlined copy that retained both, and released them after).
+    private var texts: Texts?
+
+    private final class Texts: Sendable {
+        let reason: String?
+        let message: String?
+
+        private init(reason: String?, message: String?) {
+            self.reason = reason
+            self.message = message
+        }
+
+        /// The texts, or `nil` when there are none (a failable initializer of a class allocates
+        /// before it fails).
+        @inline(__always)
+        static func of(reason: String?, message: String?) -> Texts? {
+            reason == nil && message == nil ? nil : Texts(reason: reason, message: message)
+        }
+    }
     /// Where the event happened (WGS84; the fix, or the interpolated point).
     public var longitude: Double
     public var latitude: Double
@@ -100,9 +127,8 @@ public struct GeotriggerEvent: Sendable {
         self.enterTime = enterTime
         self.exitTime = exitTime
         self.dwellSeconds = dwellSeconds
-        self.reason = reason
+        self.texts = Texts.of(reason: reason, message: message)
         self.notified = notified
-        self.message = message
         self.longitude = longitude
         self.latitude = latitude
     }
