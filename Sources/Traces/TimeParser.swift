@@ -5,9 +5,41 @@ import Support
 /// The grammar is the one of ``Support/Timestamp/parseISO8601(_:assumeUTC:)-(String,_)``; when
 /// the fast parser refuses a value, callers ask that function for the human-readable reason.
 enum TimeParser {
-    /// Days since 1970-01-01 of a date, cached for the common case of many fixes on one day.
+    /// Days since 1970-01-01 of a date, cached for the common case of many fixes on one day;
+    /// and the minute of the last ISO 8601 time read in the plain layout (`YYYY-MM-DDThh:mm`,
+    /// no sign and no space after the `T`), for the common case of many fixes in one minute.
     struct DayCache {
         var year = Int.min, month = 0, day = 0, days = 0
+        /// Whether a minute is remembered: the first 16 bytes of that time, its day and the
+        /// seconds of its hour and minute.
+        var remembers = false
+        var minuteText: (UInt64, UInt64) = (0, 0)
+        var minuteDays = 0
+        var minuteSeconds = 0
+
+        /// The day and the seconds of the hour and minute of the time at `b[start..<end]` when it
+        /// begins with the same 16 bytes as the last time remembered (``remember(_:_:days:)``).
+        @inline(__always)
+        func minute(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (days: Int, seconds: Int)? {
+            guard remembers, end - start >= 16 else { return nil }
+            let raw = UnsafeRawPointer(b + start)
+            guard raw.loadUnaligned(as: UInt64.self) == minuteText.0, raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == minuteText.1
+            else { return nil }
+            return (minuteDays, minuteSeconds)
+        }
+
+        /// Remembers the minute of a time read whole at `b[start...]` in the plain layout, on
+        /// day `days`.
+        @inline(__always)
+        mutating func remember(_ b: UnsafePointer<UInt8>, _ start: Int, days: Int) {
+            let raw = UnsafeRawPointer(b + start)
+            minuteText = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            minuteDays = days
+            let hour = Int(b[start + 11] &- 0x30) * 10 + Int(b[start + 12] &- 0x30)
+            let minute = Int(b[start + 14] &- 0x30) * 10 + Int(b[start + 15] &- 0x30)
+            minuteSeconds = hour * 3600 + minute * 60
+            remembers = true
+        }
 
         /// The day count of a date, or `nil` when the date does not exist.
         @inline(__always)
@@ -69,27 +101,44 @@ enum TimeParser {
     @inline(__always)
     static func parseISO8601(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int, cache: inout DayCache, zoned: inout Bool) -> Timestamp? {
         zoned = false
-        var i = start
-        var negativeYear = false
-        if i < end, b[i] == 0x2D || b[i] == 0x2B {
-            negativeYear = b[i] == 0x2D
+        let days: Int
+        let secondOfDay: Int
+        let nanos: Int
+        var i: Int
+        if let known = cache.minute(b, start, end) {
+            // The same date, hour and minute as the last time read whole: what the full parse
+            // below reads from these 16 bytes, it read from them then.
+            guard let (second, n, stop) = secondsAfterMinute(b, start + 16, end) else { return nil }
+            (days, secondOfDay, nanos, i) = (known.days, known.seconds + second, n, stop)
+        } else {
+            i = start
+            var negativeYear = false
+            if i < end, b[i] == 0x2D || b[i] == 0x2B {
+                negativeYear = b[i] == 0x2D
+                i += 1
+            }
+            guard var year = digits(b, i, 4, end) else { return nil }
+            if negativeYear { year = -year }
+            i += 4
+            guard i < end else { return nil }
+            let separator = b[i]
+            guard separator == 0x2D || separator == 0x2F else { return nil }
+            guard let month = digits(b, i + 1, 2, end), i + 3 < end, b[i + 3] == separator,
+                let day = digits(b, i + 4, 2, end)
+            else { return nil }
+            i += 6
+            guard i < end, b[i] == 0x54 || b[i] == 0x74 || b[i] == 0x20 else { return nil }
             i += 1
+            while i < end, b[i] == 0x20 { i += 1 }
+            guard let (second, n, stop) = timeOfDay(b, i, end, requireColons: true),
+                let d = cache.days(year: year, month: month, day: day)
+            else { return nil }
+            (days, secondOfDay, nanos, i) = (d, second, n, stop)
+            // A colon at 13 is the plain layout's (no sign, the hour right after the `T`, the
+            // minute at 14–15): a sign or a space puts a digit of the hour, a space or the `T`
+            // there. A time read whole has at least 16 bytes (a date, a `T`, `hh:mm`).
+            if b[start + 13] == 0x3A { cache.remember(b, start, days: days) }
         }
-        guard var year = digits(b, i, 4, end) else { return nil }
-        if negativeYear { year = -year }
-        i += 4
-        guard i < end else { return nil }
-        let separator = b[i]
-        guard separator == 0x2D || separator == 0x2F else { return nil }
-        guard let month = digits(b, i + 1, 2, end), i + 3 < end, b[i + 3] == separator,
-            let day = digits(b, i + 4, 2, end)
-        else { return nil }
-        i += 6
-        guard i < end, b[i] == 0x54 || b[i] == 0x74 || b[i] == 0x20 else { return nil }
-        i += 1
-        while i < end, b[i] == 0x20 { i += 1 }
-        guard let (secondOfDay, nanos, stop) = timeOfDay(b, i, end, requireColons: true) else { return nil }
-        i = stop
         var offset = 0
         if i < end {
             switch b[i] {
@@ -106,7 +155,6 @@ enum TimeParser {
             }
         }
         guard i == end else { return nil }
-        guard let days = cache.days(year: year, month: month, day: day) else { return nil }
         return Timestamp(seconds: Int64(days) * 86_400 + Int64(secondOfDay - offset), nanoseconds: Int64(nanos))
     }
 
@@ -147,30 +195,46 @@ enum TimeParser {
         i += 2
         var minute = 0
         var second = 0
+        var nanos = 0
         if i < end, b[i] == 0x3A {
-            guard let mm = digits(b, i + 1, 2, end) else { return nil }
-            minute = mm
-            i += 3
-            if i < end, b[i] == 0x3A {
-                guard let ss = digits(b, i + 1, 2, end) else { return nil }
-                second = ss
-                i += 3
-            }
+            guard let mm = digits(b, i + 1, 2, end), let (ss, n, stop) = secondsAfterMinute(b, i + 3, end) else { return nil }
+            (minute, second, nanos, i) = (mm, ss, n, stop)
         } else {
             guard !requireColons, let mm = digits(b, i, 2, end), let ss = digits(b, i + 2, 2, end) else { return nil }
             minute = mm
             second = ss
             i += 4
-        }
-        var nanos = 0
-        if i < end, b[i] == 0x2E || b[i] == 0x2C {
-            let (n, stop) = fraction(b, i + 1, end)
-            // `222509.` (a point and no digits) is a whole second, as receivers write it.
-            nanos = n
-            i = stop
+            nanos = fractionIfAny(b, &i, end)
         }
         guard hour <= 23, minute <= 59, second <= 60 else { return nil }
         return (hour * 3600 + minute * 60 + second, nanos, i)
+    }
+
+    /// What follows the minute of `hh:mm` (`[:ss][.f]`): the second, its nanoseconds and the
+    /// index after them; `nil` for a second that is not two digits or is past 60.
+    @inline(__always)
+    static func secondsAfterMinute(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (second: Int, nanos: Int, end: Int)? {
+        var i = start
+        var second = 0
+        if i < end, b[i] == 0x3A {
+            guard let ss = digits(b, i + 1, 2, end) else { return nil }
+            second = ss
+            i += 3
+        }
+        let nanos = fractionIfAny(b, &i, end)
+        guard second <= 60 else { return nil }
+        return (second, nanos, i)
+    }
+
+    /// The fraction of a second at `i` (after `.` or `,`), moving `i` past it; 0 when there is
+    /// none.
+    @inline(__always)
+    private static func fractionIfAny(_ b: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) -> Int {
+        guard i < end, b[i] == 0x2E || b[i] == 0x2C else { return 0 }
+        // `222509.` (a point and no digits) is a whole second, as receivers write it.
+        let (nanos, stop) = fraction(b, i + 1, end)
+        i = stop
+        return nanos
     }
 
     /// Parses a calendar date alone: `YYYY-MM-DD`, `YYYY/MM/DD`, `DD.MM.YYYY`, `YYYYMMDD`, or
