@@ -41,6 +41,7 @@ struct EventLineRenderer: ~Copyable {
     /// The time last rendered and its text: the lines of one fix share it.
     private var time: Timestamp?
     private var timeText = ByteBuffer(capacity: 48)
+    private var timeWriter = Timestamp.ISO8601Writer()
 
     init(format: EventLogFormat, extraColumns: [String] = []) {
         self.format = format
@@ -252,7 +253,7 @@ struct EventLineRenderer: ~Copyable {
         if t != time {
             time = t
             timeText.removeAll()
-            t.appendISO8601(to: &timeText)
+            timeWriter.append(t, to: &timeText)
         }
         out.append(contentsOf: timeText)
     }

@@ -126,9 +126,62 @@ extension Timestamp {
         out.append(UInt8(ascii: "Z"))
     }
 
+    /// Writes times as ``appendISO8601(fractionDigits:to:)`` does with 3 digits of fraction,
+    /// remembering the text of the last minute written in the form logs write
+    /// (`yyyy-MM-ddTHH:mm:`): a time of the same minute (the fixes of a drive, a second apart)
+    /// is written from its second.
+    public struct ISO8601Writer {
+        /// The minute remembered (seconds since 1970 / 60, rounded down), `nil` for none, and
+        /// its text's first 17 bytes.
+        private var minute: Int64?
+        private var head: (UInt64, UInt64, UInt8) = (0, 0, 0)
+
+        public init() {}
+
+        public mutating func append(_ t: Timestamp, to out: inout ByteBuffer) {
+            // The instant written: rounded to the millisecond as appendISO8601 rounds it.
+            var seconds = t.seconds
+            var millis = (Int(t.nanoseconds) + 500_000) / 1_000_000
+            if millis == 1000 {
+                seconds += 1
+                millis = 0
+            }
+            let m = seconds >= 0 ? seconds / 60 : -((-seconds + 59) / 60)
+            if m == minute {
+                let second = Int(seconds - m * 60)
+                let head = self.head
+                return out.append(maximum: 24) { p in
+                    p.storeBytes(of: head.0, as: UInt64.self)
+                    p.storeBytes(of: head.1, toByteOffset: 8, as: UInt64.self)
+                    p.storeBytes(of: head.2, toByteOffset: 16, as: UInt8.self)
+                    Timestamp.store(second, p, 17)
+                    p.storeBytes(of: UInt8(ascii: "."), toByteOffset: 19, as: UInt8.self)
+                    p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millis / 100), toByteOffset: 20, as: UInt8.self)
+                    Timestamp.store(millis % 100, p, 21)
+                    p.storeBytes(of: UInt8(ascii: "Z"), toByteOffset: 23, as: UInt8.self)
+                    return 24
+                }
+            }
+            let start = out.count
+            t.appendISO8601(fractionDigits: 3, to: &out)
+            // 24 bytes is the form of the years 0–9999 (others take a sign or a fifth digit).
+            guard out.count - start == 24 else {
+                minute = nil
+                return
+            }
+            out.withUnsafeBytes { bytes in
+                head = (
+                    bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self),
+                    bytes.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self), bytes[start + 16]
+                )
+            }
+            minute = m
+        }
+    }
+
     /// Stores `value` (0...99) as two digits at `offset` from `p`.
     @inline(__always)
-    private static func store(_ value: Int, _ p: UnsafeMutableRawPointer, _ offset: Int) {
+    fileprivate static func store(_ value: Int, _ p: UnsafeMutableRawPointer, _ offset: Int) {
         p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10), toByteOffset: offset, as: UInt8.self)
         p.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10), toByteOffset: offset + 1, as: UInt8.self)
     }
