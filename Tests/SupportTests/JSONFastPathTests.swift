@@ -248,4 +248,28 @@ import Testing
             if got != expected { return }
         }
     }
+
+    /// Integers are written two digits a step: the same text as Swift's `description`.
+    @Test func integersAsSwiftWritesThem() {
+        var rng = SplitMix64(seed: 7)
+        var values: [Int64] = [0, 1, -1, 9, -9, 10, -10, 99, 100, 101, Int64.max, Int64.min, Int64.min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power + 1, -power, -power - 1]
+        }
+        for _ in 0..<100_000 {
+            let bits = Int64(bitPattern: rng.next())
+            values.append(bits)
+            values.append(bits >> (rng.next() % 63))
+        }
+        for value in values {
+            var out = ByteBuffer()
+            out.append(UInt8(ascii: "x"))
+            JSONWriter.appendInteger(value, to: &out)
+            let got = out.withUnsafeBytes { String(decoding: $0.dropFirst(), as: UTF8.self) }
+            #expect(got == "\(value)")
+            if got != "\(value)" { return }
+        }
+    }
 }
