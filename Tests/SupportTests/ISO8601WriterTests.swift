@@ -12,7 +12,9 @@ import Testing
         var writer = Timestamp.ISO8601Writer()
         // Around 1970, in a drive's range, at the ends of the years with four digits, and
         // beyond them (a sign or a fifth digit).
-        let anchors: [Int64] = [0, 1_767_225_600, 253_402_300_740, -62_167_219_200, -62_167_219_260, 253_402_300_799, Timestamp.earliest.seconds]
+        let anchors: [Int64] = [
+            0, 1_767_225_600, 253_402_300_740, -62_167_219_200, -62_167_219_260, 253_402_300_799, Timestamp.earliest.seconds,
+        ]
         var seconds = anchors[0]
         var sameMinute = 0
         var lastText = ""

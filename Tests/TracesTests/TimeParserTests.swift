@@ -33,11 +33,12 @@ struct TimeParserTests {
     @Test(arguments: 0..<8)
     func rememberedMinuteReadsAsTheFullParse(seed: UInt64) {
         var random = SplitMix64(seed: 0x7133 + seed)
-        let bases = [
-            "2026-01-01T00:00:00.000Z", "2026-01-01T23:59:60Z", "2026/02/28T12:30", "2026-01-01T12:30.5Z",
-            "2026-01-01T12:30:15+02:00", "2026-01-01t12:30:15-0530", "2026-01-01 12:30:15,25", "-0044-03-15T12:00:00Z",
-            "+2026-01-01T00:00:00Z", "2026-01-01T  12:30:15Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z",
-        ].map { Array($0.utf8) } + [[UInt8](repeating: 0, count: 16) + Array(":00Z".utf8)]
+        let bases =
+            [
+                "2026-01-01T00:00:00.000Z", "2026-01-01T23:59:60Z", "2026/02/28T12:30", "2026-01-01T12:30.5Z",
+                "2026-01-01T12:30:15+02:00", "2026-01-01t12:30:15-0530", "2026-01-01 12:30:15,25", "-0044-03-15T12:00:00Z",
+                "+2026-01-01T00:00:00Z", "2026-01-01T  12:30:15Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z",
+            ].map { Array($0.utf8) } + [[UInt8](repeating: 0, count: 16) + Array(":00Z".utf8)]
         let alphabet = Array("0123456789-/:T t.,Z+z".utf8) + [0, 0x80, 0xFF]
         var cache = TimeParser.DayCache()
         var previous = bases[0]
