@@ -8,6 +8,7 @@ public enum Selection {
     /// is rearranged.
     ///
     /// - Precondition: `0 <= k < values.count`, and no element is NaN.
+    @inlinable
     public static func element<T: Comparable>(atSortedIndex k: Int, in values: inout [T]) -> T {
         precondition(k >= 0 && k < values.count, "index \(k) outside 0..<\(values.count)")
         var low = 0
