@@ -53,10 +53,10 @@ public enum ReportJSON {
             ("overall", .value(metrics(s.overall))),
             ("bySpeedBand", .value(groups(s.bySpeedBand))),
             ("byZone", .value(groups(s.byZone))),
-            ("byFence", .list(s.byFence.count, { k, out in group(s.byFence[k], to: &out) })),
+            ("byFence", .list(s.byFence.count, { k, out, _ in group(s.byFence[k], to: &out) })),
             ("byTrace", .value(groups(s.byTrace))),
             ("traces", .value(.list(report.traces.map(trace)))),
-            ("visits", .list(report.visits.count, { k, out in visit(report.visits[k], to: &out) })),
+            ("visits", .list(report.visits.count, { k, out, times in visit(report.visits[k], to: &out, times: &times) })),
             (
                 "falseDetections",
                 .value(
@@ -96,7 +96,9 @@ public enum ReportJSON {
     /// A top-level member: a value, or a long list of objects written an element at a time.
     private enum Member {
         case value(JSONValue)
-        case list(Int, @Sendable (Int, inout ByteBuffer) -> Void)
+        /// Its count, and how element `k` is written (with the writer of times of the block it
+        /// is in).
+        case list(Int, @Sendable (Int, inout ByteBuffer, inout Timestamp.ISO8601Writer) -> Void)
     }
 
     /// Elements of a long list rendered by one thread before they are handed on.
@@ -106,7 +108,9 @@ public enum ReportJSON {
     /// ``listBlock`` elements on two threads side by side and written in order as each block and
     /// the ones before it are done (rendering is most of a report's writing; the bytes are the
     /// same as one thread's). At most two blocks wait at a time.
-    private static func writeList(_ count: Int, _ element: @Sendable (Int, inout ByteBuffer) -> Void, to out: inout Output)
+    private static func writeList(
+        _ count: Int, _ element: @Sendable (Int, inout ByteBuffer, inout Timestamp.ISO8601Writer) -> Void, to out: inout Output
+    )
         throws(FencesimError)
     {
         let threads = 2
@@ -121,9 +125,10 @@ public enum ReportJSON {
                 count: round.count, parts: parts,
                 { _, range -> [UInt8] in
                     var bytes = ByteBuffer(capacity: range.count * 512)
+                    var times = Timestamp.ISO8601Writer()
                     for k in range.lowerBound + round.lowerBound..<range.upperBound + round.lowerBound {
                         bytes.append("    ")
-                        element(k, &bytes)
+                        element(k, &bytes, &times)
                         bytes.append(k + 1 < count ? ",\n" : "\n")
                     }
                     // A block crosses threads as an array (a buffer is not copyable).
@@ -162,8 +167,8 @@ public enum ReportJSON {
 
     /// One visit as the pretty printer would print it inside the visits list (members at
     /// indent 3), into `out` without building a value.
-    static func visit(_ v: VisitScore, to out: inout ByteBuffer) {
-        Line.object(into: &out) { line in
+    static func visit(_ v: VisitScore, to out: inout ByteBuffer, times: inout Timestamp.ISO8601Writer) {
+        Line.object(into: &out, times: &times) { line in
             line.string("trace", v.trace)
             line.string("fence", v.truth.fenceID)
             line.string("zone", v.zone)
@@ -213,16 +218,25 @@ public enum ReportJSON {
     /// The members of an object in a list of the report (indent 3), one per line.
     private struct Line: ~Copyable {
         var out: ByteBuffer
+        /// Writes its times (remembering the last minute written).
+        var times: Timestamp.ISO8601Writer
         var first = true
 
         /// Appends to `out` the object whose members `body` writes (the buffer moved in and
         /// out, not copied).
-        static func object(into out: inout ByteBuffer, _ body: (inout Line) -> Void) {
-            var line = Line(out: out)
+        static func object(into out: inout ByteBuffer, times: inout Timestamp.ISO8601Writer, _ body: (inout Line) -> Void) {
+            var line = Line(out: out, times: times)
             line.out.append(UInt8(ascii: "{"))
             body(&line)
             line.out.append("\n    }")
             out = line.out
+            times = line.times
+        }
+
+        /// ``object(into:times:_:)`` for an object without times.
+        static func object(into out: inout ByteBuffer, _ body: (inout Line) -> Void) {
+            var times = Timestamp.ISO8601Writer()
+            object(into: &out, times: &times, body)
         }
 
         mutating func key(_ key: StaticString) {
@@ -241,7 +255,7 @@ public enum ReportJSON {
             self.key(key)
             guard let value else { return out.append("null") }
             out.append(UInt8(ascii: "\""))
-            value.appendISO8601(fractionDigits: 3, to: &out)
+            times.append(value, to: &out)
             out.append(UInt8(ascii: "\""))
         }
 
