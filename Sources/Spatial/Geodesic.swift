@@ -41,8 +41,16 @@ public struct Geodesic: Sendable {
     }
 
     /// Geodesic distance in metres between two points.
+    ///
+    /// The same distance as ``inverse(latitude1:longitude1:latitude2:longitude2:)``'s: `geod_inverse`
+    /// works it out the same way whether it is asked for the azimuths or not, and without them
+    /// skips their two `atan2`s (a report asks for a speed at every truth visit's entry).
     public func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
-        inverse(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2).distanceMeters
+        var s12 = 0.0
+        withUnsafePointer(to: geodesic) { g in
+            geod_inverse(g, latitude1, longitude1, latitude2, longitude2, &s12, nil, nil)
+        }
+        return s12
     }
 
     /// The point reached from (`latitude`, `longitude`) after `distanceMeters` along `azimuth`

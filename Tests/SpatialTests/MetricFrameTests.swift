@@ -250,6 +250,31 @@ struct GeodesicTests {
         #expect(abs(s - 19959679.267353821546) < 1e-3)
     }
 
+    /// `distance` asks PROJ for the distance alone: the same bits as the inverse's distance, for
+    /// fixes a second apart and for points across the globe (antipodes and poles included).
+    @Test func distanceIsTheInversesDistanceBitForBit() {
+        var random = SplitMix64(seed: 2611)
+        var pairs: [(Double, Double, Double, Double)] = [
+            (0, 0, 0, 180), (90, 0, -90, 0), (0, 0, 0.5, 179.7), (37.75, -122.2, 37.75, -122.2),
+        ]
+        for _ in 0..<20_000 {
+            let lat = (random.nextUnitDouble() - 0.5) * 180
+            let lon = (random.nextUnitDouble() - 0.5) * 360
+            if random.next() % 2 == 0 {
+                // A fix a second or so later, a few metres to tens of metres away.
+                pairs.append((lat, lon, lat + (random.nextUnitDouble() - 0.5) * 5e-4, lon + (random.nextUnitDouble() - 0.5) * 5e-4))
+            } else {
+                pairs.append((lat, lon, (random.nextUnitDouble() - 0.5) * 180, (random.nextUnitDouble() - 0.5) * 360))
+            }
+        }
+        for (lat1, lon1, lat2, lon2) in pairs {
+            let alone = Geodesic.wgs84.distance(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
+            let inverse = Geodesic.wgs84.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
+            #expect(alone.bitPattern == inverse.distanceMeters.bitPattern, "\(lat1) \(lon1) → \(lat2) \(lon2)")
+            if alone.bitPattern != inverse.distanceMeters.bitPattern { return }
+        }
+    }
+
     @Test("Direct: 20000 km south-west of Perth (GeographicLib documentation example)")
     func perth() {
         // Direct(-32.06, 115.74, 225, 20000e3) prints "The position is (32.11195529, -63.95925278)."
