@@ -397,14 +397,22 @@ public final class GroundTruth {
                     let m = GroundTruth.windowMargin
                     window = BoundingBox(minX: box.minX - m, minY: box.minY - m, maxX: box.maxX + m, maxY: box.maxY + m)
                     try self.candidates(window, into: &candidates)
-                    // Fences still near keep what is known of them (both lists in fence order).
+                    // Fences still near keep what is known of them (both lists in fence order),
+                    // their regions too: only a fence new to the window has its region looked up
+                    // (a cache miss in the fence set's table, most of a window's cost when every
+                    // fence was looked up), and its label fetched into the cache for the entry it
+                    // may make.
                     nextNear.removeAll(keepingCapacity: true)
                     var k = 0
                     for j in candidates {
-                        guard let region = regions[j] else { continue }
                         while k < near.count, near[k].fence < j { k += 1 }
-                        nextNear.append(
-                            k < near.count && near[k].fence == j ? near[k] : Near(fence: j, region: region, clearUntil: .min))
+                        if k < near.count, near[k].fence == j {
+                            nextNear.append(near[k])
+                            continue
+                        }
+                        guard let region = regions[j] else { continue }
+                        labels.prefetch(j)
+                        nextNear.append(Near(fence: j, region: region, clearUntil: .min))
                     }
                     swap(&near, &nextNear)
                 }
