@@ -58,8 +58,7 @@ extension GroundTruth {
             open = nil
             stretch = []
             points = []
-            visits.sort { a, b in TruthVisit.ordered(a, b) || (!TruthVisit.ordered(b, a) && a.fence < b.fence) }
-            return visits
+            return TruthVisit.inReportOrder(visits)
         }
 
         private mutating func walkStretch() throws(FencesimError) {

@@ -234,15 +234,29 @@ public enum Scoring {
                 result.lostExits += 1
             }
         }
-        // Stable: visits of one fence that begin at one instant stay in the order they began.
-        detections.sort { a, b in a.enter != b.enter ? a.enter < b.enter : a.fenceID < b.fenceID }
+        // Stable: visits of one fence that begin at one instant stay in the order they began
+        // (their positions break ties). Positions are sorted, each detection then copied once.
+        let detectionOrder = detections.withUnsafeBufferPointer { v in
+            v.indices.sorted { i, j in
+                if v[i].enter != v[j].enter { return v[i].enter < v[j].enter }
+                if v[i].fenceID != v[j].fenceID { return v[i].fenceID < v[j].fenceID }
+                return i < j
+            }
+        }
+        detections = detectionOrder.map { detections[$0] }
         result.detections = detections
 
         // The truth visits in report order (time, then fence id; visits of fences sharing an id
         // that begin together by fence index), and by fence: positions in that order.
         // Truth from ``GroundTruth`` comes in that order already: shared, not copied and sorted.
         var truths = truth
-        if !zip(truths, truths.dropFirst()).allSatisfy({ !TruthVisit.ordered($1, $0) }) { truths.sort(by: TruthVisit.ordered) }
+        // Checked in place (pairs of a zip were copies of both visits).
+        let inOrder = truths.withUnsafeBufferPointer { v in
+            v.indices.dropFirst().allSatisfy { k in
+                v[k].enter != v[k - 1].enter ? v[k - 1].enter < v[k].enter : !(v[k].fenceID < v[k - 1].fenceID)
+            }
+        }
+        if !inOrder { truths.sort(by: TruthVisit.ordered) }
         var run = 0
         while run < truths.count {
             var end = run + 1
