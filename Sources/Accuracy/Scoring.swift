@@ -106,14 +106,19 @@ public enum Scoring {
             var index: [String: Int] = [:]
             var first: [Int32] = []
             var ids: [String] = []
+            // Room for every id at once (growing rehashed every id at each doubling), and one
+            // hash of each: its slot found once, filled when empty.
+            index.reserveCapacity(fences.fences.count)
             first.reserveCapacity(fences.fences.count)
             ids.reserveCapacity(fences.fences.count)
             // Each fence's id read in place: a copy of a fence retains a dozen references.
+            /// The value of a dictionary slot reached through `subscript(_:default:)`'s modify
+            /// accessor, which stores the default in an empty slot: a lookup and an insert in one.
+            func stored(_ slot: inout Int) -> Int { slot }
             fences.fences.withUnsafeBufferPointer { fences in
                 for j in fences.indices {
                     let id = fences[j].id
-                    if index[id] == nil { index[id] = j }
-                    first.append(Int32(index[id] ?? j))
+                    first.append(Int32(stored(&index[id, default: j])))
                     ids.append(id)
                 }
             }
@@ -293,13 +298,25 @@ public enum Scoring {
             let trace = String(decoding: Array(trace.utf8), as: UTF8.self)
             var falses: [TraceScore.FalseDetection] = []
             var made = 0
+            // Per fence, kept from one fence to the next (four arrays a fence were four
+            // allocations, and the generic array metadata looked up for each).
+            var detected: [DetectedVisit] = []
+            var match: [DetectedVisit?] = []
+            var last: [DetectedVisit?] = []
+            var flaps: [Int] = []
+            var falseExits: [Int] = []
             for (j, mine, positions) in jobs[range] {
-                let detected = positions.map { detections[$0] }
+                detected.removeAll(keepingCapacity: true)
+                for p in positions { detected.append(detections[p]) }
                 var timeline = TruthTimeline(mine.lazy.map { truths[$0] })
-                var match: [DetectedVisit?] = Array(repeating: nil, count: mine.count)
-                var last: [DetectedVisit?] = Array(repeating: nil, count: mine.count)
-                var flaps = Array(repeating: 0, count: mine.count)
-                var falseExits = Array(repeating: 0, count: mine.count)
+                match.removeAll(keepingCapacity: true)
+                match.append(contentsOf: repeatElement(nil, count: mine.count))
+                last.removeAll(keepingCapacity: true)
+                last.append(contentsOf: repeatElement(nil, count: mine.count))
+                flaps.removeAll(keepingCapacity: true)
+                flaps.append(contentsOf: repeatElement(0, count: mine.count))
+                falseExits.removeAll(keepingCapacity: true)
+                falseExits.append(contentsOf: repeatElement(0, count: mine.count))
                 for (n, d) in detected.enumerated() {
                     // The truth visits `d` overlaps: begun by its exit, not ended before its enter.
                     let begun = timeline.entered(by: d.exit)
