@@ -89,15 +89,25 @@ package final class TraceLog {
     /// are indeed in order and no later than the fix, they go straight to the ``channel``, each
     /// rendered from the engine's event in place: no line is made, moved or kept (the moves of
     /// each event between the engine, its line, the waiting list and the channel were about 8 % of
-    /// an event-log replay's instructions). No line still to come can come before them: the next
+    /// an event-log replay's instructions); or, without a channel, straight to ``release`` as
+    /// lines, without waiting in the list. No line still to come can come before them: the next
     /// fix's are not earlier than this one, and at one instant dispatched events come before
     /// findings. Otherwise each waits its turn as a line.
     func appendEngineEvents(_ events: borrowing [GeotriggerEvent], fixTime: Timestamp, labels: FenceLabels, trace: String, alone: Bool) {
-        if alone, let channel, first == waiting.count, TraceLog.inOrder(events, through: fixTime) {
-            for k in events.indices where events[k].notified {
-                let label = labels[events[k].fence]
-                channel.append(engine: events[k], fenceID: label.id, zone: label.zone, trace: trace)
-                passedStraight += 1
+        if alone, first == waiting.count, TraceLog.inOrder(events, through: fixTime) {
+            if let channel {
+                for k in events.indices where events[k].notified {
+                    let label = labels[events[k].fence]
+                    channel.append(engine: events[k], fenceID: label.id, zone: label.zone, trace: trace)
+                    passedStraight += 1
+                }
+            } else {
+                // A log handed to a closure (a report's scoring): the lines go to it at once,
+                // without waiting in the list for the next fix.
+                for k in events.indices where events[k].notified {
+                    release(.engine(EngineLogLine(events[k], labels: labels, trace: trace)))
+                    passedStraight += 1
+                }
             }
             return
         }

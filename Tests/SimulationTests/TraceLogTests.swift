@@ -170,4 +170,54 @@ import Testing
             #expect(straight > total / 2, "\(straight) of \(total) went straight")
         }
     }
+
+    /// A log handed to a closure (a report's scoring) takes the same straight way: an engine's
+    /// events released at once give the lines, in the order, of the same events waiting in the
+    /// list for the next fix (out of order, a finding waiting, other lines still to come at the
+    /// fix); and most go straight.
+    @Test func engineEventsGoStraightToTheClosureInTheOrderTheyWouldWait() {
+        var straight = 0
+        var total = 0
+        for seed in 0..<60 as Range<UInt64> {
+            var rng = SplitMix64(seed: 0xC105E + seed)
+            var released: [String] = []
+            var waited: [String] = []
+            func text(_ line: LogLine) -> String {
+                let e = line.logEvent
+                return "\(e.time) \(e.type) \(e.fields.map { "\($0.0)=\($0.1)" })"
+            }
+            let direct = TraceLog { released.append(text($0)) }
+            let kept = TraceLog { waited.append(text($0)) }
+            var time = TraceLogTests.start
+            for fix in 0..<Int(50 + rng.next() % 150) {
+                let previous = time
+                time = time.adding(seconds: rng.next() % 6 == 0 ? 0 : Double(1 + rng.next() % 3))
+                let events = TraceLogTests.engineEvents(&rng, fix: fix, from: previous, to: time)
+                let alone = rng.next() % 7 != 0
+                direct.appendEngineEvents(events, fixTime: time, labels: TraceLogTests.labels, trace: "t", alone: alone)
+                kept.appendEngineEvents(events, fixTime: time, labels: TraceLogTests.labels, trace: "t", alone: false)
+                if !alone {
+                    for log in [direct, kept] {
+                        log.append(LogEvent(time: previous, trace: "t", type: .inside, fields: [("fence", .string("f1"))]))
+                    }
+                }
+                if fix % 9 == 0 {
+                    for log in [direct, kept] {
+                        log.appendFinding(LogEvent(time: time, trace: "t", type: .warning, fields: [("message", .string("gap"))]))
+                    }
+                }
+                total += events.filter(\.notified).count
+                direct.advance(to: time)
+                kept.advance(to: time)
+            }
+            direct.finish()
+            kept.finish()
+            #expect(released == waited, "seed \(seed)")
+            #expect(kept.passedStraight == 0)
+            straight += direct.passedStraight
+            if released != waited { return }
+        }
+        #expect(total > 2_000)
+        #expect(straight > total / 2, "\(straight) of \(total) went straight")
+    }
 }
