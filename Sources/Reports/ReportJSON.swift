@@ -124,7 +124,9 @@ public enum ReportJSON {
             OrderedBlocks.stream(
                 count: round.count, parts: parts,
                 { _, range -> [UInt8] in
-                    var bytes = ByteBuffer(capacity: range.count * 512)
+                    // About 730 bytes a visit on the large workload: room for 1,024 a element
+                    // (512 made every block grow, a copy of it, once on its way).
+                    var bytes = ByteBuffer(capacity: range.count * 1024)
                     var times = Timestamp.ISO8601Writer()
                     for k in range.lowerBound + round.lowerBound..<range.upperBound + round.lowerBound {
                         bytes.append("    ")
@@ -239,11 +241,29 @@ public enum ReportJSON {
             object(into: &out, times: &times, body)
         }
 
+        /// The separator, the indent and the quoted key, stored at once (three appends took
+        /// about twice the instructions).
         mutating func key(_ key: StaticString) {
-            out.append(first ? "\n      \"" : ",\n      \"")
+            let count = key.utf8CodeUnitCount
+            let comma = !first
             first = false
-            out.append(key)
-            out.append("\": ")
+            out.append(maximum: count + 12) { p in
+                var at = 0
+                if comma {
+                    p.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
+                    at = 1
+                }
+                // A line break, six spaces and the opening quote.
+                p.storeBytes(of: UInt64(0x2020_2020_2020_200A).littleEndian, toByteOffset: at, as: UInt64.self)
+                p.storeBytes(of: UInt8(ascii: "\""), toByteOffset: at + 7, as: UInt8.self)
+                at += 8
+                (p + at).copyMemory(from: key.utf8Start, byteCount: count)
+                at += count
+                p.storeBytes(of: UInt8(ascii: "\""), toByteOffset: at, as: UInt8.self)
+                p.storeBytes(of: UInt8(ascii: ":"), toByteOffset: at + 1, as: UInt8.self)
+                p.storeBytes(of: UInt8(ascii: " "), toByteOffset: at + 2, as: UInt8.self)
+                return at + 3
+            }
         }
 
         mutating func string(_ key: StaticString, _ value: String?) {
