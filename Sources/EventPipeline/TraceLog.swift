@@ -59,7 +59,7 @@ package final class TraceLog {
 
     /// Events waiting (for tests of the log's memory).
     var waitingCount: Int { waiting.count - first }
-    /// Engine events that went straight to the channel (for tests).
+    /// Engine events that went straight to the channel or to ``release`` (for tests).
     private(set) var passedStraight = 0
 
     /// Adds an event the pipeline dispatched.

@@ -131,30 +131,7 @@ import Testing
                 let direct = TraceLog(channel: channel)
                 var kept: [LogEvent] = []
                 let lines = TraceLog { kept.append($0.logEvent) }
-                var time = TraceLogTests.start
-                for fix in 0..<Int(50 + rng.next() % 150) {
-                    let previous = time
-                    time = time.adding(seconds: rng.next() % 6 == 0 ? 0 : Double(1 + rng.next() % 3))
-                    let events = TraceLogTests.engineEvents(&rng, fix: fix, from: previous, to: time)
-                    let alone = rng.next() % 7 != 0
-                    for log in [direct, lines] {
-                        log.appendEngineEvents(events, fixTime: time, labels: TraceLogTests.labels, trace: "trace, one", alone: alone)
-                        if !alone {
-                            log.append(LogEvent(time: previous, trace: "trace, one", type: .inside, fields: [("fence", .string("f1"))]))
-                        }
-                    }
-                    if fix % 9 == 0 {
-                        for log in [direct, lines] {
-                            log.appendFinding(
-                                LogEvent(time: time, trace: "trace, one", type: .warning, fields: [("message", .string("gap"))]))
-                        }
-                    }
-                    total += events.filter(\.notified).count
-                    direct.advance(to: time)
-                    lines.advance(to: time)
-                }
-                direct.finish()
-                lines.finish()
+                total += TraceLogTests.drive(&rng, direct, lines, keptWaits: false, trace: "trace, one")
                 channel.finish()
                 try streamWriter.finish()
                 let expected = MemorySink()
@@ -188,30 +165,7 @@ import Testing
             }
             let direct = TraceLog { released.append(text($0)) }
             let kept = TraceLog { waited.append(text($0)) }
-            var time = TraceLogTests.start
-            for fix in 0..<Int(50 + rng.next() % 150) {
-                let previous = time
-                time = time.adding(seconds: rng.next() % 6 == 0 ? 0 : Double(1 + rng.next() % 3))
-                let events = TraceLogTests.engineEvents(&rng, fix: fix, from: previous, to: time)
-                let alone = rng.next() % 7 != 0
-                direct.appendEngineEvents(events, fixTime: time, labels: TraceLogTests.labels, trace: "t", alone: alone)
-                kept.appendEngineEvents(events, fixTime: time, labels: TraceLogTests.labels, trace: "t", alone: false)
-                if !alone {
-                    for log in [direct, kept] {
-                        log.append(LogEvent(time: previous, trace: "t", type: .inside, fields: [("fence", .string("f1"))]))
-                    }
-                }
-                if fix % 9 == 0 {
-                    for log in [direct, kept] {
-                        log.appendFinding(LogEvent(time: time, trace: "t", type: .warning, fields: [("message", .string("gap"))]))
-                    }
-                }
-                total += events.filter(\.notified).count
-                direct.advance(to: time)
-                kept.advance(to: time)
-            }
-            direct.finish()
-            kept.finish()
+            total += TraceLogTests.drive(&rng, direct, kept, keptWaits: true, trace: "t")
             #expect(released == waited, "seed \(seed)")
             #expect(kept.passedStraight == 0)
             straight += direct.passedStraight
@@ -219,5 +173,33 @@ import Testing
         }
         #expect(total > 2_000)
         #expect(straight > total / 2, "\(straight) of \(total) went straight")
+    }
+
+    /// A random trace's fixes through two logs, then their end: at each fix its engine events
+    /// (``engineEvents(_:fix:from:to:)``), alone at the fix now and then not (an `inside` line
+    /// follows them then; `kept` is told they are never alone when `keptWaits`), a finding every
+    /// ninth fix, and an advance to the fix. Returns the notified events handed over.
+    static func drive(_ rng: inout SplitMix64, _ direct: TraceLog, _ kept: TraceLog, keptWaits: Bool, trace: String) -> Int {
+        var notified = 0
+        var time = TraceLogTests.start
+        for fix in 0..<Int(50 + rng.next() % 150) {
+            let previous = time
+            time = time.adding(seconds: rng.next() % 6 == 0 ? 0 : Double(1 + rng.next() % 3))
+            let events = TraceLogTests.engineEvents(&rng, fix: fix, from: previous, to: time)
+            let alone = rng.next() % 7 != 0
+            direct.appendEngineEvents(events, fixTime: time, labels: TraceLogTests.labels, trace: trace, alone: alone)
+            kept.appendEngineEvents(events, fixTime: time, labels: TraceLogTests.labels, trace: trace, alone: alone && !keptWaits)
+            for log in [direct, kept] {
+                if !alone { log.append(LogEvent(time: previous, trace: trace, type: .inside, fields: [("fence", .string("f1"))])) }
+                if fix % 9 == 0 {
+                    log.appendFinding(LogEvent(time: time, trace: trace, type: .warning, fields: [("message", .string("gap"))]))
+                }
+                log.advance(to: time)
+            }
+            notified += events.filter(\.notified).count
+        }
+        direct.finish()
+        kept.finish()
+        return notified
     }
 }
