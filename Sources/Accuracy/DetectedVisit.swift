@@ -31,3 +31,5 @@ public struct DetectedVisit: Sendable, Hashable {
         return true
     }
 }
+
+extension DetectedVisit: EnteredVisit {}

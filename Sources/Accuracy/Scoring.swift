@@ -111,10 +111,10 @@ public enum Scoring {
             index.reserveCapacity(fences.fences.count)
             first.reserveCapacity(fences.fences.count)
             ids.reserveCapacity(fences.fences.count)
-            // Each fence's id read in place: a copy of a fence retains a dozen references.
             /// The value of a dictionary slot reached through `subscript(_:default:)`'s modify
             /// accessor, which stores the default in an empty slot: a lookup and an insert in one.
             func stored(_ slot: inout Int) -> Int { slot }
+            // Each fence's id read in place: a copy of a fence retains a dozen references.
             fences.fences.withUnsafeBufferPointer { fences in
                 for j in fences.indices {
                     let id = fences[j].id
@@ -240,15 +240,8 @@ public enum Scoring {
             }
         }
         // Stable: visits of one fence that begin at one instant stay in the order they began
-        // (their positions break ties). Positions are sorted, each detection then copied once.
-        let detectionOrder = detections.withUnsafeBufferPointer { v in
-            v.indices.sorted { i, j in
-                if v[i].enter != v[j].enter { return v[i].enter < v[j].enter }
-                if v[i].fenceID != v[j].fenceID { return v[i].fenceID < v[j].fenceID }
-                return i < j
-            }
-        }
-        detections = detectionOrder.map { detections[$0] }
+        // (their positions break ties).
+        detections = detections.inEntryOrder { _, i, j in i < j }
         result.detections = detections
 
         // The truth visits in report order (time, then fence id; visits of fences sharing an id

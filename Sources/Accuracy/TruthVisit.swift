@@ -77,16 +77,32 @@ public struct TruthVisit: Sendable, Hashable {
 
     /// `visits` by entry time, then fence id, then fence (``ordered(_:_:)``, file order breaking
     /// ties between fences sharing an id; a fence has one visit entered at an instant, so the
-    /// order is total). Their positions are sorted, each visit then copied once: sorting the
-    /// visits themselves moved and copied each about twenty times on a long drive.
+    /// order is total).
     static func inReportOrder(_ visits: [TruthVisit]) -> [TruthVisit] {
-        let order = visits.withUnsafeBufferPointer { v in
+        visits.inEntryOrder { v, i, j in v[i].fence < v[j].fence }
+    }
+}
+
+extension TruthVisit: EnteredVisit {}
+
+/// A visit as a report orders it: by its entry time, then its fence's id.
+protocol EnteredVisit {
+    var enter: Timestamp { get }
+    var fenceID: String { get }
+}
+
+extension Array where Element: EnteredVisit {
+    /// The visits by entry time, then fence id, then `tie` (asked with the visits and two
+    /// positions). Their positions are sorted, each visit then copied once: sorting the visits
+    /// themselves moved and copied each about twenty times on a long drive.
+    func inEntryOrder(tie: (UnsafeBufferPointer<Element>, Int, Int) -> Bool) -> [Element] {
+        let order = withUnsafeBufferPointer { v in
             v.indices.sorted { i, j in
                 if v[i].enter != v[j].enter { return v[i].enter < v[j].enter }
                 if v[i].fenceID != v[j].fenceID { return v[i].fenceID < v[j].fenceID }
-                return v[i].fence < v[j].fence
+                return tie(v, i, j)
             }
         }
-        return order.map { visits[$0] }
+        return order.map { self[$0] }
     }
 }
