@@ -79,6 +79,34 @@ public struct FenceSettings: RandomAccessCollection, Equatable, Sendable, Expres
         Int(positions[fence])
     }
 
+    /// The position in ``distinct`` of each value some fence has, once each, in the order of
+    /// the first fence that has it (a value interned for no fence is skipped).
+    ///
+    /// What a question about every fence's settings reads (``contains(where:)``,
+    /// ``allSatisfy(_:)``): going through the fences copied each fence's value, retaining its
+    /// filter and message, for 100,000 fences each time one was asked.
+    public func positionsInUse() -> [Int] {
+        var seen = [Bool](repeating: false, count: distinct.count)
+        var inUse: [Int] = []
+        for p in positions where !seen[Int(p)] {
+            seen[Int(p)] = true
+            inUse.append(Int(p))
+            if inUse.count == distinct.count { break }
+        }
+        return inUse
+    }
+
+    /// Whether some fence's settings satisfy `predicate` (asked once per distinct value in use).
+    public func contains(where predicate: (GeotriggerSettings) throws -> Bool) rethrows -> Bool {
+        for p in positionsInUse() where try predicate(distinct[p]) { return true }
+        return false
+    }
+
+    /// Whether every fence's settings satisfy `predicate` (asked once per distinct value in use).
+    public func allSatisfy(_ predicate: (GeotriggerSettings) throws -> Bool) rethrows -> Bool {
+        try !contains { try !predicate($0) }
+    }
+
     /// Changes every fence's settings by `change` (each distinct value once: the same result as
     /// changing each fence's).
     public mutating func modifyEach(_ change: (inout GeotriggerSettings) -> Void) {

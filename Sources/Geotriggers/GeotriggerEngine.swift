@@ -282,14 +282,16 @@ public final class GeotriggerEngine {
         let profiles: [Profile]
         let globalMaxGap: Double
 
-        /// Reads each fence's settings in place (a copy retains its filter and message).
+        /// Each distinct settings value's profile worked out once, in the order of the first
+        /// fence that has it (so filters are numbered in the order of the fences, as when each
+        /// fence was read in turn), then given to each of its fences.
         init(settings: FenceSettings, shapes: [FenceIndex.Shape]) {
             var filters: [FilterExpression] = []
-            var profiles: [Profile] = []
-            profiles.reserveCapacity(settings.count)
-            for j in settings.indices {
+            var byPosition = [Profile?](repeating: nil, count: settings.distinct.count)
+            for p in settings.positionsInUse() {
+                let s = settings.distinct[p]
                 var id = 0
-                if let f = settings[j].filter {
+                if let f = s.filter {
                     if let k = filters.firstIndex(of: f) {
                         id = k + 1
                     } else {
@@ -297,17 +299,21 @@ public final class GeotriggerEngine {
                         id = filters.count
                     }
                 }
-                var isLine = false
-                if case .line = shapes[j] { isLine = true }
-                profiles.append(
-                    Profile(
-                        accuracyFeed: settings[j].feed == .accuracy, relationship: settings[j].relationship,
-                        maxGap: settings[j].maxGapSeconds, hiddenVisits: settings[j].gapPolicy != .ignore,
-                        dwell: settings[j].dwellSeconds, filterID: id, isLine: isLine, feed: settings[j].feed,
-                        notifyEnter: settings[j].notify.includesEnter, notifyExit: settings[j].notify.includesExit,
-                        hasMessage: settings[j].message != nil, immediateEnter: settings[j].enterAfter.isImmediate,
-                        immediateExit: settings[j].exitAfter.isImmediate, initialNone: settings[j].initialTrigger == .none,
-                        level: settings[j].level != .none))
+                byPosition[p] = Profile(
+                    accuracyFeed: s.feed == .accuracy, relationship: s.relationship,
+                    maxGap: s.maxGapSeconds, hiddenVisits: s.gapPolicy != .ignore,
+                    dwell: s.dwellSeconds, filterID: id, isLine: false, feed: s.feed,
+                    notifyEnter: s.notify.includesEnter, notifyExit: s.notify.includesExit,
+                    hasMessage: s.message != nil, immediateEnter: s.enterAfter.isImmediate,
+                    immediateExit: s.exitAfter.isImmediate, initialNone: s.initialTrigger == .none,
+                    level: s.level != .none)
+            }
+            var profiles: [Profile] = []
+            profiles.reserveCapacity(settings.count)
+            for j in settings.indices {
+                var profile = byPosition[settings.position(of: j)]!
+                if case .line = shapes[j] { profile.isLine = true }
+                profiles.append(profile)
             }
             self.filters = filters
             self.profiles = profiles
@@ -320,7 +326,10 @@ public final class GeotriggerEngine {
     /// place; 120 s when there are no fences.
     public static func smallestMaxGap(_ settings: FenceSettings) -> Double {
         var maxGap = Double.infinity
-        for j in settings.indices where j == 0 || settings[j].maxGapSeconds < maxGap { maxGap = settings[j].maxGapSeconds }
+        // The distinct values in the order of their first fences: repeats change nothing.
+        for (k, p) in settings.positionsInUse().enumerated() where k == 0 || settings.distinct[p].maxGapSeconds < maxGap {
+            maxGap = settings.distinct[p].maxGapSeconds
+        }
         return settings.isEmpty ? 120 : maxGap
     }
 
@@ -481,9 +490,8 @@ public final class GeotriggerEngine {
     /// Whether these settings change a fence's state at a sample from that sample and the state
     /// before it alone (no filter, dwell or debounce, which look at earlier samples or at time).
     public static func hasPlainTransitions(_ settings: FenceSettings) -> Bool {
-        settings.indices.allSatisfy { k in
-            settings[k].filter == nil && settings[k].dwellSeconds == nil && settings[k].enterAfter.isImmediate
-                && settings[k].exitAfter.isImmediate
+        settings.allSatisfy { s in
+            s.filter == nil && s.dwellSeconds == nil && s.enterAfter.isImmediate && s.exitAfter.isImmediate
         }
     }
 
@@ -508,13 +516,18 @@ public final class GeotriggerEngine {
     /// first ``resynchronize(with:)``-ing on the sample before its slice.
     public static func isMemoryless(_ settings: FenceSettings, fences: [Fence]) -> Bool {
         // Read in place: copying a fence or its settings costs a dozen reference counts.
-        hasPlainTransitions(settings)
-            && zip(fences.indices, settings.indices).allSatisfy { j, k in
-                fences[j].validity == nil
-                    && entersAndStaysAlike(
-                        fences[j].kind, relationship: settings[k].relationship, feed: settings[k].feed,
-                        bufferMeters: settings[k].bufferMeters)
+        guard hasPlainTransitions(settings) else { return false }
+        return settings.distinct.withUnsafeBufferPointer { distinct in
+            fences.withUnsafeBufferPointer { fences in
+                zip(fences.indices, settings.indices).allSatisfy { j, k in
+                    let s = distinct.baseAddress! + settings.position(of: k)
+                    return !fences[j].hasValidity
+                        && entersAndStaysAlike(
+                            fences[j].kind, relationship: s.pointee.relationship, feed: s.pointee.feed,
+                            bufferMeters: s.pointee.bufferMeters)
+                }
             }
+        }
     }
 
     /// Forgets every fence's state and takes the state `sample` gives, without events or

@@ -1,3 +1,4 @@
+import Spatial
 import Testing
 
 @testable import Geotriggers
@@ -50,5 +51,87 @@ import Testing
         #expect(built != [Self.value(1), Self.value(1), Self.value(1)])
         #expect(FenceSettings(Array(repeating: Self.value(5), count: 3)).distinct.count == 1)
         #expect(FenceSettings() == [])
+    }
+
+    /// Questions about every fence's settings are answered from the distinct values some fence
+    /// has, as the array of one value per fence answers them; a value interned for no fence
+    /// counts for nothing.
+    @Test func questionsAboutEveryFenceReadTheValuesInUse() {
+        var builder = FenceSettings.Builder()
+        var unused = Self.value(0)
+        unused.dwellSeconds = 30
+        _ = builder.intern(unused)
+        var each: [GeotriggerSettings] = []
+        for k in [4, 1, 4, 2, 1, 3] {
+            builder.append(Self.value(k))
+            each.append(Self.value(k))
+        }
+        let built = builder.settings
+        #expect(built.distinct.count == 5)
+        #expect(built.positionsInUse() == [1, 2, 3, 4])
+        #expect(built.positionsInUse().map { built.distinct[$0] } == [4, 1, 2, 3].map(Self.value))
+        #expect(!built.contains { $0.dwellSeconds != nil })
+        #expect(built.allSatisfy { $0.dwellSeconds == nil })
+        for predicate in [
+            { (s: GeotriggerSettings) in s.feed == .accuracy }, { $0.bufferMeters == 1 }, { $0.bufferMeters > 5 }, { _ in true },
+        ] {
+            #expect(built.contains(where: predicate) == each.contains(where: predicate))
+            #expect(built.allSatisfy(predicate) == each.allSatisfy(predicate))
+        }
+        #expect(!FenceSettings().contains { _ in true })
+        #expect(FenceSettings().allSatisfy { _ in false })
+        #expect(FenceSettings().positionsInUse().isEmpty)
+    }
+
+    /// The smallest `maxGap` over the fences, whichever distinct values they share.
+    @Test func theSmallestMaxGapIsOverTheFences() {
+        var builder = FenceSettings.Builder()
+        var smallest = Self.value(3)
+        smallest.maxGapSeconds = 10
+        _ = builder.intern(smallest)
+        var each: [GeotriggerSettings] = []
+        for (k, gap) in [(1, 90.0), (2, 45), (1, 90), (4, 300)] {
+            var v = Self.value(k)
+            v.maxGapSeconds = gap
+            builder.append(v)
+            each.append(v)
+        }
+        #expect(GeotriggerEngine.smallestMaxGap(builder.settings) == 45)
+        #expect(GeotriggerEngine.smallestMaxGap(builder.settings) == each.map(\.maxGapSeconds).min())
+        #expect(GeotriggerEngine.smallestMaxGap(FenceSettings()) == 120)
+    }
+
+    /// The engine's per-fence profiles, worked out once per distinct value, are those worked
+    /// out fence by fence: filters numbered in the order of the first fence that has each.
+    @Test func profilesAreThoseOfEachFence() throws {
+        let slow = try FilterExpression("accuracy < 20")
+        let fast = try FilterExpression("speed > 3")
+        func value(_ k: Int) -> GeotriggerSettings {
+            var s = Self.value(k)
+            s.filter = [nil, fast, slow, nil, slow][k % 5]
+            if k % 6 == 1 { s.dwellSeconds = 60 }
+            s.maxGapSeconds = Double(30 + k % 7)
+            return s
+        }
+        var builder = FenceSettings.Builder()
+        // Interned first, used last: numbering follows the fences, not the values.
+        let late = builder.intern(value(2))
+        let order = [3, 0, 6, 1, 9, 4, 3, 12, 5, 8]
+        for k in order { builder.append(value(k)) }
+        builder.append(position: late)
+        let each = order.map(value) + [value(2)]
+        let shapes: [FenceIndex.Shape] = each.indices.map { $0 == 4 ? .line([XY(0, 0), XY(1, 1)]) : .circle(center: XY(0, 0), radius: 10) }
+        let setup = GeotriggerEngine.Setup(settings: builder.settings, shapes: shapes)
+        var filters: [FilterExpression] = []
+        for s in each { if let f = s.filter, !filters.contains(f) { filters.append(f) } }
+        #expect(setup.filters == filters)
+        #expect(setup.profiles.count == each.count)
+        for (j, s) in each.enumerated() {
+            let p = setup.profiles[j]
+            #expect(p.filterID == (s.filter.map { f in filters.firstIndex(of: f)! + 1 } ?? 0))
+            #expect(p.isLine == (j == 4))
+            #expect(p.dwell == s.dwellSeconds && p.maxGap == s.maxGapSeconds && p.accuracyFeed == (s.feed == .accuracy))
+        }
+        #expect(setup.globalMaxGap == each.map(\.maxGapSeconds).min())
     }
 }
