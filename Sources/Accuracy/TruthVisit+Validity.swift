@@ -10,7 +10,7 @@ extension TruthVisit {
     ///
     /// - Parameter end: the path's last instant, where a visit still open ends.
     static func existing(_ visits: [TruthVisit], fences: FenceSet, end: Timestamp?) -> [TruthVisit] {
-        guard fences.fences.contains(where: { $0.validity != nil }) else { return visits }
+        guard fences.fences.contains(where: { $0.hasValidity }) else { return visits }
         var out: [TruthVisit] = []
         var clipped = false
         for v in visits {

@@ -82,12 +82,16 @@ public struct Fence: Sendable {
         get { validityBox?.validity }
         set { validityBox = newValue.map(ValidityBox.init) }
     }
+    /// Whether the fence has a ``validity``. Inlined, so that asking it of a fence in an array
+    /// reads one field: a getter called across modules is handed the whole fence, copied (a
+    /// dozen reference counts).
+    @inlinable public var hasValidity: Bool { validityBox != nil }
     /// ``validity`` behind one reference: most fences have none, and a fence set of 100,000
     /// holds no 48 bytes a fence for it (4.8 MB of a replay's peak).
-    private var validityBox: ValidityBox?
+    @usableFromInline var validityBox: ValidityBox?
 
     /// An immutable box: a fence copied shares it, a fence changed gets a new one.
-    private final class ValidityBox: Sendable {
+    @usableFromInline final class ValidityBox: Sendable {
         let validity: FenceValidity
         init(_ validity: FenceValidity) { self.validity = validity }
     }

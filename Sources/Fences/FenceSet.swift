@@ -35,7 +35,13 @@ public struct FenceSet: Sendable {
         // event log's CPU in perf, when each was copied).
         fences.withUnsafeBufferPointer { fences in
             for k in fences.indices {
-                let b = FenceSet.radius(fences[k].kind) != 0 ? fences[k].shape.boundingBox : fences[k].boundingBox
+                // A fence's own `boundingBox` only where it is not its shape's: a getter called
+                // across modules is handed the whole fence, copied.
+                let b: BoundingBox?
+                switch fences[k].kind {
+                case .area, .line: b = fences[k].shape.boundingBox
+                case .circle, .beacon: b = FenceSet.radius(fences[k].kind) != 0 ? fences[k].shape.boundingBox : fences[k].boundingBox
+                }
                 guard let b else { continue }
                 if box == nil { box = b } else { box?.include(b) }
             }

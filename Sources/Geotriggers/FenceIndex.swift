@@ -215,7 +215,7 @@ public final class FenceIndex: @unchecked Sendable {
                 fences.indices.map { j in
                     FenceIndex.isScheduled(
                         kind: layout.kinds[j], fenceKind: fences[j].kind, settings: distinct.baseAddress! + settings.position(of: j),
-                        noise: layout.beaconNoise[j].sigma) && fences[j].validity == nil
+                        noise: layout.beaconNoise[j].sigma) && !fences[j].hasValidity
                 }
             }
         }

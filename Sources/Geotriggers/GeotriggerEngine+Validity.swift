@@ -31,7 +31,7 @@ extension GeotriggerEngine {
 
     /// The fences with a validity, and whether each fence exists from the start of a trace.
     static func validityFences(_ fenceSet: FenceSet) -> [Int32] {
-        fenceSet.fences.indices.compactMap { fenceSet.fences[$0].validity == nil ? nil : Int32($0) }
+        fenceSet.fences.indices.compactMap { fenceSet.fences[$0].hasValidity ? Int32($0) : nil }
     }
 
     /// Of `fences`, those with a schedule, and the `validFrom` and `validUntil` of the others,
