@@ -298,27 +298,62 @@ public struct JSONCursor {
 
     mutating func parseObject() throws(Failure) -> JSONValue {
         try beginObject()
-        var members: [JSONMember] = []
-        // Room for a fence's usual properties at once: growing one member at a time moved
-        // the members (and their reference counts) three or four times per object.
-        members.reserveCapacity(8)
-        var first = true
-        var keys: Set<String>?
-        while let (key, offset) = try nextMember(&first) {
-            if refusesDuplicateKeys {
-                // Objects are mostly a few members, compared pairwise; long ones go through a set
-                // so that a hostile object of many keys stays linear.
-                if members.count < JSONKeys.pairwiseLimit {
-                    for member in members where member.key == key { throw JSONKeys.duplicate(key, at: offset) }
-                } else {
-                    if keys == nil { keys = Set(members.map(\.key)) }
-                    guard keys?.insert(key).inserted == true else { throw JSONKeys.duplicate(key, at: offset) }
+        // The first members are gathered on the stack, then moved into an array of their exact
+        // count: an array reserved for a fence's usual properties held 480 bytes whatever its
+        // members (48 MB of a 100,000-fence replay's peak), and one grown member by member moved
+        // them three or four times. Members past the stack's room go to an array.
+        return try withUnsafeTemporaryAllocation(of: JSONMember.self, capacity: JSONCursor.stackedMembers) {
+            (stack: UnsafeMutableBufferPointer<JSONMember>) throws(Failure) -> JSONValue in
+            let base = stack.baseAddress!
+            var stacked = 0
+            defer { base.deinitialize(count: stacked) }
+            var members: [JSONMember] = []
+            var first = true
+            var keys: Set<String>?
+            while let (key, offset) = try nextMember(&first) {
+                if refusesDuplicateKeys {
+                    // Objects are mostly a few members, compared pairwise; long ones go through a
+                    // set so that a hostile object of many keys stays linear.
+                    if members.isEmpty {
+                        for k in 0..<stacked where base[k].key == key { throw JSONKeys.duplicate(key, at: offset) }
+                    } else if members.count < JSONKeys.pairwiseLimit {
+                        for member in members where member.key == key { throw JSONKeys.duplicate(key, at: offset) }
+                    } else {
+                        if keys == nil { keys = Set(members.map(\.key)) }
+                        guard keys?.insert(key).inserted == true else { throw JSONKeys.duplicate(key, at: offset) }
+                    }
                 }
+                let member = JSONMember(key: key, keyOffset: offset, node: try parseValue())
+                if members.isEmpty, stacked < stack.count {
+                    (base + stacked).initialize(to: member)
+                    stacked += 1
+                    continue
+                }
+                if members.isEmpty {
+                    let moved = stacked
+                    members = Array(unsafeUninitializedCapacity: 2 * stack.count) { buffer, count in
+                        buffer.baseAddress!.moveInitialize(from: base, count: moved)
+                        count = moved
+                    }
+                    stacked = 0
+                }
+                members.append(member)
             }
-            members.append(JSONMember(key: key, keyOffset: offset, node: try parseValue()))
+            guard members.isEmpty else { return .object(members) }
+            let n = stacked
+            guard n > 0 else { return .object([]) }
+            stacked = 0
+            return .object(
+                Array(unsafeUninitializedCapacity: n) { buffer, count in
+                    buffer.baseAddress!.moveInitialize(from: base, count: n)
+                    count = n
+                })
         }
-        return .object(members)
     }
+
+    /// Members of an object gathered on the stack before they are moved into its array (see
+    /// ``parseObject()``): a fence's usual properties.
+    static let stackedMembers = 8
 
     mutating func parseArray() throws(Failure) -> JSONValue {
         try beginArray()

@@ -30,6 +30,53 @@ import Testing
         }
     }
 
+    /// Objects of every size around the members gathered on the stack
+    /// (``JSONCursor/stackedMembers``) and the pairwise check (``JSONKeys/pairwiseLimit``) read
+    /// every member in order with its value, nested objects their own, and refuse a key given
+    /// twice wherever the two are.
+    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 40])
+    func objectsReadEveryMemberInOrder(count: Int) throws {
+        func object(_ keys: [String]) -> String {
+            "{"
+                + keys.enumerated().map { k, key in
+                    let value = k % 3 == 0 ? "{\"n\": \(k), \"in\": {\"m\": [\(k)]}}" : k % 3 == 1 ? "\"v\(k)\"" : "\(k)"
+                    return "\"\(key)\": \(value)"
+                }.joined(separator: ", ") + "}"
+        }
+        func read(_ text: String) throws -> JSONNode {
+            let source = SourceText(file: "t.json", bytes: Array(text.utf8))
+            return try JSONParser.withCursor(source, refusingDuplicateKeys: true) { (c: inout JSONCursor) throws(JSONCursor.Failure) in
+                try c.parseValue()
+            }
+        }
+        let keys = (0..<count).map { "key\($0)" }
+        let text = object(keys)
+        let node = try read(text)
+        let members = try #require(node.members)
+        #expect(members.map(\.key) == keys)
+        for (k, member) in members.enumerated() {
+            #expect(Array(text.utf8)[member.keyOffset] == UInt8(ascii: "\""))
+            switch k % 3 {
+            case 0:
+                #expect(member.node.member("n")?.number == Double(k))
+                #expect(member.node.member("in")?.member("m")?.elements?.first?.number == Double(k))
+            case 1: #expect(member.node.string == "v\(k)")
+            default: #expect(member.node.number == Double(k))
+            }
+        }
+        // The same object inside another, and in an array beside a second one.
+        let nested = try read("{\"outer\": \(text), \"after\": [\(text), \(text)]}")
+        #expect(nested.member("outer")?.members?.map(\.key) == keys)
+        #expect(nested.member("after")?.elements?.map { $0.members?.map(\.key) ?? [] } == [keys, keys])
+        for repeated in 0..<count {
+            for at in (repeated + 1)...count {
+                var twice = keys
+                twice.insert(keys[repeated], at: at)
+                #expect(throws: FencesimError.self) { try read(object(twice)) }
+            }
+        }
+    }
+
     @Test func parsesEveryValueKind() throws {
         let node = try JSONParser.parse(#"{"a": [1, -2.5, 1e3, true, false, null, "x\u00e9\n"], "b": {}}"#)
         let a = try #require(node.member("a")?.elements)
