@@ -190,7 +190,11 @@ public final class FenceIndex: @unchecked Sendable {
         let (gridAndSetup, built) = FenceIndex.both(
             parallel,
             {
-                (FenceGrid(envelopes: envelopes), GeotriggerEngine.Setup(settings: settings, shapes: shapes))
+                (
+                    FenceGrid(envelopes: envelopes),
+                    GeotriggerEngine.Setup(
+                        settings: settings, shapes: shapes, validityFences: GeotriggerEngine.validityFences(fenceSet))
+                )
             },
             {
                 FenceIndex.layout(shapes, fenceSet.fences, settings)

@@ -121,7 +121,7 @@ import Testing
         builder.append(position: late)
         let each = order.map(value) + [value(2)]
         let shapes: [FenceIndex.Shape] = each.indices.map { $0 == 4 ? .line([XY(0, 0), XY(1, 1)]) : .circle(center: XY(0, 0), radius: 10) }
-        let setup = GeotriggerEngine.Setup(settings: builder.settings, shapes: shapes)
+        let setup = GeotriggerEngine.Setup(settings: builder.settings, shapes: shapes, validityFences: [2, 7])
         var filters: [FilterExpression] = []
         for s in each { if let f = s.filter, !filters.contains(f) { filters.append(f) } }
         #expect(setup.filters == filters)
@@ -131,7 +131,12 @@ import Testing
             #expect(p.filterID == (s.filter.map { f in filters.firstIndex(of: f)! + 1 } ?? 0))
             #expect(p.isLine == (j == 4))
             #expect(p.dwell == s.dwellSeconds && p.maxGap == s.maxGapSeconds && p.accuracyFeed == (s.feed == .accuracy))
+            #expect(p.hasValidity == (j == 2 || j == 7))
+            #expect(p.notifyEnter == s.notify.includesEnter && p.hasMessage == (s.message != nil))
         }
         #expect(setup.globalMaxGap == each.map(\.maxGapSeconds).min())
+        // Each profile in whole cache lines of its own.
+        #expect(GeotriggerEngine.ProfileTable.stride % 64 == 0)
+        #expect(GeotriggerEngine.ProfileTable.stride >= MemoryLayout<GeotriggerEngine.Profile>.size)
     }
 }
