@@ -42,6 +42,10 @@ struct EventLineRenderer: ~Copyable {
     private var time: Timestamp?
     private var timeText = ByteBuffer(capacity: 48)
     private var timeWriter = Timestamp.ISO8601Writer()
+    /// The last longitude and latitude written and their texts: the lines of one fix repeat
+    /// them (on a drive, a third of the events share their fix with the event before).
+    private var longitudeText = JSONWriter.RepeatedNumber()
+    private var latitudeText = JSONWriter.RepeatedNumber()
 
     init(format: EventLogFormat, extraColumns: [String] = []) {
         self.format = format
@@ -153,9 +157,9 @@ struct EventLineRenderer: ~Copyable {
             out.append("{\"type\":\"Feature\",\"geometry\":")
             if let longitude, let latitude {
                 out.append("{\"type\":\"Point\",\"coordinates\":[")
-                JSONWriter.appendNumber(longitude, to: &out)
+                longitudeText.append(longitude, to: &out)
                 out.append(UInt8(ascii: ","))
-                JSONWriter.appendNumber(latitude, to: &out)
+                latitudeText.append(latitude, to: &out)
                 out.append("]}")
             } else {
                 out.append("null")
@@ -177,9 +181,9 @@ struct EventLineRenderer: ~Copyable {
             // The empty cells after the last field, and the separator before the longitude.
             appendCommas(columns - column + 1)
             column = columns
-            if let longitude { JSONWriter.appendNumber(longitude, to: &out) }
+            if let longitude { longitudeText.append(longitude, to: &out) }
             out.append(UInt8(ascii: ","))
-            if let latitude { JSONWriter.appendNumber(latitude, to: &out) }
+            if let latitude { latitudeText.append(latitude, to: &out) }
             out.append(UInt8(ascii: "\n"))
             return seqAt
         case .table:

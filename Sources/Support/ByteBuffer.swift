@@ -193,6 +193,17 @@ public struct ByteBuffer: ~Copyable {
         base.storeBytes(of: value, toByteOffset: offset, as: T.self)
     }
 
+    /// The 32 bytes from `offset` on (within the capacity; those past ``count`` are whatever the
+    /// memory holds), for a short text copied as a whole later.
+    @inlinable @inline(__always)
+    public func loadPaddedText(at offset: Int) -> (SIMD16<UInt8>, SIMD16<UInt8>) {
+        precondition(offset >= 0 && offset + 32 <= allocated, "32 bytes within the capacity")
+        return (
+            base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self),
+            base.loadUnaligned(fromByteOffset: offset + 16, as: SIMD16<UInt8>.self)
+        )
+    }
+
     /// Calls `body` with the bytes (valid only during the call).
     @inlinable
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {

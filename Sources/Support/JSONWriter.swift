@@ -187,3 +187,44 @@ extension JSONValue {
         .array(values.map { JSONNode($0) })
     }
 }
+
+extension JSONWriter {
+    /// ``appendNumber(_:to:)`` for a value that often repeats the one before (a fix's
+    /// coordinates, written on each of the fix's events): the last value's text is kept, and
+    /// copied when the same value (bit for bit) comes again.
+    public struct RepeatedNumber {
+        @usableFromInline var bits: UInt64 = 0
+        /// The kept text's length; 0 when none is kept (a number's text is never empty).
+        @usableFromInline var length = 0
+        @usableFromInline var text: (SIMD16<UInt8>, SIMD16<UInt8>) = (.zero, .zero)
+
+        public init() {}
+
+        /// Appends `value`'s text to `out`.
+        @inlinable
+        public mutating func append(_ value: Double, to out: inout ByteBuffer) {
+            // The kept text is moved as 32 bytes, whatever its length: room for them first.
+            out.reserve(64)
+            if length > 0, value.bitPattern == bits {
+                let (kept, n) = (text, length)
+                out.append(maximum: 32) { at in
+                    at.storeBytes(of: kept.0, as: SIMD16<UInt8>.self)
+                    at.storeBytes(of: kept.1, toByteOffset: 16, as: SIMD16<UInt8>.self)
+                    return n
+                }
+                return
+            }
+            let start = out.count
+            JSONWriter.appendNumber(value, to: &out)
+            let n = out.count - start
+            // Texts longer than the room kept (an exponent form) are written afresh each time.
+            guard n <= 32 else {
+                length = 0
+                return
+            }
+            bits = value.bitPattern
+            length = n
+            text = out.loadPaddedText(at: start)
+        }
+    }
+}

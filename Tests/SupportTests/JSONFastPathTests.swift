@@ -273,3 +273,33 @@ import Testing
         }
     }
 }
+
+/// A repeated number's kept text is the text of the number given, whether it repeats the one
+/// before (bit for bit), differs from it in its last bit or its sign, or is long (an exponent
+/// form, never kept), in a buffer that grows as it is written.
+@Suite struct RepeatedNumberTests {
+    @Test func writesWhatAppendNumberWrites() {
+        var rng = SplitMix64(seed: 11)
+        var values: [Double] = [0, -0.0, 0, .nan, .infinity, -122.206875, -122.206875, 37.7726567, 1e-300, 1e-300, 5e-324, 5e-324, 1]
+        for _ in 0..<50_000 {
+            let last = values[values.count - 1]
+            switch rng.next() % 6 {
+            case 0, 1: values.append(last)
+            case 2: values.append(last.nextUp)
+            case 3: values.append(-last)
+            case 4: values.append((Double(Int64(bitPattern: rng.next()) % 1_000_000_000_000) / 1e7))
+            default: values.append(Double(bitPattern: rng.next()))
+            }
+        }
+        var kept = JSONWriter.RepeatedNumber()
+        var repeated = ByteBuffer(capacity: 16)
+        var plain = ByteBuffer(capacity: 16)
+        for value in values {
+            kept.append(value, to: &repeated)
+            repeated.append(UInt8(ascii: ","))
+            JSONWriter.appendNumber(value, to: &plain)
+            plain.append(UInt8(ascii: ","))
+        }
+        #expect(repeated.bytes == plain.bytes)
+    }
+}
