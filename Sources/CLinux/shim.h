@@ -6,7 +6,37 @@
 #endif
 #include <fcntl.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/vfs.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+/// Sets glibc's allocator to keep the memory a run frees for the run's later allocations:
+/// blocks of up to 32 MB are carved from the heap instead of mapped and unmapped one by one
+/// (the default above 128 KB), and free memory at the heap's top is returned to the system only
+/// past 1 GB. Every block mapped alone is zeroed page by page by the kernel when first touched;
+/// reused heap memory is not. Settings the user gives the allocator (`MALLOC_MMAP_THRESHOLD_`,
+/// `MALLOC_TRIM_THRESHOLD_`, `GLIBC_TUNABLES`) are left as they are. Nothing elsewhere.
+static inline void fencesim_keep_freed_memory(void) {
+#ifdef __GLIBC__
+    if (getenv("MALLOC_MMAP_THRESHOLD_") || getenv("MALLOC_TRIM_THRESHOLD_")) return;
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    if (tunables && strstr(tunables, "glibc.malloc.")) return;
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
+/// Blocks the allocator has mapped alone and not yet unmapped (-1 where unknown).
+static inline long fencesim_mapped_blocks(void) {
+#ifdef __GLIBC__
+    return (long)mallinfo2().hblks;
+#else
+    return -1;
+#endif
+}
 
 /// Asks the kernel to start writing `count` bytes of `fd` from `offset` to disk, without waiting.
 static inline int fencesim_start_writeback(int fd, long long offset, long long count) {

@@ -25,6 +25,7 @@ struct Fencesim: ParsableCommand {
     )
 
     static func main() {
+        Allocator.keepFreedMemory()
         Terminal.prepare()
         var command: ParsableCommand
         do {
