@@ -260,13 +260,23 @@ struct Reader {
         let before = outcome.identified?.notesBefore ?? outcome.notes.count
         for note in outcome.notes[..<before] { take(note) }
         guard let (id, idOffset, _) = outcome.identified else { return }
-        if let first = firstOffsetOfID[id] {
+        // One lookup: the id's entry, made with this offset when the id is new (offsets are
+        // never negative).
+        let first = Reader.firstOffset(&firstOffsetOfID[id, default: -1], else: idOffset)
+        if first >= 0 {
             report("duplicate fence id \"\(id)\" (first used at \(at(first)))", idOffset)
             return
         }
-        firstOffsetOfID[id] = idOffset
         for note in outcome.notes[before...] { take(note) }
         if let fence = outcome.fence.take() { fences.append(fence) }
+    }
+
+    /// The offset an id's entry holds, or -1 after storing `offset` there when it held none.
+    @inline(__always)
+    static func firstOffset(_ entry: inout Int, else offset: Int) -> Int {
+        if entry >= 0 { return entry }
+        entry = offset
+        return -1
     }
 
     private mutating func take(_ note: FeatureOutcome.Note) {
