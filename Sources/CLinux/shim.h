@@ -6,26 +6,30 @@
 #endif
 #include <fcntl.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 #include <sys/vfs.h>
+
 #ifdef __GLIBC__
-#include <malloc.h>
+/// glibc's allocator calls (malloc.h), declared here rather than included: malloc.h, like
+/// stdlib.h, would bring sys/select.h into this module, whose `fd_set` (under _GNU_SOURCE) then
+/// clashes with the one Dispatch's module sees. The two parameters are glibc's values.
+extern int mallopt(int param, int value);
+struct mallinfo2 {
+    size_t arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost;
+};
+extern struct mallinfo2 mallinfo2(void);
 #endif
 
 /// Sets glibc's allocator to keep the memory a run frees for the run's later allocations:
 /// blocks of up to 32 MB are carved from the heap instead of mapped and unmapped one by one
 /// (the default above 128 KB), and free memory at the heap's top is returned to the system only
 /// past 1 GB. Every block mapped alone is zeroed page by page by the kernel when first touched;
-/// reused heap memory is not. Settings the user gives the allocator (`MALLOC_MMAP_THRESHOLD_`,
-/// `MALLOC_TRIM_THRESHOLD_`, `GLIBC_TUNABLES`) are left as they are. Nothing elsewhere.
+/// reused heap memory is not. Nothing elsewhere; the caller leaves settings the user gave the
+/// allocator alone.
 static inline void fencesim_keep_freed_memory(void) {
 #ifdef __GLIBC__
-    if (getenv("MALLOC_MMAP_THRESHOLD_") || getenv("MALLOC_TRIM_THRESHOLD_")) return;
-    const char *tunables = getenv("GLIBC_TUNABLES");
-    if (tunables && strstr(tunables, "glibc.malloc.")) return;
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(-3 /* M_MMAP_THRESHOLD */, 32 << 20);
+    mallopt(-1 /* M_TRIM_THRESHOLD */, 1 << 30);
 #endif
 }
 

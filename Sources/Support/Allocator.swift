@@ -1,6 +1,9 @@
 #if canImport(CLinux)
 import CLinux
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The C allocator, set for a batch run.
 ///
@@ -15,7 +18,9 @@ public enum Allocator {
     /// own allocator settings win; nothing elsewhere). Peak memory is unchanged: only memory
     /// freed earlier is held, until the process reuses it or ends.
     public static func keepFreedMemory() {
-        #if canImport(CLinux)
+        #if canImport(CLinux) && canImport(Glibc)
+        guard getenv("MALLOC_MMAP_THRESHOLD_") == nil, getenv("MALLOC_TRIM_THRESHOLD_") == nil else { return }
+        if let tunables = getenv("GLIBC_TUNABLES"), String(cString: tunables).contains("glibc.malloc.") { return }
         fencesim_keep_freed_memory()
         #endif
     }
