@@ -26,15 +26,18 @@ public enum ParallelReplay {
     /// reading order; each trace's outcome (what reading it found, its engine statistics, or the
     /// failure that stopped it), without events. A log that cannot be written stops the replay.
     ///
+    /// `keep` is handed the compiled fence index, as by
+    /// ``TraceSlices/run(_:configuration:workers:output:timer:keep:stop:replay:)``.
+    ///
     /// - Throws: ``Support/FencesimError`` when the fences cannot be compiled.
     public static func replay(
         _ feed: TraceSlices.Feed, configuration: Replayer.Configuration, workers requested: Int,
-        log: OrderedEventLog, timer: PhaseTimer? = nil
+        log: OrderedEventLog, timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil
     ) throws(FencesimError) -> [Replayer.Outcome] {
         precondition(applies(to: configuration), "a memoryless replay without pipeline or messages")
         let labels = feed.traces.map(\.label)
         return try TraceSlices.run(
-            feed, configuration: configuration, workers: requested, output: .events, timer: timer,
+            feed, configuration: configuration, workers: requested, output: .events, timer: timer, keep: keep,
             stop: { log.hasFailed }
         ) { engine, chunk, _ in
             // The slice's own copy of the label (a string object of its own): every line of the

@@ -43,13 +43,16 @@ extension Replayer {
     /// allows: in slices on every core (``ParallelReplay``, reading from `feed`, which reads
     /// `traces`) when no fence's state outlives a fix and there is no pipeline, else trace by
     /// trace (``run(_:placesStates:log:timer:)``; `feed` is then cancelled). `log` `nil` keeps
-    /// each trace's events in its outcome.
+    /// each trace's events in its outcome. `keep` is handed the compiled fence index of a replay
+    /// in slices, for a caller about to end the process to leave unfreed (see
+    /// ``TraceSlices/run(_:configuration:workers:output:timer:keep:stop:replay:)``).
     public func run(
         _ traces: [TraceInput], feed: TraceSlices.Feed?, log: OrderedEventLog?,
-        timer: PhaseTimer? = nil
+        timer: PhaseTimer? = nil, keep: ((AnyObject) -> Void)? = nil
     ) throws(FencesimError) -> [Outcome] {
         if let log, let feed, ParallelReplay.applies(to: configuration) {
-            return try ParallelReplay.replay(feed, configuration: configuration, workers: configuration.workers, log: log, timer: timer)
+            return try ParallelReplay.replay(
+                feed, configuration: configuration, workers: configuration.workers, log: log, timer: timer, keep: keep)
         }
         feed?.cancel()
         return try run(traces, log: log, timer: timer)

@@ -116,10 +116,13 @@ import Traces
                     let memory = MemorySink()
                     let writer = EventLogWriter(format: format, sink: memory)
                     let feed = ParallelSummary.Feed(inputs, readOptions: readOptions, chunkSize: chunkSize, readAhead: 3)
+                    // The compiled index, handed over for a caller about to exit to leave unfreed.
+                    var kept: [AnyObject] = []
                     let parts = try ParallelReplay.replay(
                         feed, configuration: configuration, workers: workers,
-                        log: OrderedEventLog(writer: writer, traces: 0))
+                        log: OrderedEventLog(writer: writer, traces: 0), keep: { kept.append($0) })
                     try writer.finish()
+                    #expect(kept.count == 1 && (kept.first as? FenceIndex)?.count == fenceSet.fences.count)
                     let (got, expected) = (String(decoding: memory.bytes, as: UTF8.self), String(decoding: whole.bytes, as: UTF8.self))
                     #expect(got == expected, "seed \(seed), \(format), slices of \(chunkSize), \(workers) workers")
                     #expect(parts.map(\.engineStatistics) == outcomes.map(\.engineStatistics), "seed \(seed)")
