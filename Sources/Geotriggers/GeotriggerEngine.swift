@@ -305,7 +305,7 @@ public final class GeotriggerEngine {
         // Worked out once for the index and shared by every worker's engine.
         let setup = fences.index.engineSetup
         filters = setup.filters
-        validityFences = GeotriggerEngine.validityFences(fences.fenceSet)
+        validityFences = setup.validityFences
         (scheduleFences, validityBoundaries) = GeotriggerEngine.validityTimeline(fences.fenceSet, validityFences)
         profiles = setup.profiles
         exists = Array(repeating: true, count: validityFences.isEmpty ? 0 : fences.count)
@@ -323,6 +323,8 @@ public final class GeotriggerEngine {
         let filters: [FilterExpression]
         let profiles: ProfileTable
         let globalMaxGap: Double
+        /// The fences with a validity (``Fences/Fence/hasValidity``), in fence order.
+        let validityFences: [Int32]
 
         /// Each distinct settings value's profile worked out once, in the order of the first
         /// fence that has it (so filters are numbered in the order of the fences, as when each
@@ -360,6 +362,7 @@ public final class GeotriggerEngine {
             }
             for j in validityFences { profiles[Int(j)].hasValidity = true }
             self.filters = filters
+            self.validityFences = validityFences
             self.profiles = ProfileTable(profiles)
             globalMaxGap = GeotriggerEngine.smallestMaxGap(settings)
         }

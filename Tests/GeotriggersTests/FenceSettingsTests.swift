@@ -13,6 +13,14 @@ import Testing
         return s
     }
 
+    /// `values`, one per fence, with `unused` interned before them for no fence.
+    static func settings(_ values: [GeotriggerSettings], interningFirst unused: GeotriggerSettings) -> FenceSettings {
+        var builder = FenceSettings.Builder()
+        _ = builder.intern(unused)
+        for v in values { builder.append(v) }
+        return builder.settings
+    }
+
     @Test func readsAsTheArrayOfValues() {
         let each = (0..<1_000).map(Self.value)
         let settings = FenceSettings(each)
@@ -57,16 +65,10 @@ import Testing
     /// has, as the array of one value per fence answers them; a value interned for no fence
     /// counts for nothing.
     @Test func questionsAboutEveryFenceReadTheValuesInUse() {
-        var builder = FenceSettings.Builder()
         var unused = Self.value(0)
         unused.dwellSeconds = 30
-        _ = builder.intern(unused)
-        var each: [GeotriggerSettings] = []
-        for k in [4, 1, 4, 2, 1, 3] {
-            builder.append(Self.value(k))
-            each.append(Self.value(k))
-        }
-        let built = builder.settings
+        let each = [4, 1, 4, 2, 1, 3].map(Self.value)
+        let built = Self.settings(each, interningFirst: unused)
         #expect(built.distinct.count == 5)
         #expect(built.positionsInUse() == [1, 2, 3, 4])
         #expect(built.positionsInUse().map { built.distinct[$0] } == [4, 1, 2, 3].map(Self.value))
@@ -85,19 +87,16 @@ import Testing
 
     /// The smallest `maxGap` over the fences, whichever distinct values they share.
     @Test func theSmallestMaxGapIsOverTheFences() {
-        var builder = FenceSettings.Builder()
         var smallest = Self.value(3)
         smallest.maxGapSeconds = 10
-        _ = builder.intern(smallest)
-        var each: [GeotriggerSettings] = []
-        for (k, gap) in [(1, 90.0), (2, 45), (1, 90), (4, 300)] {
+        let each = [(1, 90.0), (2, 45), (1, 90), (4, 300)].map { k, gap in
             var v = Self.value(k)
             v.maxGapSeconds = gap
-            builder.append(v)
-            each.append(v)
+            return v
         }
-        #expect(GeotriggerEngine.smallestMaxGap(builder.settings) == 45)
-        #expect(GeotriggerEngine.smallestMaxGap(builder.settings) == each.map(\.maxGapSeconds).min())
+        let built = Self.settings(each, interningFirst: smallest)
+        #expect(GeotriggerEngine.smallestMaxGap(built) == 45)
+        #expect(GeotriggerEngine.smallestMaxGap(built) == each.map(\.maxGapSeconds).min())
         #expect(GeotriggerEngine.smallestMaxGap(FenceSettings()) == 120)
     }
 
