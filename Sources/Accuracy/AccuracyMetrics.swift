@@ -149,22 +149,63 @@ public struct AccuracyMetrics: Sendable {
         self.hours = hours
     }
 
-    /// Adds a truth visit's outcome.
+    /// What a group adds of a truth visit: its numbers alone, a plain value.
     ///
-    /// Inlined into its callers, which read visits in place: called across a function boundary
-    /// with a visit read through a pointer, the whole visit was copied first (250 bytes and a
-    /// retain of each of its names), five times a visit in a report's summary.
-    @inline(__always)
+    /// A summary takes it from each visit once and adds it to the visit's five groups. Adding
+    /// the visit itself, read in place, made the compiler copy the whole visit (250 bytes, a
+    /// retain of each of its names) around every append to a group's latencies, which might
+    /// have written where the visit lies: on two threads, retains of one trace's name that
+    /// fought over its cache line (a twentieth of a report's CPU, perf).
+    @frozen
+    public struct Outcome: Sendable {
+        public var detected: Bool
+        public var missedInGap: Bool
+        public var flaps: Int
+        public var falseExits: Int
+        public var exitMissed: Bool
+        public var enterLatency: Double?
+        public var exitLatency: Double?
+        public var dwellError: Double?
+
+        @inline(__always)
+        public init(_ visit: borrowing VisitScore) {
+            detected = visit.detected
+            if case .gap? = visit.missReason { missedInGap = true } else { missedInGap = false }
+            flaps = visit.flaps
+            falseExits = visit.falseExits
+            exitMissed = visit.exitMissed
+            enterLatency = visit.enterLatency
+            exitLatency = visit.exitLatency
+            dwellError = visit.dwellError
+        }
+    }
+
+    /// Adds a truth visit's outcome.
     public mutating func add(_ visit: VisitScore) {
+        add(Outcome(visit))
+    }
+
+    /// Adds a truth visit's outcome, taken from it once (``Outcome``).
+    @inline(__always)
+    public mutating func add(_ visit: Outcome) {
         truthVisits += 1
         if visit.detected { detected += 1 } else { missed += 1 }
-        if case .gap? = visit.missReason { missedInGap += 1 }
+        if visit.missedInGap { missedInGap += 1 }
         flaps += visit.flaps
         falseExits += visit.falseExits
         if visit.exitMissed { exitsMissed += 1 }
         if let v = visit.enterLatency { enterLatencies.append(v) }
         if let v = visit.exitLatency { exitLatencies.append(v) }
         if let v = visit.dwellError { dwellErrors.append(v) }
+    }
+
+    /// Makes room for the latencies of `visits` more truth visits, so that each list is
+    /// allocated once rather than grown by doubling (every growth a fresh block, its pages
+    /// faulted in and the values copied: about half of a long drive's summary, perf).
+    public mutating func reserve(visits: Int) {
+        enterLatencies.reserveCapacity(enterLatencies.count + visits)
+        exitLatencies.reserveCapacity(exitLatencies.count + visits)
+        dwellErrors.reserveCapacity(dwellErrors.count + visits)
     }
 
     /// Adds a false detection.

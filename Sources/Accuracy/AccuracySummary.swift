@@ -27,85 +27,132 @@ public struct AccuracySummary: Sendable {
     public init(_ scores: [TraceScore], fences: FenceSet? = nil, bands: [SpeedBand] = SpeedBand.standard) {
         let hours = scores.reduce(0) { $0 + $1.durationSeconds } / 3600
         self.hours = hours
-        var overall = AccuracyMetrics(hours: hours)
-        // Rows by fence id and by zone; a visit finds its rows through its fence's index (no
-        // hashing per visit), or by its names when the index does not name them.
-        var fence = Rows(hours: hours)
-        var zone = Rows(hours: hours)
         let all = fences?.fences ?? []
-        var fenceRow: [Int] = []
-        var zoneRow: [Int] = []
-        /// Every fence with visits gets its row, in fence order, before any visit is added (each
-        /// pass sets up its own table: a serial stretch of 100,000 rows otherwise). Fences read
-        /// in place: a loop variable copied each fence (a dozen references retained).
-        func rows(_ rows: inout Rows, _ byIndex: inout [Int], key: (borrowing Fence) -> String) {
-            byIndex = [Int](repeating: -1, count: all.count)
-            all.withUnsafeBufferPointer { all in
-                for j in all.indices where GroundTruth.hasVisits(kind: all[j].kind) { byIndex[j] = rows.row(key(all[j])) }
-            }
-        }
-        var band: [(label: String, metrics: AccuracyMetrics)] = bands.map { ($0.label, AccuracyMetrics(countsDetections: false)) }
-        func bandRow(_ label: String) -> Int {
-            if let k = band.firstIndex(where: { $0.label == label }) { return k }
-            band.append((label, AccuracyMetrics(countsDetections: false)))
-            return band.count - 1
-        }
-        /// The row of `rows` for fence index `j` named `key` (the index's row when it names it).
-        func row(_ rows: inout Rows, _ byIndex: [Int], _ j: Int, _ key: String) -> Int {
-            if byIndex.indices.contains(j), byIndex[j] >= 0, rows.keys[byIndex[j]] == key { return byIndex[j] }
-            return rows.row(key)
-        }
         // Two passes over the visits side by side: the rows by fence (most of the work), and
         // every other group. Counts add up and percentiles sort their values, so nothing
-        // depends on which pass ran first.
-        var traces: [Group] = []
-        struct Shared: @unchecked Sendable {
-            let body: (Int) -> Void
+        // depends on which pass ran first. Each pass works on values of its own and hands them
+        // over at its end (variables captured by both were boxes, checked for exclusive access
+        // at every visit).
+        final class Results: @unchecked Sendable {
+            var fence = Rows(hours: 0)
+            var others: Others?
         }
-        let passes = Shared { pass in
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 2) { pass in
             if pass == 0 {
-                rows(&fence, &fenceRow) { $0.id }
-                for s in scores {
-                    // Read in place: a loop variable would copy each visit (and retain its names).
-                    s.visits.withUnsafeBufferPointer { visits in
-                        for k in visits.indices {
-                            fence.metrics[row(&fence, fenceRow, visits[k].truth.fence, visits[k].truth.fenceID)].add(visits[k])
-                        }
-                    }
-                    for d in s.falseDetections { fence.metrics[row(&fence, fenceRow, d.visit.fence, d.visit.fenceID)].addFalseDetection() }
-                }
-                return
-            }
-            rows(&zone, &zoneRow) { $0.zone ?? "default" }
-            // One trace's numbers are the overall ones (its hours are the total's, to the bit):
-            // taken from them, not added up a second time.
-            let oneTrace = scores.count == 1
-            for s in scores {
-                var t = AccuracyMetrics(hours: s.durationSeconds / 3600)
-                s.visits.withUnsafeBufferPointer { visits in
-                    for k in visits.indices {
-                        overall.add(visits[k])
-                        if !oneTrace { t.add(visits[k]) }
-                        zone.metrics[row(&zone, zoneRow, visits[k].truth.fence, visits[k].zone)].add(visits[k])
-                        band[bandRow(visits[k].speedBand)].metrics.add(visits[k])
-                    }
-                }
-                for d in s.falseDetections {
-                    overall.addFalseDetection()
-                    if !oneTrace { t.addFalseDetection() }
-                    zone.metrics[row(&zone, zoneRow, d.visit.fence, d.zone)].addFalseDetection()
-                }
-                traces.append(Group(key: s.trace, metrics: oneTrace ? overall : t))
+                results.fence = AccuracySummary.fenceRows(scores, all, hours: hours)
+            } else {
+                results.others = AccuracySummary.otherGroups(scores, all, hours: hours, bands: bands)
             }
         }
-        DispatchQueue.concurrentPerform(iterations: 2) { passes.body($0) }
-        self.overall = overall
-        byTrace = traces
-        byFence = fence.groups()
-        byZone = zone.groups()
+        guard let others = results.others else { preconditionFailure("the second pass ran") }
+        overall = others.overall
+        byTrace = others.traces
+        byFence = results.fence.groups()
+        byZone = others.zone.groups()
         // The given bands in speed order, then any other label a visit carries, sorted.
-        let extra = band[bands.count...].sorted { $0.label < $1.label }
-        bySpeedBand = (band[..<bands.count] + extra).map { Group(key: $0.label, metrics: $0.metrics) }
+        let band = others.bands
+        let extra = band.labels.indices.dropFirst(bands.count).sorted { band.labels[$0] < band.labels[$1] }
+        bySpeedBand = (Array(0..<min(bands.count, band.labels.count)) + extra).map {
+            Group(key: band.labels[$0], metrics: band.metrics[$0])
+        }
+    }
+
+    /// Every fence with visits gets its row in `rows`, in fence order, before any visit is
+    /// added: the rows by fence index (-1 for none). Fences read in place: a loop variable
+    /// copied each fence (a dozen references retained).
+    private static func rows(_ rows: inout Rows, _ all: [Fence], key: (borrowing Fence) -> String) -> [Int] {
+        var byIndex = [Int](repeating: -1, count: all.count)
+        all.withUnsafeBufferPointer { all in
+            for j in all.indices where GroundTruth.hasVisits(kind: all[j].kind) { byIndex[j] = rows.row(key(all[j])) }
+        }
+        return byIndex
+    }
+
+    /// The row of `rows` for fence index `j` named `key` (the index's row when it names it).
+    @inline(__always)
+    private static func row(_ rows: inout Rows, _ byIndex: [Int], _ j: Int, _ key: String) -> Int {
+        if byIndex.indices.contains(j), byIndex[j] >= 0, rows.keys[byIndex[j]] == key { return byIndex[j] }
+        return rows.row(key)
+    }
+
+    /// The first pass: the rows by fence id; a visit finds its row through its fence's index
+    /// (no hashing per visit), or by its id when the index does not name it.
+    private static func fenceRows(_ scores: [TraceScore], _ all: [Fence], hours: Double) -> Rows {
+        var fence = Rows(hours: hours)
+        let fenceRow = rows(&fence, all) { $0.id }
+        for s in scores {
+            // Read in place: a loop variable would copy each visit (and retain its names); groups
+            // take its numbers (``AccuracyMetrics/Outcome``). Each visit's row first, so that
+            // every row makes room for its visits once.
+            s.visits.withUnsafeBufferPointer { visits in
+                let rows = visits.indices.map { k in row(&fence, fenceRow, visits[k].truth.fence, visits[k].truth.fenceID) }
+                AccuracySummary.reserve(&fence.metrics, rows)
+                for k in visits.indices { fence.metrics[rows[k]].add(AccuracyMetrics.Outcome(visits[k])) }
+            }
+            for d in s.falseDetections { fence.metrics[row(&fence, fenceRow, d.visit.fence, d.visit.fenceID)].addFalseDetection() }
+        }
+        return fence
+    }
+
+    /// Makes room in each of `metrics` for the visits `rows` names it for (a row a visit).
+    private static func reserve(_ metrics: inout [AccuracyMetrics], _ rows: [Int]) {
+        var counts = [Int](repeating: 0, count: metrics.count)
+        for r in rows { counts[r] += 1 }
+        for r in metrics.indices where counts[r] > 0 { metrics[r].reserve(visits: counts[r]) }
+    }
+
+    /// What the second pass adds up.
+    private struct Others {
+        var overall: AccuracyMetrics
+        var zone: Rows
+        /// By speed band: the given bands first, then other labels in the order visits named them.
+        var bands: (labels: [String], metrics: [AccuracyMetrics])
+        var traces: [Group] = []
+    }
+
+    /// The second pass: overall, by zone, by speed band and by trace.
+    private static func otherGroups(_ scores: [TraceScore], _ all: [Fence], hours: Double, bands: [SpeedBand]) -> Others {
+        var others = Others(
+            overall: AccuracyMetrics(hours: hours), zone: Rows(hours: hours),
+            bands: (bands.map(\.label), bands.map { _ in AccuracyMetrics(countsDetections: false) }))
+        let zoneRow = rows(&others.zone, all) { $0.zone ?? "default" }
+        /// The row of a band's label (labels compared alone: the rows' metrics are not copied).
+        func bandRow(_ label: String) -> Int {
+            if let k = others.bands.labels.firstIndex(of: label) { return k }
+            others.bands.labels.append(label)
+            others.bands.metrics.append(AccuracyMetrics(countsDetections: false))
+            return others.bands.labels.count - 1
+        }
+        // One trace's numbers are the overall ones (its hours are the total's, to the bit):
+        // taken from them, not added up a second time.
+        let oneTrace = scores.count == 1
+        for s in scores {
+            var t = AccuracyMetrics(hours: s.durationSeconds / 3600)
+            s.visits.withUnsafeBufferPointer { visits in
+                // Each visit's rows first, so that every group makes room for its visits once.
+                let zones = visits.indices.map { k in row(&others.zone, zoneRow, visits[k].truth.fence, visits[k].zone) }
+                let bands = visits.indices.map { k in bandRow(visits[k].speedBand) }
+                others.overall.reserve(visits: visits.count)
+                if !oneTrace { t.reserve(visits: visits.count) }
+                AccuracySummary.reserve(&others.zone.metrics, zones)
+                AccuracySummary.reserve(&others.bands.metrics, bands)
+                for k in visits.indices {
+                    let outcome = AccuracyMetrics.Outcome(visits[k])
+                    others.overall.add(outcome)
+                    if !oneTrace { t.add(outcome) }
+                    others.zone.metrics[zones[k]].add(outcome)
+                    others.bands.metrics[bands[k]].add(outcome)
+                }
+            }
+            for d in s.falseDetections {
+                others.overall.addFalseDetection()
+                if !oneTrace { t.addFalseDetection() }
+                others.zone.metrics[row(&others.zone, zoneRow, d.visit.fence, d.zone)].addFalseDetection()
+            }
+            others.traces.append(Group(key: s.trace, metrics: oneTrace ? others.overall : t))
+        }
+        return others
     }
 
     /// Works out every group's percentiles once (``AccuracyMetrics/settle()``), on two threads:
