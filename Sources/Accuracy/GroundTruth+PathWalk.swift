@@ -20,7 +20,7 @@ extension GroundTruth {
         private var stretch: [Fix] = []
         /// Their positions in the truth's frame.
         private var points: [XY] = []
-        /// Visits ended so far.
+        /// Visits ended so far (then every visit, put in order in place at the end).
         private var done: [TruthVisit] = []
         /// Visits open at the last fix walked (`nil` before the first stretch).
         private var open: [Int: TruthVisit]?
@@ -53,12 +53,14 @@ extension GroundTruth {
             // After the first stretch, the last fix walked is the stretch's first: more to walk
             // only when another came.
             if stretch.count > (open == nil ? 0 : 1) { try walkStretch() }
-            var visits = done + (open ?? [:]).values
+            var visits = done
             done = []
+            visits += (open ?? [:]).values
             open = nil
             stretch = []
             points = []
-            return TruthVisit.inReportOrder(visits)
+            TruthVisit.sortInReportOrder(&visits)
+            return visits
         }
 
         private mutating func walkStretch() throws(FencesimError) {
@@ -67,6 +69,14 @@ extension GroundTruth {
                 walked = try truth.walk(stretch, points: points, carrying: open)
             } catch {
                 throw FencesimError(.badData, "ground truth: \(error.message)", cause: error)
+            }
+            if stretch.count >= stretchFixes, done.capacity < GroundTruth.visitsReserved {
+                // A long path (a full stretch): room at once for as many visits as fill a block
+                // the allocator maps alone (``GroundTruth/visitsReserved``). The list then grows
+                // in pages faulted in as they are written and returned when it is freed, where
+                // growing from a few visits by doubling wrote every visit again at each step and
+                // left the smaller copies in the walking thread's heap, which nothing reused.
+                done.reserveCapacity(GroundTruth.visitsReserved)
             }
             done += walked.done
             open = walked.open
@@ -78,6 +88,12 @@ extension GroundTruth {
             points.append(lastPoint)
         }
     }
+
+    /// Visits a path walk makes room for when its first stretch ends one: 32 MB of them, the
+    /// size from which the allocator maps a block alone (``Support/Allocator/keepFreedMemory()``;
+    /// glibc's default maps far smaller ones alone too), so that the pages left unwritten cost
+    /// nothing.
+    static let visitsReserved = (32 << 20) / MemoryLayout<TruthVisit>.stride + 1
 
     /// What the walk of one stretch of the path found.
     struct Stretch {

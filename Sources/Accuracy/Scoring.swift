@@ -241,7 +241,11 @@ public enum Scoring {
         }
         // Stable: visits of one fence that begin at one instant stay in the order they began
         // (their positions break ties).
-        detections = detections.inEntryOrder { _, i, j in i < j }
+        // Copied to its exact size first: the list grew by doubling, and the grown block (with
+        // up to as much again of slack) is let go; sorted in place it stayed, 22 MB more at
+        // the peak of the large workload's report.
+        detections = detections.compacted()
+        detections.sortInEntryOrder { _, i, j in i < j }
         result.detections = detections
 
         // The truth visits in report order (time, then fence id; visits of fences sharing an id

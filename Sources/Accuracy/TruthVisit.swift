@@ -75,11 +75,11 @@ public struct TruthVisit: Sendable, Hashable {
         a.enter != b.enter ? a.enter < b.enter : a.fenceID < b.fenceID
     }
 
-    /// `visits` by entry time, then fence id, then fence (``ordered(_:_:)``, file order breaking
-    /// ties between fences sharing an id; a fence has one visit entered at an instant, so the
-    /// order is total).
-    static func inReportOrder(_ visits: [TruthVisit]) -> [TruthVisit] {
-        visits.inEntryOrder { v, i, j in v[i].fence < v[j].fence }
+    /// Puts `visits` in order of entry time, then fence id, then fence (``ordered(_:_:)``, file
+    /// order breaking ties between fences sharing an id; a fence has one visit entered at an
+    /// instant, so the order is total).
+    static func sortInReportOrder(_ visits: inout [TruthVisit]) {
+        visits.sortInEntryOrder { v, i, j in v[i].fence < v[j].fence }
     }
 }
 
@@ -92,17 +92,49 @@ protocol EnteredVisit {
 }
 
 extension Array where Element: EnteredVisit {
-    /// The visits by entry time, then fence id, then `tie` (asked with the visits and two
-    /// positions). Their positions are sorted, each visit then copied once: sorting the visits
-    /// themselves moved and copied each about twenty times on a long drive.
-    func inEntryOrder(tie: (UnsafeBufferPointer<Element>, Int, Int) -> Bool) -> [Element] {
-        let order = withUnsafeBufferPointer { v in
+    /// Sorts the visits by entry time, then fence id, then `tie` (asked with the visits and two
+    /// of their positions before the sort). Their positions are sorted, then each visit moved
+    /// once into its place, following the permutation's cycles in place: sorting the visits
+    /// themselves moved and copied each about twenty times on a long drive, and gathering them
+    /// into a second array faulted in a fresh copy of them all (tens of megabytes).
+    mutating func sortInEntryOrder(tie: (UnsafeBufferPointer<Element>, Int, Int) -> Bool) {
+        var order = withUnsafeBufferPointer { v in
             v.indices.sorted { i, j in
                 if v[i].enter != v[j].enter { return v[i].enter < v[j].enter }
                 if v[i].fenceID != v[j].fenceID { return v[i].fenceID < v[j].fenceID }
                 return tie(v, i, j)
             }
         }
-        return order.map { self[$0] }
+        Array.permute(&self, by: &order)
+    }
+
+    /// A copy holding exactly these elements, in a block of their size.
+    func compacted() -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            withUnsafeBufferPointer { source in _ = buffer.initialize(fromContentsOf: source) }
+            initialized = count
+        }
+    }
+
+    /// Rearranges `values` so that position `k` holds what was at `order[k]` (`order` a
+    /// permutation of the positions, left as the identity): each cycle of the permutation is
+    /// followed from its first position, moving a value at a time (a swap moves, it does not
+    /// copy or retain).
+    static func permute(_ values: inout [Element], by order: inout [Int]) {
+        precondition(order.count == values.count, "a position for every value")
+        values.withUnsafeMutableBufferPointer { v in
+            for start in order.indices where order[start] != start {
+                // Position `j` holds the cycle's first value; it takes what belongs there and
+                // hands the first value on, until the cycle closes.
+                var j = start
+                while true {
+                    let k = order[j]
+                    order[j] = j
+                    if k == start { break }
+                    v.swapAt(j, k)
+                    j = k
+                }
+            }
+        }
     }
 }

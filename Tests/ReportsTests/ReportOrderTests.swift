@@ -4,7 +4,7 @@ import Testing
 @testable import Accuracy
 
 /// Truth visits and detections are put in report order by sorting their positions
-/// (``Accuracy/TruthVisit/inReportOrder(_:)``): the order must be the one of sorting the values
+/// (``Accuracy/TruthVisit/sortInReportOrder(_:)``, moved into place in their permutation's cycles): the order must be the one of sorting the values
 /// by time, fence id and fence, ties of fences sharing an id included.
 @Suite struct ReportOrderTests {
     @Test(arguments: 0..<4)
@@ -21,7 +21,8 @@ import Testing
         }
         visits.shuffle(using: &random)
         let expected = visits.sorted { a, b in TruthVisit.ordered(a, b) || (!TruthVisit.ordered(b, a) && a.fence < b.fence) }
-        let got = TruthVisit.inReportOrder(visits)
+        var got = visits
+        TruthVisit.sortInReportOrder(&got)
         let first = zip(got, expected).enumerated().first { $0.element.0.fence != $0.element.1.fence }?.offset
         #expect(got.count == expected.count && first == nil, "first difference at \(first ?? -1)")
     }
