@@ -77,14 +77,34 @@ public enum Scoring {
         }
 
         public var kind: Kind
-        /// The fence's index in the fence set.
-        public var fence: Int32
-        public var time: Timestamp
         /// An enter interpolated between two fixes.
         public var interpolated: Bool
-        /// A passthrough's span (its time when the event gives none).
-        public var enter: Timestamp
-        public var exit: Timestamp
+        /// The fence's index in the fence set.
+        public var fence: Int32
+        /// When it happened; a passthrough's when its span began (``enter``).
+        public var time: Timestamp
+        /// A passthrough's span's end (``exit``); the event's time for any other.
+        private var until: Timestamp
+
+        /// A passthrough's span (its time when the event gives none). Kept as the time and one
+        /// more instant, as scoring reads no other event's span: 40 bytes an event, where three
+        /// instants made it 64 (a long drive's report holds one for each of its 700,000 enters
+        /// and exits, in a list grown by doubling).
+        public var enter: Timestamp { time }
+        public var exit: Timestamp { until }
+
+        public init(kind: Kind, fence: Int32, time: Timestamp, interpolated: Bool, enter: Timestamp? = nil, exit: Timestamp? = nil) {
+            self.kind = kind
+            self.interpolated = interpolated
+            self.fence = fence
+            if kind == .passthrough {
+                self.time = enter ?? time
+                until = exit ?? time
+            } else {
+                self.time = time
+                until = time
+            }
+        }
     }
 
     /// Turns logged events into what scoring reads, in order; the rest of the log is not kept.
@@ -143,15 +163,17 @@ public enum Scoring {
                 return take(engine.logEvent)
             }
             if engine.geotrigger != nil, !watched(kind, first[e.fence]) { return }
-            var event = Event(
-                kind: kind, fence: first[e.fence], time: e.time, interpolated: kind == .enter && e.interpolated,
-                enter: e.time, exit: e.time)
+            var span: (enter: Timestamp?, exit: Timestamp?) = (nil, nil)
             if kind == .passthrough {
                 // As the log writes them and ``take(_:)-(LogEvent)`` reads them back: to the millisecond.
-                event.enter = e.enterTime.flatMap { LabelledVisits.time($0.description) } ?? e.time
-                event.exit = e.exitTime.flatMap { LabelledVisits.time($0.description) } ?? e.time
+                span = (
+                    e.enterTime.flatMap { LabelledVisits.time($0.description) }, e.exitTime.flatMap { LabelledVisits.time($0.description) }
+                )
             }
-            events.append(event)
+            events.append(
+                Event(
+                    kind: kind, fence: first[e.fence], time: e.time, interpolated: kind == .enter && e.interpolated, enter: span.enter,
+                    exit: span.exit))
         }
 
         /// Takes `e` when scoring reads it (enter, exit, passthrough of a fence of the set; an
@@ -164,17 +186,17 @@ public enum Scoring {
             else { return }
             guard let id = Scoring.text(e.field("fence")), let j = index[id] else { return }
             if e.field(Scenario.geotriggerKey) != nil, !watched(kind, Int32(j)) { return }
-            var event = Event(kind: kind, fence: Int32(j), time: e.time, interpolated: false, enter: e.time, exit: e.time)
-            switch kind {
-            case .enter:
-                event.interpolated = Scoring.flag(e.field("interpolated"))
-            case .passthrough:
-                event.enter = Scoring.text(e.field("enterTime")).flatMap { LabelledVisits.time($0) } ?? e.time
-                event.exit = Scoring.text(e.field("exitTime")).flatMap { LabelledVisits.time($0) } ?? e.time
-            default:
-                break
+            var span: (enter: Timestamp?, exit: Timestamp?) = (nil, nil)
+            if kind == .passthrough {
+                span = (
+                    Scoring.text(e.field("enterTime")).flatMap { LabelledVisits.time($0) },
+                    Scoring.text(e.field("exitTime")).flatMap { LabelledVisits.time($0) }
+                )
             }
-            events.append(event)
+            events.append(
+                Event(
+                    kind: kind, fence: Int32(j), time: e.time, interpolated: kind == .enter && Scoring.flag(e.field("interpolated")),
+                    enter: span.enter, exit: span.exit))
         }
     }
 
