@@ -229,10 +229,7 @@ public enum Scoring {
         var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
         // Detected visits in the order they began; the open one of each fence by its position.
         var detections: [DetectedVisit] = []
-        // By fence, the position of its open detection (a table of its own, not one slot per
-        // fence of the set: a batch of short drives over a large fence set scores each trace in
-        // time that grows with its events, not with the fences).
-        var open: [Int: Int] = [:]
+        var open = OpenDetections(events: events.count, fences: fences.fences.count)
         var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
         var lostEnters: [Int: [Timestamp]] = [:]
         for e in events {
@@ -242,11 +239,11 @@ public enum Scoring {
                 if let n = open[j] {
                     detections[n].duplicateEnters += 1
                 } else {
-                    open[j] = detections.count
+                    open.set(j, detections.count)
                     detections.append(DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated))
                 }
             case .exit:
-                if let n = open.removeValue(forKey: j) {
+                if let n = open.remove(j) {
                     detections[n].exit = e.time
                 } else {
                     result.orphanExits += 1
@@ -430,6 +427,39 @@ public enum Scoring {
             a.visit.enter != b.visit.enter ? a.visit.enter < b.visit.enter : a.visit.fenceID < b.visit.fenceID
         }
         return result
+    }
+
+    /// By fence, the position of its open detection while scoring reads a trace's events: a slot
+    /// per fence of the set when the events are many for it (a long drive: a hash an event was
+    /// most of the serial start of its scoring), else a table of its own (a batch of short
+    /// drives over a large fence set scores each trace in time that grows with its events, not
+    /// with the fences).
+    struct OpenDetections {
+        /// By fence index, the position, -1 for none; empty when ``table`` is used.
+        private var slots: [Int]
+        private var table: [Int: Int] = [:]
+
+        init(events: Int, fences: Int) {
+            slots = events >= fences / 4 ? [Int](repeating: -1, count: fences) : []
+        }
+
+        subscript(fence: Int) -> Int? {
+            if slots.isEmpty { return table[fence] }
+            let n = slots[fence]
+            return n >= 0 ? n : nil
+        }
+
+        mutating func set(_ fence: Int, _ position: Int) {
+            if slots.isEmpty { table[fence] = position } else { slots[fence] = position }
+        }
+
+        /// The fence's open detection, no longer open.
+        mutating func remove(_ fence: Int) -> Int? {
+            if slots.isEmpty { return table.removeValue(forKey: fence) }
+            let n = slots[fence]
+            slots[fence] = -1
+            return n >= 0 ? n : nil
+        }
     }
 
     /// Positions `0..<fences.count` grouped by `fences[position]` (fence indices, at least 0),

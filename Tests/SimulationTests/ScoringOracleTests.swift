@@ -41,16 +41,33 @@ import Testing
         #expect(truth + events >= Scoring.parallelAbove)
     }
 
+    /// Few events over a large fence set: the open detections are kept in a table of their own
+    /// (not a slot per fence, ``Scoring/OpenDetections``), scored the same as the oracle.
+    @Test(arguments: Array(1...40) as [UInt64])
+    func sameWithFewEventsOverManyFences(seed: UInt64) {
+        let many = FenceSet(
+            file: "f.geojson",
+            fences: (0..<400).map { j in
+                Fence(
+                    index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.001, 47.39)),
+                    location: SourceLocation(file: "f.geojson", line: j + 1))
+            })
+        // Visits and events of the first 5 fences only: enters, exits and duplicates of each.
+        let (_, events) = Self.compare(seed: seed, fences: many, among: 5, visits: 60, events: 90, horizon: 30)
+        #expect(events < many.fences.count / 4)
+    }
+
     /// Random truth visits (up to `visits`, or exactly that many) and events (likewise) over
-    /// `fences` and one unknown fence id, scored both ways; the counts made.
+    /// `fences` (the first `among` of them when given) and one unknown fence id, scored both
+    /// ways; the counts made.
     @discardableResult
     static func compare(
-        seed: UInt64, fences: FenceSet, visits: Int, events eventCount: Int, horizon: UInt64,
+        seed: UInt64, fences: FenceSet, among: Int? = nil, visits: Int, events eventCount: Int, horizon: UInt64,
         exactly: Bool = false
     ) -> (truth: Int, events: Int) {
         var rng = SplitMix64(seed: seed)
         func time(_ limit: UInt64) -> Timestamp { Self.t0.adding(seconds: Double(rng.next() % limit)) }
-        let n = UInt64(fences.fences.count)
+        let n = UInt64(among ?? fences.fences.count)
         var truth: [TruthVisit] = []
         for _ in 0..<(exactly ? visits : Int(rng.next() % UInt64(visits))) {
             let j = Int(rng.next() % n)
