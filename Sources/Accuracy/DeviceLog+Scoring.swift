@@ -102,7 +102,8 @@ extension DeviceLog {
             }
             result.outcome.events = trace.events
             result.score(
-                truth: truth, read: reader.events, clean: TraceEvaluation.ThinnedTrack(timed, start: start, limit: setup.trackPointLimit),
+                truth: truth, detected: Scoring.Detections(read: reader.events, fences: setup.fences),
+                clean: TraceEvaluation.ThinnedTrack(timed, start: start, limit: setup.trackPointLimit),
                 feed: TraceEvaluation.ThinnedTrack(feed, start: start, limit: setup.trackPointLimit), start: start, end: end,
                 fences: setup.fences, bands: setup.bands)
             out.append(result)

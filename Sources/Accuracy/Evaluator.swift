@@ -306,6 +306,12 @@ public struct Evaluator: Sendable {
             }
             return try stream.result()
         }
+        // What the notifications say is worked out now, while the truth's walk may still run
+        // (it is the longer of the two on a long drive with a plain feed), and the events
+        // scoring read are let go.
+        let detected = Scoring.Detections(read: reader.takeEvents(), fences: fenceSet)
+        var otherDetected: Scoring.Detections?
+        if other != nil { otherDetected = Scoring.Detections(read: other!.takeEvents(), fences: fenceSet) }
         truthDone.wait()
         do throws(FencesimError) {
             // A truth that failed cancelled the reading: its error is the trace's.
@@ -318,11 +324,11 @@ public struct Evaluator: Sendable {
             result.outcome.placesState = outcome.placesState
             result.outcome.warnings = outcome.warnings
             result.score(
-                truth: truth, read: reader.events, clean: clean, feed: feed, start: start, end: end, fences: fenceSet,
+                truth: truth, detected: detected, clean: clean, feed: feed, start: start, end: end, fences: fenceSet,
                 bands: configuration.bands)
-            if let other {
+            if let otherDetected {
                 result.alternateScore = Scoring.score(
-                    truth: truth, read: other.events, fences: fenceSet, trace: input.label,
+                    truth: truth, detected: otherDetected, fences: fenceSet, trace: input.label,
                     durationSeconds: result.score?.durationSeconds ?? 0, bands: configuration.bands)
             }
             // The truth walk leaves entry places in its frame; those a map may mark, the

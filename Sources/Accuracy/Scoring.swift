@@ -117,6 +117,12 @@ public enum Scoring {
         /// Which notifications it reads.
         public let view: View
         public private(set) var events: [Event] = []
+
+        /// The events taken so far, moved out (the reader holds none after).
+        public mutating func takeEvents() -> [Event] {
+            defer { events = [] }
+            return events
+        }
         /// Events of named geotriggers (`geotriggers:`): by fence, how many have the device inside.
         var watchedInside: [Int32: Int32] = [:]
 
@@ -224,48 +230,92 @@ public enum Scoring {
         truth: [TruthVisit], read events: [Event], fences: FenceSet, trace: String, durationSeconds: Double,
         bands: [SpeedBand] = SpeedBand.standard
     ) -> TraceScore {
+        score(
+            truth: truth, detected: Detections(read: events, fences: fences), fences: fences, trace: trace,
+            durationSeconds: durationSeconds, bands: bands)
+    }
+
+    /// What a trace's notifications say before any truth is known: its detected visits in the
+    /// order they began, grouped by fence, and its passthroughs and lost notifications. Made as
+    /// soon as the replay ends, while the ground truth may still be walking the path (it is the
+    /// serial start of scoring a long drive).
+    public struct Detections: Sendable {
+        /// In the order they began (visits of one fence that begin at one instant in the order
+        /// they were read).
+        public private(set) var visits: [DetectedVisit] = []
+        /// Positions in ``visits`` by fence, fences ascending.
+        let byFence: [(fence: Int, positions: ArraySlice<Int>)]
+        /// By fence, the spans of its passthroughs and the instants of its lost enters.
+        let passthroughSpans: [Int: [(Timestamp, Timestamp)]]
+        let lostEnterTimes: [Int: [Timestamp]]
+        public private(set) var orphanExits = 0
+        public private(set) var passthroughs = 0
+        public private(set) var lostEnters = 0
+        public private(set) var lostExits = 0
+
+        /// The detections of `events` (what a ``Reader`` took of a trace's log, in time order),
+        /// naming fences of `fences`.
+        public init(read events: [Event], fences: FenceSet) {
+            // Detected visits in the order they began; the open one of each fence by its position.
+            var detections: [DetectedVisit] = []
+            var open = OpenDetections(events: events.count, fences: fences.fences.count)
+            var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
+            var lostEnters: [Int: [Timestamp]] = [:]
+            for e in events {
+                let j = Int(e.fence)
+                switch e.kind {
+                case .enter:
+                    if let n = open[j] {
+                        detections[n].duplicateEnters += 1
+                    } else {
+                        open.set(j, detections.count)
+                        detections.append(
+                            DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated))
+                    }
+                case .exit:
+                    if let n = open.remove(j) {
+                        detections[n].exit = e.time
+                    } else {
+                        orphanExits += 1
+                    }
+                case .passthrough:
+                    passthroughs[j, default: []].append((e.enter, e.exit))
+                    self.passthroughs += 1
+                case .lostEnter:
+                    lostEnters[j, default: []].append(e.time)
+                    self.lostEnters += 1
+                case .lostExit:
+                    lostExits += 1
+                }
+            }
+            // Copied to its exact size first: the list grew by doubling, and the grown block
+            // (with up to as much again of slack) is let go; sorted in place it stayed, 22 MB
+            // more at the peak of the large workload's report. Stable: visits of one fence that
+            // begin at one instant stay in the order they began (their positions break ties).
+            detections = detections.compacted()
+            detections.sortInEntryOrder { _, i, j in i < j }
+            visits = detections
+            byFence = Scoring.positionsByFence(detections.indices.map { detections[$0].fence })
+            passthroughSpans = passthroughs
+            lostEnterTimes = lostEnters
+        }
+    }
+
+    /// Scores one trace against what its notifications say (``Detections``).
+    ///
+    /// - Complexity: O((detections + visits) × log visits of a fence).
+    public static func score(
+        truth: [TruthVisit], detected: Detections, fences: FenceSet, trace: String, durationSeconds: Double,
+        bands: [SpeedBand] = SpeedBand.standard
+    ) -> TraceScore {
         func zone(_ j: Int) -> String { fences.fences.indices.contains(j) ? fences.fences[j].zone ?? "default" : "default" }
 
-        var result = TraceScore(trace: trace, durationSeconds: durationSeconds)
-        // Detected visits in the order they began; the open one of each fence by its position.
-        var detections: [DetectedVisit] = []
-        var open = OpenDetections(events: events.count, fences: fences.fences.count)
-        var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
-        var lostEnters: [Int: [Timestamp]] = [:]
-        for e in events {
-            let j = Int(e.fence)
-            switch e.kind {
-            case .enter:
-                if let n = open[j] {
-                    detections[n].duplicateEnters += 1
-                } else {
-                    open.set(j, detections.count)
-                    detections.append(DetectedVisit(fence: j, fenceID: fences.fences[j].id, enter: e.time, interpolated: e.interpolated))
-                }
-            case .exit:
-                if let n = open.remove(j) {
-                    detections[n].exit = e.time
-                } else {
-                    result.orphanExits += 1
-                }
-            case .passthrough:
-                passthroughs[j, default: []].append((e.enter, e.exit))
-                result.passthroughs += 1
-            case .lostEnter:
-                lostEnters[j, default: []].append(e.time)
-                result.lostEnters += 1
-            case .lostExit:
-                result.lostExits += 1
-            }
-        }
-        // Stable: visits of one fence that begin at one instant stay in the order they began
-        // (their positions break ties).
-        // Copied to its exact size first: the list grew by doubling, and the grown block (with
-        // up to as much again of slack) is let go; sorted in place it stayed, 22 MB more at
-        // the peak of the large workload's report.
-        detections = detections.compacted()
-        detections.sortInEntryOrder { _, i, j in i < j }
-        result.detections = detections
+        var result = TraceScore(
+            trace: trace, durationSeconds: durationSeconds, detections: detected.visits, passthroughs: detected.passthroughs,
+            lostEnters: detected.lostEnters, lostExits: detected.lostExits, orphanExits: detected.orphanExits)
+        let detections = detected.visits
+        let passthroughs = detected.passthroughSpans
+        let lostEnters = detected.lostEnterTimes
 
         // The truth visits in report order (time, then fence id; visits of fences sharing an id
         // that begin together by fence index), and by fence: positions in that order.
@@ -286,7 +336,7 @@ public enum Scoring {
             run = end
         }
         let truthByFence = Scoring.positionsByFence(truths.indices.map { truths[$0].fence })
-        let detectedByFence = Scoring.positionsByFence(detections.indices.map { detections[$0].fence })
+        let detectedByFence = detected.byFence
 
         // The fences with truth visits or detections, in fence order, with theirs.
         var jobs: [(fence: Int, truths: ArraySlice<Int>, detected: ArraySlice<Int>)] = []

@@ -51,10 +51,10 @@ public struct TraceEvaluation: Sendable {
     public var input: TraceInput { outcome.input }
 
     /// Fills in what scoring the trace gives, as `report` and `score` both do: its truth, its
-    /// fix counts and thinned tracks (seconds from `start`), and the score of the events `read`
-    /// against `truth` over the hours from `start` to `end`.
+    /// fix counts and thinned tracks (seconds from `start`), and the score of what the events
+    /// say (`detected`) against `truth` over the hours from `start` to `end`.
     mutating func score(
-        truth: [TruthVisit], read: [Scoring.Event], clean: ThinnedTrack, feed: ThinnedTrack, start: Timestamp?, end: Timestamp?,
+        truth: [TruthVisit], detected: Scoring.Detections, clean: ThinnedTrack, feed: ThinnedTrack, start: Timestamp?, end: Timestamp?,
         fences: FenceSet, bands: [SpeedBand]
     ) {
         var duration = 0.0
@@ -64,7 +64,8 @@ public struct TraceEvaluation: Sendable {
         feedFixCount = feed.count
         cleanTrack = clean.points
         feedTrack = feed.points
-        score = Scoring.score(truth: truth, read: read, fences: fences, trace: input.label, durationSeconds: duration, bands: bands)
+        score = Scoring.score(
+            truth: truth, detected: detected, fences: fences, trace: input.label, durationSeconds: duration, bands: bands)
     }
 
     /// Whether a line of this type is kept in ``pipelineEvents``.
