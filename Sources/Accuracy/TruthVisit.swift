@@ -15,7 +15,8 @@ public struct TruthVisit: Sendable, Hashable {
     /// The path starts inside the fence (there is no entry crossing).
     public var startsInside: Bool
     /// Speed along the true path at the entry, m/s (the straight segment's geodesic length over
-    /// its duration), which gives the visit its speed band; `nil` for labelled visits.
+    /// its duration, to its rounding at 0.1 m/s: see ``GroundTruth``'s `speed`), which gives the
+    /// visit its speed band; `nil` for labelled visits.
     public var enterSpeed: Double?
     /// Where the path crosses in, when known: where the report's map marks a miss.
     public var enterPlace: Place?

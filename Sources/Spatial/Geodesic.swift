@@ -1,5 +1,11 @@
 import CPROJ
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Geodesics on the WGS84 ellipsoid through PROJ's `geod_*` routines (Karney's algorithms,
 /// accurate to nanometres), for speeds, distances travelled and bearings.
 ///
@@ -7,6 +13,9 @@ import CPROJ
 /// `geod_direct` only read it.
 public struct Geodesic: Sendable {
     private var geodesic: geod_geodesic
+    /// The ellipsoid's equatorial radius (metres) and first eccentricity squared.
+    private let a: Double
+    private let e2: Double
 
     /// The WGS84 ellipsoid (a = 6378137 m, f = 1/298.257223563).
     public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257_223_563)
@@ -15,6 +24,8 @@ public struct Geodesic: Sendable {
     public init(equatorialRadius: Double, flattening: Double) {
         geodesic = geod_geodesic()
         geod_init(&geodesic, equatorialRadius, flattening)
+        a = equatorialRadius
+        e2 = flattening * (2 - flattening)
     }
 
     /// The solution of the inverse problem between two points.
@@ -52,6 +63,33 @@ public struct Geodesic: Sendable {
         }
         return s12
     }
+
+    /// The distance between two points at most ``shortLimit`` apart, measured in the plane
+    /// tangent to the ellipsoid at their mid-latitude (its meridian and prime-vertical radii of
+    /// curvature there), about a fiftieth of ``distance(latitude1:longitude1:latitude2:longitude2:)``'s
+    /// cost; within ``shortRelativeError`` of it (a bound the tests check against
+    /// `geod_inverse`). `nil` for points farther apart, within 5° of a pole, or more than 1°
+    /// apart in longitude (across the antimeridian, say): ask `distance` then.
+    public func shortDistance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double? {
+        let degree = Double.pi / 180
+        let mid = (latitude1 + latitude2) / 2
+        let dLongitude = longitude2 - longitude1
+        guard abs(latitude1) <= 85, abs(latitude2) <= 85, abs(dLongitude) <= 1, abs(latitude2 - latitude1) <= 1 else { return nil }
+        let sine = sin(mid * degree)
+        let w2 = 1 - e2 * sine * sine
+        let w = w2.squareRoot()
+        let meridian = a * (1 - e2) / (w2 * w)
+        let primeVertical = a / w
+        let d = hypot(meridian * (latitude2 - latitude1) * degree, primeVertical * cos(mid * degree) * dLongitude * degree)
+        return d <= Geodesic.shortLimit ? d : nil
+    }
+
+    /// The longest distance ``shortDistance(latitude1:longitude1:latitude2:longitude2:)`` gives, metres.
+    public static let shortLimit = 1_000.0
+
+    /// The largest relative error ``shortDistance(latitude1:longitude1:latitude2:longitude2:)``
+    /// may have.
+    public static let shortRelativeError = 1e-6
 
     /// The point reached from (`latitude`, `longitude`) after `distanceMeters` along `azimuth`
     /// (degrees clockwise from north). See `geod_direct`.
