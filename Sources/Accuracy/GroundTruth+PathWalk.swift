@@ -89,10 +89,10 @@ extension GroundTruth {
         }
     }
 
-    /// Visits a path walk makes room for when its first stretch ends one: 32 MB of them, the
-    /// size from which the allocator maps a block alone (``Support/Allocator/keepFreedMemory()``;
-    /// glibc's default maps far smaller ones alone too), so that the pages left unwritten cost
-    /// nothing.
+    /// Visits a path walk makes room for once it has walked a full stretch (a long path): 32 MB
+    /// of them, the size from which the allocator maps a block alone
+    /// (``Support/Allocator/keepFreedMemory()``; glibc's default maps far smaller ones alone
+    /// too), so that the pages left unwritten cost nothing.
     static let visitsReserved = (32 << 20) / MemoryLayout<TruthVisit>.stride + 1
 
     /// What the walk of one stretch of the path found.
