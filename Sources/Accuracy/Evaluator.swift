@@ -87,6 +87,8 @@ public struct Evaluator: Sendable {
         // otherwise); the worker that comes first takes it, the others make theirs.
         let early = EarlyTruth(makeTruth)
         defer { early.wait() }
+        // The ids scoring reads events by, made once for every trace, beside the index.
+        let names = Background { Scoring.Reader.Names(replay.fences) }
         let index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings)
         let total = traces.count
         let (results, workersBuilt) = try WorkerPool.run(
@@ -100,7 +102,7 @@ public struct Evaluator: Sendable {
         ) { (worker, k) throws(FencesimError) -> TraceEvaluation in
             let stream = k == 0 ? first : Evaluator.stream(traces[k], configuration)
             if k == 0 { firstTaken.withLock { $0 = true } }
-            return Evaluator.evaluate(traces[k], worker.compiled, worker.truth, configuration, stream: stream)
+            return Evaluator.evaluate(traces[k], worker.compiled, worker.truth, configuration, stream: stream, names: names.value)
         }
         if let keep {
             for worker in workersBuilt {
@@ -179,9 +181,11 @@ public struct Evaluator: Sendable {
     ///     them).
     ///   - stream: the trace's stream when it was started already (``stream(_:_:knownTruth:)``,
     ///     for a truth walk unless `knownTruth` is given); `nil` starts one.
+    ///   - names: the ids of the compiled fence set for scoring (``Scoring/Reader/Names``), when
+    ///     made already for several traces; `nil` makes them.
     package static func evaluate(
         _ input: TraceInput, _ compiled: CompiledFences, _ groundTruth: GroundTruth, _ configuration: Configuration,
-        knownTruth: [TruthVisit]? = nil, stream given: TraceStream? = nil
+        knownTruth: [TruthVisit]? = nil, stream given: TraceStream? = nil, names givenNames: Scoring.Reader.Names? = nil
     ) -> TraceEvaluation {
         var result = TraceEvaluation(outcome: Replayer.Outcome(input: input))
         let walksTrace = Evaluator.walksTrace(configuration, knownTruth: knownTruth != nil)
@@ -242,8 +246,9 @@ public struct Evaluator: Sendable {
         truthThread.start()
         /// What scoring reads of the log as the replay releases it, and the log itself when it is
         /// kept.
-        var reader = Scoring.Reader(fences: fenceSet, view: configuration.view)
-        var other = configuration.alsoView.map { Scoring.Reader(fences: fenceSet, view: $0) }
+        let names = givenNames ?? Scoring.Reader.Names(fenceSet)
+        var reader = Scoring.Reader(names: names, view: configuration.view)
+        var other = configuration.alsoView.map { Scoring.Reader(names: names, view: $0) }
         var pipelineEvents: [LogEvent] = []
         var events: [LogEvent] = []
         var drawn = 0

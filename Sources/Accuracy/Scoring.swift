@@ -109,11 +109,47 @@ public enum Scoring {
 
     /// Turns logged events into what scoring reads, in order; the rest of the log is not kept.
     public struct Reader {
-        let index: [String: Int]
-        /// By fence index: the first fence of the same id (whose index events are scored under),
-        /// and the id.
-        let first: [Int32]
-        let ids: [String]
+        /// The ids events name fences by, for one fence set: made once and shared by the readers
+        /// of every trace scored against it. (Made by each trace's reader, a table of 100,000 ids
+        /// was a serial stretch before each replay, and a batch of short drives cost time in the
+        /// size of the fence set for each drive.)
+        public final class Names: Sendable {
+            let index: [String: Int]
+            /// By fence index: the first fence of the same id (whose index events are scored
+            /// under), and the id.
+            let first: [Int32]
+            let ids: [String]
+
+            public init(_ fences: FenceSet) {
+                var index: [String: Int] = [:]
+                var first: [Int32] = []
+                var ids: [String] = []
+                // Room for every id at once (growing rehashed every id at each doubling), and
+                // one hash of each: its slot found once, filled when empty.
+                index.reserveCapacity(fences.fences.count)
+                first.reserveCapacity(fences.fences.count)
+                ids.reserveCapacity(fences.fences.count)
+                /// The value of a dictionary slot reached through `subscript(_:default:)`'s modify
+                /// accessor, which stores the default in an empty slot: a lookup and an insert in one.
+                func stored(_ slot: inout Int) -> Int { slot }
+                // Each fence's id read in place: a copy of a fence retains a dozen references.
+                fences.fences.withUnsafeBufferPointer { fences in
+                    for j in fences.indices {
+                        let id = fences[j].id
+                        first.append(Int32(stored(&index[id, default: j])))
+                        ids.append(id)
+                    }
+                }
+                self.index = index
+                self.first = first
+                self.ids = ids
+            }
+        }
+
+        let names: Names
+        var index: [String: Int] { names.index }
+        var first: [Int32] { names.first }
+        var ids: [String] { names.ids }
         /// Which notifications it reads.
         public let view: View
         public private(set) var events: [Event] = []
@@ -128,29 +164,13 @@ public enum Scoring {
 
         /// A reader of events naming the fences of `fences` (the first fence of an id).
         public init(fences: FenceSet, view: View = .geometry) {
+            self.init(names: Names(fences), view: view)
+        }
+
+        /// A reader of events naming the fences `names` was made for.
+        public init(names: Names, view: View = .geometry) {
+            self.names = names
             self.view = view
-            var index: [String: Int] = [:]
-            var first: [Int32] = []
-            var ids: [String] = []
-            // Room for every id at once (growing rehashed every id at each doubling), and one
-            // hash of each: its slot found once, filled when empty.
-            index.reserveCapacity(fences.fences.count)
-            first.reserveCapacity(fences.fences.count)
-            ids.reserveCapacity(fences.fences.count)
-            /// The value of a dictionary slot reached through `subscript(_:default:)`'s modify
-            /// accessor, which stores the default in an empty slot: a lookup and an insert in one.
-            func stored(_ slot: inout Int) -> Int { slot }
-            // Each fence's id read in place: a copy of a fence retains a dozen references.
-            fences.fences.withUnsafeBufferPointer { fences in
-                for j in fences.indices {
-                    let id = fences[j].id
-                    first.append(Int32(stored(&index[id, default: j])))
-                    ids.append(id)
-                }
-            }
-            self.index = index
-            self.first = first
-            self.ids = ids
         }
 
         /// Takes a line of the log as the replay releases it: a geotrigger event read from its

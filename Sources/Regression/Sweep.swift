@@ -341,10 +341,11 @@ public struct Sweep: Sendable {
         let jobs = variants.count * traces.count
         let truths = PthreadLock<[[TruthVisit]?]>(Array(repeating: nil, count: traces.count))
         /// A worker: its ground truth (combinations fill every core: each walks a path in one
-        /// stretch) and the compiled fences of the combination it last worked on.
+        /// stretch) and the compiled fences of the combination it last worked on, with the ids
+        /// scoring reads their events by.
         struct Worker {
             let truth: GroundTruth
-            var compiled: (key: Int, fences: CompiledFences)?
+            var compiled: (key: Int, fences: CompiledFences, names: Scoring.Reader.Names)?
         }
         let slots = try WorkerPool.run(
             count: jobs, workers: workers,
@@ -356,12 +357,13 @@ public struct Sweep: Sendable {
             if worker.compiled?.key != variant.compileKey {
                 worker.compiled = nil
                 let replay = variant.configuration.replay
-                worker.compiled = (variant.compileKey, try CompiledFences(replay.fences, frame: replay.frame, settings: replay.settings))
+                let fences = try CompiledFences(replay.fences, frame: replay.frame, settings: replay.settings)
+                worker.compiled = (variant.compileKey, fences, Scoring.Reader.Names(fences.fenceSet))
             }
-            guard let fences = worker.compiled?.fences else { preconditionFailure("compiled above") }
+            guard let fences = worker.compiled?.fences, let names = worker.compiled?.names else { preconditionFailure("compiled above") }
             let t = k % traces.count
             let known = truths.withLock { $0[t] }
-            let e = Evaluator.evaluate(traces[t], fences, worker.truth, variant.configuration, knownTruth: known)
+            let e = Evaluator.evaluate(traces[t], fences, worker.truth, variant.configuration, knownTruth: known, names: names)
             if known == nil, e.error == nil { truths.withLock { if $0[t] == nil { $0[t] = e.truth } } }
             return Slot(score: e.score, error: e.error, warnings: e.outcome.warnings, fenceWarnings: t == 0 ? fences.warnings : [])
         }.results
