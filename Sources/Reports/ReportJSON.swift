@@ -123,7 +123,7 @@ public enum ReportJSON {
             let parts = (round.count + listBlock - 1) / listBlock
             OrderedBlocks.stream(
                 count: round.count, parts: parts,
-                { _, range -> [UInt8] in
+                { _, range -> RenderedBlock in
                     // About 730 bytes a visit on the large workload: room for 1,024 a element
                     // (512 made every block grow, a copy of it, once on its way).
                     var bytes = ByteBuffer(capacity: range.count * 1024)
@@ -133,16 +133,30 @@ public enum ReportJSON {
                         element(k, &bytes, &times)
                         bytes.append(k + 1 < count ? ",\n" : "\n")
                     }
-                    // A block crosses threads as an array (a buffer is not copyable).
-                    return bytes.bytes
+                    return RenderedBlock(bytes)
                 },
-                consume: { _, bytes in
+                consume: { _, block in
                     guard failure == nil else { return }
-                    do throws(FencesimError) { try sink.write(bytes) } catch { failure = error }
+                    do throws(FencesimError) {
+                        try block.bytes.withUnsafeBytes { (raw) throws(FencesimError) in try sink.write(raw) }
+                    } catch {
+                        failure = error
+                    }
                 })
             start = round.upperBound
         }
         if let failure { throw failure }
+    }
+
+    /// A block of a long list as rendered, on its way to the thread that writes it: the buffer
+    /// itself (it is not copyable), where the block crossed threads as an array of its bytes, a
+    /// copy of each (the large workload's report is 272 MB).
+    private final class RenderedBlock: @unchecked Sendable {
+        let bytes: ByteBuffer
+
+        init(_ bytes: consuming ByteBuffer) {
+            self.bytes = bytes
+        }
     }
 
     /// Bytes on their way to a sink.
