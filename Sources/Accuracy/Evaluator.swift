@@ -315,8 +315,7 @@ public struct Evaluator: Sendable {
         // (it is the longer of the two on a long drive with a plain feed), and the events
         // scoring read are let go.
         let detected = Scoring.Detections(read: reader.takeEvents(), fences: fenceSet)
-        var otherDetected: Scoring.Detections?
-        if other != nil { otherDetected = Scoring.Detections(read: other!.takeEvents(), fences: fenceSet) }
+        let otherDetected = (other?.takeEvents()).map { Scoring.Detections(read: $0, fences: fenceSet) }
         truthDone.wait()
         do throws(FencesimError) {
             // A truth that failed cancelled the reading: its error is the trace's.

@@ -13,9 +13,6 @@ import Darwin
 /// `geod_direct` only read it.
 public struct Geodesic: Sendable {
     private var geodesic: geod_geodesic
-    /// The ellipsoid's equatorial radius (metres) and first eccentricity squared.
-    private let a: Double
-    private let e2: Double
 
     /// The WGS84 ellipsoid (a = 6378137 m, f = 1/298.257223563).
     public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257_223_563)
@@ -24,8 +21,6 @@ public struct Geodesic: Sendable {
     public init(equatorialRadius: Double, flattening: Double) {
         geodesic = geod_geodesic()
         geod_init(&geodesic, equatorialRadius, flattening)
-        a = equatorialRadius
-        e2 = flattening * (2 - flattening)
     }
 
     /// The solution of the inverse problem between two points.
@@ -75,6 +70,9 @@ public struct Geodesic: Sendable {
         let mid = (latitude1 + latitude2) / 2
         let dLongitude = longitude2 - longitude1
         guard abs(latitude1) <= 85, abs(latitude2) <= 85, abs(dLongitude) <= 1, abs(latitude2 - latitude1) <= 1 else { return nil }
+        // The ellipsoid's equatorial radius and first eccentricity squared, from PROJ's object.
+        let a = geodesic.a
+        let e2 = geodesic.f * (2 - geodesic.f)
         let sine = sin(mid * degree)
         let w2 = 1 - e2 * sine * sine
         let w = w2.squareRoot()

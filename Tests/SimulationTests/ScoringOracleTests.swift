@@ -12,13 +12,19 @@ import Testing
 /// truth visits.
 @Suite struct ScoringOracleTests {
     static let t0 = Timestamp(seconds: 1_767_225_600)
-    static let fences = FenceSet(
-        file: "f.geojson",
-        fences: (0..<4).map { j in
-            Fence(
-                index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.01, 47.39)),
-                zone: j % 2 == 0 ? "even" : nil, location: SourceLocation(file: "f.geojson", line: j + 1))
-        })
+    static let fences = circles(4)
+
+    /// `count` circles named `F0`, `F1`, ... along a parallel `spacing` degrees apart, the even
+    /// ones in zone `even`.
+    static func circles(_ count: Int, spacing: Double = 0.01) -> FenceSet {
+        FenceSet(
+            file: "f.geojson",
+            fences: (0..<count).map { j in
+                Fence(
+                    index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * spacing, 47.39)),
+                    zone: j % 2 == 0 ? "even" : nil, location: SourceLocation(file: "f.geojson", line: j + 1))
+            })
+    }
 
     @Test(arguments: Array(1...200) as [UInt64])
     func sameAsEveryVisitAgainstEveryDetection(seed: UInt64) {
@@ -30,13 +36,7 @@ import Testing
     /// ``Scoring/parallelAbove`` visits and events): the same as the oracle.
     @Test(arguments: [7, 8] as [UInt64])
     func sameWhenScoredInHalves(seed: UInt64) {
-        let many = FenceSet(
-            file: "f.geojson",
-            fences: (0..<64).map { j in
-                Fence(
-                    index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.01, 47.39)),
-                    zone: j % 2 == 0 ? "even" : nil, location: SourceLocation(file: "f.geojson", line: j + 1))
-            })
+        let many = Self.circles(64)
         let (truth, events) = Self.compare(seed: seed, fences: many, visits: 16_000, events: 24_000, horizon: 40_000, exactly: true)
         #expect(truth + events >= Scoring.parallelAbove)
     }
@@ -45,13 +45,7 @@ import Testing
     /// (not a slot per fence, ``Scoring/OpenDetections``), scored the same as the oracle.
     @Test(arguments: Array(1...40) as [UInt64])
     func sameWithFewEventsOverManyFences(seed: UInt64) {
-        let many = FenceSet(
-            file: "f.geojson",
-            fences: (0..<400).map { j in
-                Fence(
-                    index: j, id: "F\(j)", kind: .circle(radiusMeters: 50), shape: .point(XY(8.5 + Double(j) * 0.001, 47.39)),
-                    location: SourceLocation(file: "f.geojson", line: j + 1))
-            })
+        let many = Self.circles(400, spacing: 0.001)
         // Visits and events of the first 5 fences only: enters, exits and duplicates of each.
         let (_, events) = Self.compare(seed: seed, fences: many, among: 5, visits: 60, events: 90, horizon: 30)
         #expect(events < many.fences.count / 4)
