@@ -46,6 +46,8 @@ struct EventLineRenderer: ~Copyable {
     /// them (on a drive, a third of the events share their fix with the event before).
     private var longitudeText = JSONWriter.RepeatedNumber()
     private var latitudeText = JSONWriter.RepeatedNumber()
+    /// The last accuracy written and its text (the lines of one fix repeat it).
+    private var accuracyText = JSONWriter.RepeatedNumber()
 
     init(format: EventLogFormat, extraColumns: [String] = []) {
         self.format = format
@@ -333,16 +335,42 @@ struct EventLineRenderer: ~Copyable {
     /// A CSV cell, in double quotes (inner quotes doubled) when it holds a comma, a quote or a
     /// line break (RFC 4180).
     static func appendCSVCell(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
-        let needsQuotes = bytes.contains {
-            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
-        }
-        guard needsQuotes else { return out.append(contentsOf: bytes) }
+        guard needsQuotes(bytes) else { return out.append(contentsOf: bytes) }
         out.append(UInt8(ascii: "\""))
         for b in bytes {
             if b == UInt8(ascii: "\"") { out.append(b) }
             out.append(b)
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `bytes` holds a comma, a double quote or a line break (a CSV cell that needs
+    /// quotes), looked for eight bytes at a time while eight remain: a byte equals one of them
+    /// when its difference from it is zero, and a word has a zero byte when subtracting one from
+    /// each byte borrows into a byte whose high bit was clear (exact for whether any byte is
+    /// zero); the last bytes one by one.
+    @inline(__always)
+    static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let n = bytes.count
+        @inline(__always) func special(_ w: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let high: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & high != 0 }
+            return hasZero(w ^ (ones &* 0x2C)) || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x0A))
+                || hasZero(w ^ (ones &* 0x0D))
+        }
+        var k = 0
+        while k &+ 8 <= n {
+            if special(UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)) { return true }
+            k &+= 8
+        }
+        while k < n {
+            let b = base[k]
+            if b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") { return true }
+            k &+= 1
+        }
+        return false
     }
 
     /// `text` as a CSV cell (``appendCSVCell(_:to:)-(UnsafeBufferPointer<UInt8>,_)``), its bytes
@@ -384,6 +412,8 @@ extension EventLineRenderer: LogFieldSink {
 
     mutating func field(_ key: LogEvent.Key, number: Double) {
         guard scalarField(key) else { return }
+        // The lines of one fix repeat its accuracy.
+        if key == .accuracy { return accuracyText.append(number, to: &out) }
         JSONWriter.appendNumber(number, to: &out)
     }
 
@@ -432,7 +462,9 @@ public final class EventLogWriter {
     /// Rendered bytes not yet written.
     @exclusivity(unchecked) var buffer = ByteBuffer(capacity: EventLogWriter.flushBytes + 4096)
     /// Events written so far: the next event's `seq`.
-    @exclusivity(unchecked) public private(set) var count = 0
+    public var count: Int { seq.value }
+    /// The next event's `seq` and its text.
+    @exclusivity(unchecked) var seq = DecimalCounter()
     /// The table's events (table format only).
     var tableEvents: [LogEvent] = []
     var finished = false
@@ -460,13 +492,13 @@ public final class EventLogWriter {
             var numbered = event
             numbered.seq = count
             tableEvents.append(numbered)
-            count += 1
+            seq.increment()
             return
         }
         separate()
         let seqAt = try renderer.render(event, into: &buffer)
         insertSeq(at: seqAt)
-        count += 1
+        seq.increment()
         if buffer.count >= EventLogWriter.flushBytes { try flush() }
     }
 
@@ -476,9 +508,9 @@ public final class EventLogWriter {
         precondition(!finished && format != .table, "a rendered event after finish() or in a table")
         separate()
         buffer.append(contentsOf: prefix)
-        JSONWriter.appendInteger(Int64(count), to: &buffer)
+        seq.append(to: &buffer)
         buffer.append(contentsOf: suffix)
-        count += 1
+        seq.increment()
         if buffer.count >= EventLogWriter.flushBytes { try flush() }
     }
 
@@ -491,7 +523,7 @@ public final class EventLogWriter {
     /// Puts the `seq` of the event just rendered at `seqAt`.
     private func insertSeq(at seqAt: Int) {
         digits.removeAll()
-        JSONWriter.appendInteger(Int64(count), to: &digits)
+        seq.append(to: &digits)
         digits.withUnsafeBytes { buffer.insert(contentsOf: $0, at: seqAt) }
     }
 

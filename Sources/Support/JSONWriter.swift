@@ -83,34 +83,26 @@ public enum JSONWriter {
         // more than the spacing of doubles under `below`), so the text is that of any rounding.
         let units = (value * scale).rounded(.toNearestOrEven)
         guard units / scale == value else { return false }
-        var magnitude = UInt64(abs(units))
+        let magnitude = UInt64(abs(units))
+        let unitsPerOne = UInt64(scale)
         // The text, written from the right into 32 bytes (at most 9 integer digits, a point, 7
         // decimals and a sign): the decimals, the point, the integer's digits, the sign; then
         // appended at once, without the decimals' trailing zeros (or the point, when all are).
         var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &text) { raw in
-            var at = 32
-            for _ in 0..<decimals {
-                at -= 1
-                raw[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            }
-            at -= 1
-            raw[at] = UInt8(ascii: ".")
-            let point = at
+            let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            writeFixedDigits(magnitude % unitsPerOne, count: decimals, before: base + 32)
+            let point = 31 - decimals
+            base[point] = UInt8(ascii: ".")
             var end = 32
-            while end > point + 1, raw[end - 1] == UInt8(ascii: "0") { end -= 1 }
+            while end > point + 1, base[end - 1] == UInt8(ascii: "0") { end -= 1 }
             if end == point + 1 { end = point }
-            repeat {
-                at -= 1
-                raw[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            var start = writeDigits(magnitude / unitsPerOne, before: base + point)
             if value < 0 {
-                at -= 1
-                raw[at] = UInt8(ascii: "-")
+                start -= 1
+                start[0] = UInt8(ascii: "-")
             }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at..<end]))
+            out.append(contentsOf: UnsafeRawBufferPointer(start: start, count: base + end - start))
             return true
         }
     }
@@ -120,17 +112,68 @@ public enum JSONWriter {
     public static func appendInteger(_ value: Int64, to out: inout ByteBuffer) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         // The magnitude as unsigned, so that Int64.min has one.
-        var v = value.magnitude
-        if v < 10 { return out.append(UInt8(ascii: "0") + UInt8(v)) }
+        let v = value.magnitude
+        if v < 10 { return out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)) }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, enough for 20 digits
-        var count = 0
         withUnsafeMutableBytes(of: &digits) { raw in
-            while v > 0 {
-                raw[23 - count] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
-                count += 1
-            }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - count)...]))
+            let end = raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + 24
+            let start = writeDigits(v, before: end)
+            out.append(contentsOf: UnsafeRawBufferPointer(start: start, count: end - start))
+        }
+    }
+
+    /// "00" to "99", each two-digit number's text at twice its value: decimal digits are written
+    /// two a step (half the divisions of one a step).
+    // swift-format-ignore
+    @usableFromInline static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Writes the two digits of `pair` (0 to 99) at `at`.
+    @inlinable @inline(__always)
+    static func writePair(_ pair: UInt64, at at: UnsafeMutablePointer<UInt8>) {
+        let from = digitPairs.utf8Start + 2 &* Int(truncatingIfNeeded: pair)
+        at[0] = from[0]
+        at[1] = from[1]
+    }
+
+    /// Writes the decimal digits of `value` (no leading zeros; "0" for 0) so that they end just
+    /// before `end`, and returns where they start.
+    @inlinable @inline(__always)
+    static func writeDigits(_ value: UInt64, before end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var v = value
+        var at = end
+        while v >= 100 {
+            let pair = v % 100
+            v /= 100
+            at -= 2
+            writePair(pair, at: at)
+        }
+        if v >= 10 {
+            at -= 2
+            writePair(v, at: at)
+        } else {
+            at -= 1
+            at[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+        }
+        return at
+    }
+
+    /// Writes exactly `count` decimal digits of `value` (leading zeros kept; `value` below
+    /// 10^`count`) so that they end just before `end`.
+    @inlinable @inline(__always)
+    static func writeFixedDigits(_ value: UInt64, count: Int, before end: UnsafeMutablePointer<UInt8>) {
+        var v = value
+        var at = end
+        var left = count
+        while left >= 2 {
+            let pair = v % 100
+            v /= 100
+            at -= 2
+            writePair(pair, at: at)
+            left -= 2
+        }
+        if left == 1 {
+            at -= 1
+            at[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
         }
     }
 

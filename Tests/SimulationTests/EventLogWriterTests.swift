@@ -255,6 +255,26 @@ import Testing
     }
 
     /// ``LogEvent/Key`` names the keys of ``LogEvent/fieldOrder`` in its order.
+    /// A CSV cell needs quotes exactly when a byte-by-byte look finds a comma, a quote, a CR or
+    /// an LF, wherever it is (in a whole eight-byte word or in the bytes after the last one),
+    /// among bytes that differ from them by one bit or one unit.
+    @Test func aCellNeedsQuotesWhenAByteByByteLookSaysSo() {
+        var rng = SplitMix64(seed: 4180)
+        let specials: [UInt8] = [0x2C, 0x22, 0x0A, 0x0D]
+        let near: [UInt8] = [0x2B, 0x2D, 0x23, 0x21, 0x0B, 0x09, 0x0C, 0x0E, 0xAC, 0xA2, 0x8A, 0x00, 0xFF, 0x41, 0x30]
+        for _ in 0..<200_000 {
+            let length = Int(rng.next() % 41)
+            var bytes = (0..<length).map { _ in near[Int(rng.next() % UInt64(near.count))] }
+            if length > 0, rng.next() % 2 == 0 {
+                bytes[Int(rng.next() % UInt64(length))] = specials[Int(rng.next() % 4)]
+            }
+            let expected = bytes.contains { specials.contains($0) }
+            let got = bytes.withUnsafeBufferPointer { EventLineRenderer.needsQuotes($0) }
+            #expect(got == expected, "\(bytes)")
+            if got != expected { return }
+        }
+    }
+
     @Test func fieldKeysAreTheFieldOrder() {
         #expect(LogEvent.Key.allCases.map { "\($0)" } == LogEvent.fieldOrder)
         #expect(LogEvent.Key.allCases.map(\.rawValue) == Array(LogEvent.fieldOrder.indices))
