@@ -412,6 +412,45 @@ import Traces
         #expect(engine.events.filter { $0.kind == .enter }.count == plain.filter { $0.trace == "drive0" && $0.type == .enter }.count)
     }
 
+    /// A report scores a second view beside the first (what `report` prints with a profile): the
+    /// second score is the score an evaluation of that view alone gives, visit for visit, in
+    /// either order of the views, and the first is unchanged by the second.
+    @Test func theSecondViewScoresAsThatViewAlone() throws {
+        let fences = try FenceReader.read(path: Paths.repository("traces/demo-fences.geojson"))
+        let settings = try SettingsResolver.resolve(fences, global: GeotriggerOverrides())
+        let zurich = FrameDefinition.transverseMercator(latitudeOfOrigin: 47.37, centralMeridian: 8.53)
+        var profile = OSProfile.builtIn(.androidGeofencing)
+        profile.exitLoss = 0.3
+        profile.seed = 11
+        let input = TraceInput(path: Paths.repository("traces/demo-drive.gpx"), label: "drive")
+        func evaluate(_ view: Scoring.View, also: Scoring.View?) throws -> TraceEvaluation {
+            var replay = Replayer.Configuration(fences: fences, frame: zurich, settings: settings, workers: 1)
+            replay.profile = profile
+            var configuration = Evaluator.Configuration(replay: replay)
+            configuration.view = view
+            configuration.alsoView = also
+            return try #require(try Evaluator(configuration).run([input]).first)
+        }
+        /// Everything a score holds, as text (the score is not `Equatable`).
+        func text(_ score: TraceScore?) -> String {
+            guard let s = score else { return "none" }
+            return "\(s.trace) \(s.durationSeconds) \(s.visits) \(s.falseDetections) \(s.detections) "
+                + "\(s.passthroughs) \(s.lostEnters) \(s.lostExits) \(s.orphanExits)"
+        }
+        let app = try evaluate(.app, also: nil)
+        let geometry = try evaluate(.geometry, also: nil)
+        let appThenGeometry = try evaluate(.app, also: .geometry)
+        let geometryThenApp = try evaluate(.geometry, also: .app)
+        #expect(app.outcome.error == nil && geometry.outcome.error == nil)
+        #expect(text(appThenGeometry.score) == text(app.score))
+        #expect(text(appThenGeometry.alternateScore) == text(geometry.score))
+        #expect(text(geometryThenApp.score) == text(geometry.score))
+        #expect(text(geometryThenApp.alternateScore) == text(app.score))
+        #expect(app.alternateScore == nil)
+        // The views differ on this drive (the profile lost exits), so the test can tell them apart.
+        #expect(text(app.score) != text(geometry.score))
+    }
+
     /// Scoring's app view reads deliveries (and duplicates) at their time, counts what the
     /// platform lost or refused, and ignores the engine's lines and unconfirmed transitions; the
     /// geometry view is the other way round.
