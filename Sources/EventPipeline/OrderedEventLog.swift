@@ -31,6 +31,11 @@ public final class OrderedEventLog: Sendable {
         var head = 0
         var finished: [Bool]
         var spools: [Int: Spool] = [:]
+        /// Spools written out, emptied with their memory kept, for the next parts that wait (at
+        /// most ``idleSpools``): a part of a long trace spools about 2 MB while the part before it
+        /// is written, and a spool made afresh each time grew by doubling into fresh pages,
+        /// copying its bytes at each step.
+        var idle: [Spool] = []
         /// Bytes the spools hold in memory.
         var spooledInMemory = 0
         var failure: FencesimError?
@@ -81,7 +86,7 @@ public final class OrderedEventLog: Sendable {
             if trace == state.head {
                 if let error = OrderedEventLog.write(frames, to: state.writer) { fail(error, &state) }
             } else {
-                let spool = state.spools[trace] ?? Spool()
+                let spool = state.spools[trace] ?? state.idle.popLast() ?? Spool()
                 state.spools[trace] = spool
                 let before = spool.memory.count
                 let inMemory = state.spooledInMemory + frames.count <= spoolMemoryBytes
@@ -107,9 +112,13 @@ public final class OrderedEventLog: Sendable {
                     failure = failure ?? error
                 }
                 if let failure { fail(failure, &state) }
+                if state.idle.count < OrderedEventLog.idleSpools, spool.empty() { state.idle.append(spool) }
             }
         }
     }
+
+    /// Spools kept for reuse once written out (each with the memory its part filled).
+    static let idleSpools = 2
 
     /// Makes room for part `part` (parts whose number is not known in advance, such as the
     /// slices of a trace, are counted as they come).
@@ -257,6 +266,15 @@ public final class OrderedEventLog: Sendable {
             }
             chunks.append(bytes.count)
             return nil
+        }
+
+        /// Forgets what it held, keeping its memory's capacity, and says whether it can take a
+        /// part again (one that moved to a temporary file cannot).
+        func empty() -> Bool {
+            guard file == nil else { return false }
+            memory.removeAll(keepingCapacity: true)
+            chunks.removeAll()
+            return true
         }
 
         /// Hands every chunk to `body` in order, then closes the file.
