@@ -41,6 +41,12 @@ extension GroundTruth {
             if stretch.isEmpty {
                 stretch.reserveCapacity(min(stretchFixes, 4096))
                 points.reserveCapacity(min(stretchFixes, 4096))
+            } else if stretch.count == stretch.capacity, stretch.count < stretchFixes {
+                // A path longer than a few thousand fixes: room for a whole stretch at once (10 MB
+                // of fixes), where doubling from 4,096 copied the fixes four times on the walk's
+                // thread, a long drive's report's critical path.
+                stretch.reserveCapacity(stretchFixes)
+                points.reserveCapacity(stretchFixes)
             }
             stretch.append(fix)
             points.append(point ?? truth.frame.forward(XY(longitude: fix.longitude, latitude: fix.latitude)))
