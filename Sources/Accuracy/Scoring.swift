@@ -196,10 +196,28 @@ public enum Scoring {
                     e.enterTime.flatMap { LabelledVisits.time($0.description) }, e.exitTime.flatMap { LabelledVisits.time($0.description) }
                 )
             }
-            events.append(
+            append(
                 Event(
                     kind: kind, fence: first[e.fence], time: e.time, interpolated: kind == .enter && e.interpolated, enter: span.enter,
                     exit: span.exit))
+        }
+
+        /// Events a reader holds before it makes room for a long trace's (``eventsReserved``).
+        static let longTrace = 1 << 16
+
+        /// Events a long trace's reader makes room for at once: 64 MB of them (1.6 million), a
+        /// block the allocator maps alone (``Support/Allocator/keepFreedMemory()``), whose pages
+        /// count only once written. Grown by doubling, the list of a long drive's 700,000 events
+        /// was copied at every step into fresh memory: 16,800 page faults on the replay's thread
+        /// of the large workload's report, 7,800 now.
+        static let eventsReserved = (64 << 20) / MemoryLayout<Event>.stride
+
+        @inline(__always)
+        private mutating func append(_ event: Event) {
+            if events.count == events.capacity, events.count >= Reader.longTrace, events.count < Reader.eventsReserved {
+                events.reserveCapacity(Reader.eventsReserved)
+            }
+            events.append(event)
         }
 
         /// Takes `e` when scoring reads it (enter, exit, passthrough of a fence of the set; an
@@ -219,7 +237,7 @@ public enum Scoring {
                     Scoring.text(e.field("exitTime")).flatMap { LabelledVisits.time($0) }
                 )
             }
-            events.append(
+            append(
                 Event(
                     kind: kind, fence: Int32(j), time: e.time, interpolated: kind == .enter && Scoring.flag(e.field("interpolated")),
                     enter: span.enter, exit: span.exit))
