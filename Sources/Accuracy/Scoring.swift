@@ -296,6 +296,12 @@ public enum Scoring {
         public init(read events: [Event], fences: FenceSet) {
             // Detected visits in the order they began; the open one of each fence by its position.
             var detections: [DetectedVisit] = []
+            // Room for a visit per enter at once (an enter while its fence's visit is open adds
+            // none): grown by doubling, a long drive's list was copied at every step into fresh
+            // memory, on the replay's thread.
+            var enters = 0
+            for e in events where e.kind == .enter { enters += 1 }
+            detections.reserveCapacity(enters)
             var open = OpenDetections(events: events.count, fences: fences.fences.count)
             var passthroughs: [Int: [(Timestamp, Timestamp)]] = [:]
             var lostEnters: [Int: [Timestamp]] = [:]
@@ -326,11 +332,12 @@ public enum Scoring {
                     lostExits += 1
                 }
             }
-            // Copied to its exact size first: the list grew by doubling, and the grown block
-            // (with up to as much again of slack) is let go; sorted in place it stayed, 22 MB
-            // more at the peak of the large workload's report. Stable: visits of one fence that
-            // begin at one instant stay in the order they began (their positions break ties).
-            detections = detections.compacted()
+            // Copied to its exact size when repeated enters left much of the room unused (a
+            // list with slack sorted in place kept it: 22 MB more at the peak of the large
+            // workload's report when the list grew by doubling). Stable: visits of one fence
+            // that begin at one instant stay in the order they began (their positions break
+            // ties).
+            if detections.capacity - detections.count > detections.count / 8 { detections = detections.compacted() }
             detections.sortInEntryOrder { _, i, j in i < j }
             visits = detections
             byFence = Scoring.positionsByFence(detections.indices.map { detections[$0].fence })
