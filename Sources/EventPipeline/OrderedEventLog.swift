@@ -277,7 +277,7 @@ public final class OrderedEventLog: Sendable {
             return true
         }
 
-        /// Hands every chunk to `body` in order, then closes the file.
+        /// Hands every chunk to `body` in order (a temporary file is closed when the spool is freed).
         func drain(_ body: (UnsafeRawBufferPointer) -> Void) -> FencesimError? {
             guard let file else {
                 memory.withUnsafeBytes { body($0) }
