@@ -102,29 +102,35 @@ public enum ReportJSON {
     }
 
     /// Elements of a long list rendered by one thread before they are handed on.
-    static let listBlock = 1024
+    static let listBlock = 256
+
+    /// Blocks of a long list rendered in one round: a thread takes the next block of the round
+    /// when it is free, and the round ends when its last block is written. (Rounds of two blocks
+    /// of 1,024 elements left one thread idle at the end of each round while the other finished
+    /// its block: the large workload's report took 10 % longer to write.)
+    static let blocksPerRound = 8
 
     /// The elements of a long list, each on its lines with its separator: rendered in blocks of
-    /// ``listBlock`` elements on two threads side by side and written in order as each block and
+    /// ``listBlock`` elements by the threads available and written in order as each block and
     /// the ones before it are done (rendering is most of a report's writing; the bytes are the
-    /// same as one thread's). At most two blocks wait at a time.
+    /// same as one thread's). At most a round's blocks (``blocksPerRound``, about 2 MB on the
+    /// large workload) wait at a time.
     private static func writeList(
         _ count: Int, _ element: @Sendable (Int, inout ByteBuffer, inout Timestamp.ISO8601Writer) -> Void, to out: inout Output
     )
         throws(FencesimError)
     {
-        let threads = 2
         try out.flush()
         let sink = out.sink
         var failure: FencesimError?
         var start = 0
         while start < count, failure == nil {
-            let round = start..<min(count, start + listBlock * threads)
+            let round = start..<min(count, start + listBlock * blocksPerRound)
             let parts = (round.count + listBlock - 1) / listBlock
             OrderedBlocks.stream(
                 count: round.count, parts: parts,
                 { _, range -> RenderedBlock in
-                    // About 730 bytes a visit on the large workload: room for 1,024 a element
+                    // About 730 bytes a visit on the large workload: room for 1,024 an element
                     // (512 made every block grow, a copy of it, once on its way).
                     var bytes = ByteBuffer(capacity: range.count * 1024)
                     var times = Timestamp.ISO8601Writer()
