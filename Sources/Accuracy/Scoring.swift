@@ -416,7 +416,9 @@ public enum Scoring {
             var last: [DetectedVisit?] = []
             var flaps: [Int] = []
             var falseExits: [Int] = []
-            for (j, mine, positions) in jobs[range] {
+            for q in range {
+                if q + Scoring.prefetchedJobs < range.upperBound { prefetch(jobs[q + Scoring.prefetchedJobs], into: place) }
+                let (j, mine, positions) = jobs[q]
                 detected.removeAll(keepingCapacity: true)
                 for p in positions { detected.append(detections[p]) }
                 var timeline = TruthTimeline(mine.lazy.map { truths[$0] })
@@ -482,6 +484,22 @@ public enum Scoring {
             }
             return (falses, made)
         }
+        /// Asks for what `job` reads and writes: its truth visits, its detections and the places
+        /// of its scores, scattered over lists in time order (hundreds of megabytes on a long
+        /// drive) while fences are scored in fence order: read as each fence came, each missed
+        /// the cache (most of scoring's time in perf). At most ``prefetchedVisits`` of each.
+        func prefetch(_ job: (fence: Int, truths: ArraySlice<Int>, detected: ArraySlice<Int>), into place: UnsafeMutablePointer<VisitScore>)
+        {
+            truths.withUnsafeBufferPointer { t in
+                for p in job.truths.prefix(Scoring.prefetchedVisits) {
+                    Prefetch.readWhole(t, p)
+                    Prefetch.writeWhole(place + p)
+                }
+            }
+            detections.withUnsafeBufferPointer { d in
+                for p in job.detected.prefix(Scoring.prefetchedVisits) { Prefetch.readWhole(d, p) }
+            }
+        }
         // A long trace's fences are scored in two halves side by side (halves by work: visits
         // and detections), each writing its own places; false detections keep fence order.
         let scored = [VisitScore](unsafeUninitializedCapacity: truths.count) { place, made in
@@ -523,6 +541,11 @@ public enum Scoring {
         }
         return result
     }
+
+    /// How many fences ahead scoring asks for the visits it will read (``score(truth:detected:fences:trace:durationSeconds:bands:)``).
+    static let prefetchedJobs = 2
+    /// The most truth visits, and detections, of one fence asked for ahead.
+    static let prefetchedVisits = 16
 
     /// By fence, the position of its open detection while scoring reads a trace's events: a slot
     /// per fence of the set when the events are many for it (a long drive: a hash an event was

@@ -81,4 +81,9 @@ static inline void fencesim_sincos(double x, double *s, double *c) {
 static inline void fencesim_prefetch(const void *p) {
     __builtin_prefetch(p, 0, 3);
 }
+
+/// Asks for the cache line at `p` to be brought closer for a write soon (the same guarantees).
+static inline void fencesim_prefetch_write(const void *p) {
+    __builtin_prefetch(p, 1, 3);
+}
 #endif

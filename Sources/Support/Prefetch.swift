@@ -16,6 +16,37 @@ public enum Prefetch {
         #endif
     }
 
+    /// Asks for every cache line of `element` of `table` (a value larger than a line spans
+    /// several), if `element` is one of its indices.
+    @inlinable @inline(__always)
+    public static func readWhole<Element>(_ table: UnsafeBufferPointer<Element>, _ element: Int) {
+        #if canImport(CLinux)
+        guard let base = table.baseAddress, element >= 0, element < table.count else { return }
+        let start = UnsafeRawPointer(base + element)
+        var offset = 0
+        while offset < MemoryLayout<Element>.size {
+            fencesim_prefetch(start + offset)
+            offset += 64
+        }
+        fencesim_prefetch(start + (MemoryLayout<Element>.size - 1))
+        #endif
+    }
+
+    /// Asks for every cache line of the value at `place`, which is about to be written (it need
+    /// not be initialized).
+    @inlinable @inline(__always)
+    public static func writeWhole<Element>(_ place: UnsafeMutablePointer<Element>) {
+        #if canImport(CLinux)
+        let start = UnsafeRawPointer(place)
+        var offset = 0
+        while offset < MemoryLayout<Element>.size {
+            fencesim_prefetch_write(start + offset)
+            offset += 64
+        }
+        fencesim_prefetch_write(start + (MemoryLayout<Element>.size - 1))
+        #endif
+    }
+
     /// ``read(_:_:)-(UnsafeBufferPointer<Element>,_)`` of an array's element.
     @inlinable @inline(__always)
     public static func read<Element>(_ table: [Element], _ element: Int) {
