@@ -314,8 +314,8 @@ public struct Evaluator: Sendable {
         // What the notifications say is worked out now, while the truth's walk may still run
         // (it is the longer of the two on a long drive with a plain feed), and the events
         // scoring read are let go.
-        let detected = Scoring.Detections(read: reader.takeEvents(), fences: fenceSet)
-        let otherDetected = (other?.takeEvents()).map { Scoring.Detections(read: $0, fences: fenceSet) }
+        let detected = Scoring.Detections(read: reader.takeEvents(), names: names)
+        let otherDetected = (other?.takeEvents()).map { Scoring.Detections(read: $0, names: names) }
         truthDone.wait()
         do throws(FencesimError) {
             // A truth that failed cancelled the reading: its error is the trace's.

@@ -372,5 +372,12 @@ import Testing
         let spans = fromLines.events.filter { $0.kind == .passthrough }
         #expect(spans.count > 50 && spans.allSatisfy { $0.enter.nanoseconds % 1_000_000 == 0 })
         #expect(spans.contains { $0.exit.nanoseconds % 1_000_000 == 0 && $0.exit != $0.enter })
+        // The detections name their fences alike whether the ids come from the fences or from
+        // the readers' table of names (two fences share the id "A").
+        let byFences = Scoring.Detections(read: fromLines.events, fences: fences)
+        let byNames = Scoring.Detections(read: fromLines.events, names: Scoring.Reader.Names(fences))
+        #expect(byFences.visits.count > 100 && Set(byFences.visits.map(\.fenceID)) == ["A", "B"])
+        #expect(byNames.visits == byFences.visits)
+        #expect(byNames.byFence.map(\.fence) == byFences.byFence.map(\.fence))
     }
 }
