@@ -517,8 +517,14 @@ public final class GroundTruth {
                         let f1 = fractions[k + 1]
                         guard f1 > f0 else { continue }
                         let now: Bool
-                        if fractions.count == 2, let side = sideOfA, side.distance > GroundTruth.clearance {
-                            // No crossing, and `a` clearly off the boundary: the segment is on its side.
+                        if k == 0, let side = sideOfA, side.distance > GroundTruth.clearance {
+                            // Up to the first crossing (the whole segment when there is none), with
+                            // `a` clearly off the boundary: on `a`'s side.
+                            now = side.inside
+                        } else if k == fractions.count - 2, let side = sideOfB, side.distance > GroundTruth.clearance {
+                            // From the last crossing on, with `b` clearly off the boundary: on
+                            // `b`'s side. (Located at their midpoints, the two ends of a segment
+                            // crossing an area were a quarter of the walk's locations.)
                             now = side.inside
                         } else {
                             let mid = (f0 + f1) / 2
