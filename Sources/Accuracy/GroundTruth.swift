@@ -698,11 +698,30 @@ public final class GroundTruth {
         let sy = b.y - a.y
         let lengthSquared = sx * sx + sy * sy
         var found: [(fraction: Double, point: XY)] = []
+        // Runs of edges whose envelope lies apart from the segment's (strictly: a shared
+        // coordinate is not apart) are passed over: none of their edges can meet it, and reading
+        // every edge of a polygon was most of this (a segment near a boundary meets the envelopes
+        // of a run or two). The runs are the engine's (``Spatial/PlanarPolygon/runLength`` edges).
+        let segmentMinX = min(a.x, b.x)
+        let segmentMaxX = max(a.x, b.x)
+        let segmentMinY = min(a.y, b.y)
+        let segmentMaxY = max(a.y, b.y)
+        var box = UnsafePointer(layout.runBoxes.baseAddress! + 4 * r.boxStart)
         var start = r.vertexStart
         for ring in r.ringStart..<(r.ringStart + r.ringCount) {
             let end = layout.ringEnds[ring]
             var i = start
+            var runEnd = start
             while i + 1 < end {
+                if i == runEnd {
+                    runEnd = min(i + PlanarPolygon.runLength, end - 1)
+                    let apart = box[2] < segmentMinX || box[0] > segmentMaxX || box[3] < segmentMinY || box[1] > segmentMaxY
+                    box += 4
+                    if apart {
+                        i = runEnd
+                        continue
+                    }
+                }
                 let cx = xs[i], cy = ys[i], dx = xs[i + 1], dy = ys[i + 1]
                 let c = orientation(a.x, a.y, sx, sy, cx, cy)
                 let d = orientation(a.x, a.y, sx, sy, dx, dy)
