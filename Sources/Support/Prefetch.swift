@@ -21,7 +21,7 @@ public enum Prefetch {
     @inlinable @inline(__always)
     public static func readWhole<Element>(_ table: UnsafeBufferPointer<Element>, _ element: Int) {
         #if canImport(CLinux)
-        guard let base = table.baseAddress, element >= 0, element < table.count else { return }
+        guard MemoryLayout<Element>.size > 0, let base = table.baseAddress, element >= 0, element < table.count else { return }
         let start = UnsafeRawPointer(base + element)
         var offset = 0
         while offset < MemoryLayout<Element>.size {
@@ -37,6 +37,7 @@ public enum Prefetch {
     @inlinable @inline(__always)
     public static func writeWhole<Element>(_ place: UnsafeMutablePointer<Element>) {
         #if canImport(CLinux)
+        guard MemoryLayout<Element>.size > 0 else { return }
         let start = UnsafeRawPointer(place)
         var offset = 0
         while offset < MemoryLayout<Element>.size {
