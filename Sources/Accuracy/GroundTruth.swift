@@ -441,11 +441,18 @@ public final class GroundTruth {
                         let now: Bool
                         if let sideOfB { now = sideOfB.inside } else { now = try inside(region, b) }
                         if now != state { try transition(j, inside: now, fraction: 1) }
-                        if let sideOfB {
-                            near[n].clearUntil =
-                                odometer &+ GroundTruth.nanometres(roundingDown: sideOfB.distance) &- GroundTruth.clearanceNanometres
-                        }
+                        if let sideOfB { near[n].clearUntil = GroundTruth.clearUntil(odometer, clearBy: sideOfB.distance) }
                         continue
+                    }
+                    /// No crossing on this segment: every point of it is on the side `inside`
+                    /// (where the path was, if it was not, it changed at the segment's start), and
+                    /// the path is clear of the boundary until path length `until`.
+                    func settle(inside: Bool, until: Int64) throws(SpatialError) {
+                        if inside != state {
+                            try transition(j, inside: inside, fraction: 0)
+                            state = inside
+                        }
+                        near[n].clearUntil = until
                     }
                     // `a` is where the segment before ended: its side may be known.
                     var sideOfA: (inside: Bool, distance: Double)?
@@ -467,12 +474,7 @@ public final class GroundTruth {
                             if let sb = sideOfB, sb.distance > length + GroundTruth.clearance {
                                 // The whole segment lies on `b`'s side (every point of it is within
                                 // its length of `b`): no crossing.
-                                if sb.inside != state {
-                                    try transition(j, inside: sb.inside, fraction: 0)
-                                    state = sb.inside
-                                }
-                                near[n].clearUntil =
-                                    odometer &+ GroundTruth.nanometres(roundingDown: sb.distance) &- GroundTruth.clearanceNanometres
+                                try settle(inside: sb.inside, until: GroundTruth.clearUntil(odometer, clearBy: sb.distance))
                                 continue
                             }
                         }
@@ -481,11 +483,7 @@ public final class GroundTruth {
                     if let side = sideOfA, side.distance > length + GroundTruth.clearance {
                         // The whole segment lies on `a`'s side: no crossing, and `a`'s side
                         // is the side of every point of it.
-                        if side.inside != state {
-                            try transition(j, inside: side.inside, fraction: 0)
-                            state = side.inside
-                        }
-                        near[n].clearUntil = start &+ GroundTruth.nanometres(roundingDown: side.distance) &- GroundTruth.clearanceNanometres
+                        try settle(inside: side.inside, until: GroundTruth.clearUntil(start, clearBy: side.distance))
                         continue
                     }
                     if case .area = region, sideOfA != nil, !knowsB {
@@ -498,12 +496,7 @@ public final class GroundTruth {
                         // Both ends on one side, and the discs around them clear of the
                         // boundary cover the segment (a point of it is nearer one end than
                         // that end's clearance): no crossing, without asking GEOS.
-                        if sa.inside != state {
-                            try transition(j, inside: sa.inside, fraction: 0)
-                            state = sa.inside
-                        }
-                        near[n].clearUntil =
-                            odometer &+ GroundTruth.nanometres(roundingDown: sb.distance) &- GroundTruth.clearanceNanometres
+                        try settle(inside: sa.inside, until: GroundTruth.clearUntil(odometer, clearBy: sb.distance))
                         continue
                     }
                     // Sub-intervals between crossings; a segment starting on the boundary has
@@ -597,6 +590,12 @@ public final class GroundTruth {
     /// Whole nanometres in `metres`, rounded up (a path length that is never short).
     static func nanometres(roundingUp metres: Double) -> Int64 {
         Int64(min((metres * 1e9).rounded(.up), 1e18)) &+ 1
+    }
+
+    /// The path length before which the path cannot reach a boundary `distance` metres from the
+    /// point at path length `position` (a micrometre short of it, never long).
+    static func clearUntil(_ position: Int64, clearBy distance: Double) -> Int64 {
+        position &+ nanometres(roundingDown: distance) &- clearanceNanometres
     }
 
     /// Whole nanometres in `metres`, rounded down (a distance that is never long).

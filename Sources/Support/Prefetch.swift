@@ -20,31 +20,28 @@ public enum Prefetch {
     /// several), if `element` is one of its indices.
     @inlinable @inline(__always)
     public static func readWhole<Element>(_ table: UnsafeBufferPointer<Element>, _ element: Int) {
-        #if canImport(CLinux)
-        guard MemoryLayout<Element>.size > 0, let base = table.baseAddress, element >= 0, element < table.count else { return }
-        let start = UnsafeRawPointer(base + element)
-        var offset = 0
-        while offset < MemoryLayout<Element>.size {
-            fencesim_prefetch(start + offset)
-            offset += 64
-        }
-        fencesim_prefetch(start + (MemoryLayout<Element>.size - 1))
-        #endif
+        guard let base = table.baseAddress, element >= 0, element < table.count else { return }
+        lines(of: UnsafeRawPointer(base + element), size: MemoryLayout<Element>.size, forWriting: false)
     }
 
     /// Asks for every cache line of the value at `place`, which is about to be written (it need
     /// not be initialized).
     @inlinable @inline(__always)
     public static func writeWhole<Element>(_ place: UnsafeMutablePointer<Element>) {
+        lines(of: UnsafeRawPointer(place), size: MemoryLayout<Element>.size, forWriting: true)
+    }
+
+    /// Asks for every cache line of the `size` bytes at `start` (nothing when `size` is 0).
+    @inlinable @inline(__always)
+    static func lines(of start: UnsafeRawPointer, size: Int, forWriting: Bool) {
         #if canImport(CLinux)
-        guard MemoryLayout<Element>.size > 0 else { return }
-        let start = UnsafeRawPointer(place)
+        guard size > 0 else { return }
         var offset = 0
-        while offset < MemoryLayout<Element>.size {
-            fencesim_prefetch_write(start + offset)
+        while offset < size {
+            if forWriting { fencesim_prefetch_write(start + offset) } else { fencesim_prefetch(start + offset) }
             offset += 64
         }
-        fencesim_prefetch_write(start + (MemoryLayout<Element>.size - 1))
+        if forWriting { fencesim_prefetch_write(start + (size - 1)) } else { fencesim_prefetch(start + (size - 1)) }
         #endif
     }
 
