@@ -26,7 +26,8 @@ let package = Package(
         .target(
             name: "Spatial", dependencies: ["CGEOS", "CPROJ", "Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Traces", dependencies: ["Files", "Spatial", "Support", "CGzip"]),
-        .target(name: "Fences", dependencies: ["Files", "Spatial", "Support"]),
+        .target(
+            name: "Fences", dependencies: ["Files", "Spatial", "Support", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .target(name: "Geotriggers", dependencies: ["Spatial", "Fences", "Support"]),
         .target(name: "CheckIns", dependencies: ["Geotriggers", "Fences", "Spatial", "Support"]),
         .target(name: "Places", dependencies: ["Files", "Fences", "Spatial", "Support"]),

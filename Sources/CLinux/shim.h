@@ -86,4 +86,42 @@ static inline void fencesim_prefetch(const void *p) {
 static inline void fencesim_prefetch_write(const void *p) {
     __builtin_prefetch(p, 1, 3);
 }
+
+/// The bytes of a JSON text a structural scan looks for, among the 64 at `p`: bit k of each
+/// mask is set when byte k is a double quote, a backslash, an opening bracket (`{` or `[`, one
+/// bit apart: 0x7B and 0x5B), a closing bracket (`}` or `]`), or a comma. SSE2 compares 16
+/// bytes at once where the compiler targets it (every x86-64), a byte loop elsewhere; the
+/// masks are the same.
+typedef struct {
+    unsigned long long quotes, backslashes, opens, closes, commas;
+} fencesim_json_classes;
+
+static inline fencesim_json_classes fencesim_classify_json64(const unsigned char *p) {
+    fencesim_json_classes r = {0, 0, 0, 0, 0};
+#if defined(__SSE2__)
+    typedef char fencesim_v16 __attribute__((vector_size(16)));
+    for (int k = 0; k < 4; k++) {
+        fencesim_v16 v;
+        __builtin_memcpy(&v, p + 16 * k, 16);
+        fencesim_v16 folded = v | (char)0x20;
+        int shift = 16 * k;
+        r.quotes |= (unsigned long long)(unsigned int)__builtin_ia32_pmovmskb128((fencesim_v16)(v == (char)'"')) << shift;
+        r.backslashes |= (unsigned long long)(unsigned int)__builtin_ia32_pmovmskb128((fencesim_v16)(v == (char)'\\')) << shift;
+        r.opens |= (unsigned long long)(unsigned int)__builtin_ia32_pmovmskb128((fencesim_v16)(folded == (char)'{')) << shift;
+        r.closes |= (unsigned long long)(unsigned int)__builtin_ia32_pmovmskb128((fencesim_v16)(folded == (char)'}')) << shift;
+        r.commas |= (unsigned long long)(unsigned int)__builtin_ia32_pmovmskb128((fencesim_v16)(v == (char)',')) << shift;
+    }
+#else
+    for (int k = 0; k < 64; k++) {
+        unsigned char b = p[k];
+        unsigned char f = b | 0x20;
+        r.quotes |= (unsigned long long)(b == '"') << k;
+        r.backslashes |= (unsigned long long)(b == '\\') << k;
+        r.opens |= (unsigned long long)(f == '{') << k;
+        r.closes |= (unsigned long long)(f == '}') << k;
+        r.commas |= (unsigned long long)(b == ',') << k;
+    }
+#endif
+    return r;
+}
 #endif

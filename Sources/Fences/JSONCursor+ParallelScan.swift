@@ -1,6 +1,10 @@
 import Dispatch
 import Support
 
+#if canImport(CLinux)
+import CLinux
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -78,71 +82,121 @@ struct HalfScan {
 struct HalfScanner: @unchecked Sendable {
     let buffer: UnsafeBufferPointer<UInt8>
 
-    /// What the scan does with each byte: 0 nothing (most bytes), else one of the cases below.
-    static let byteClasses: [UInt8] = {
-        var classes = [UInt8](repeating: 0, count: 256)
-        classes[Int(UInt8(ascii: "\""))] = 1
-        classes[Int(UInt8(ascii: "{"))] = 2
-        classes[Int(UInt8(ascii: "["))] = 2
-        classes[Int(UInt8(ascii: "}"))] = 3
-        classes[Int(UInt8(ascii: "]"))] = 3
-        classes[Int(UInt8(ascii: ","))] = 4
-        return classes
-    }()
-
     /// The half `from..<to`, starting outside any string; `nil` when it ends inside a string.
     ///
-    /// Bytes are classified through a table, in a short loop over the bytes that do not matter
-    /// (numbers and names).
+    /// Sixty-four bytes at a time, as bit masks of their quotes, backslashes, brackets and
+    /// commas (`fencesim_classify_json64`: SSE2 comparisons). Without a backslash, a block's
+    /// bytes inside strings are those with an odd number of quotes at or before them (carried
+    /// from the blocks before): the prefix XOR of the quote mask. Its brackets and commas
+    /// outside strings are then taken one set bit at a time. A block with a backslash, or
+    /// after one that ended on an escape, is read byte by byte (escapes are rare in fence
+    /// files). A block whose closing brackets cannot bring the depth to zero only adds its
+    /// brackets' counts to the depth (a feature's inner blocks). The last bytes of the half, fewer than 64, are classified from a copy padded
+    /// with spaces. A byte-at-a-time loop over every byte took 8 instructions a byte (231 M of a
+    /// 200,000-fix event log's 4.9 G on the large fences).
     func scan(from: Int, to: Int) -> HalfScan? {
         var result = HalfScan()
         guard from < to, let base = buffer.baseAddress else { return result }
         var depth = 0
         var lowest = 0
-        var p = from
-        let complete = HalfScanner.byteClasses.withUnsafeBufferPointer { table -> Bool in
-            let classes = table.baseAddress!
-            while p < to {
-                var c = classes[Int(base[p])]
-                while c == 0 {
-                    p &+= 1
-                    guard p < to else { return true }
-                    c = classes[Int(base[p])]
-                }
-                switch c {
-                case 1:
-                    // The closing quote is the first one not escaped (preceded by an even
-                    // number of backslashes); memchr finds the candidates.
-                    var from = p &+ 1
-                    while true {
-                        guard from < to, let hit = memchr(base + from, 0x22, to - from) else { return false }
-                        let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                        var backslashes = 0
-                        while at - backslashes - 1 > p, base[at - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
-                        from = at &+ 1
-                        if backslashes & 1 == 0 { break }
-                    }
-                    p = from
-                case 2:
+        // Whether the scan stands inside a string, and just after a backslash there.
+        var inString = false
+        var escaped = false
+        @inline(__always) func structural(_ bits: UInt64, _ classes: Classes, at p: Int) {
+            var bits = bits
+            while bits != 0 {
+                let k = bits.trailingZeroBitCount
+                let bit: UInt64 = 1 << UInt64(k)
+                if classes.opens & bit != 0 {
                     depth += 1
-                    p += 1
-                case 3:
+                } else if classes.closes & bit != 0 {
                     depth -= 1
                     if depth < lowest {
                         lowest = depth
-                        result.lows.append((p, depth))
+                        result.lows.append((p + k, depth))
                     }
-                    p += 1
-                default:
-                    if depth <= 0 { result.commas.append((p, depth)) }
-                    p += 1
+                } else if depth <= 0 {
+                    result.commas.append((p + k, depth))
+                }
+                bits &= bits &- 1
+            }
+        }
+        var p = from
+        var tail = (SIMD32<UInt8>(), SIMD32<UInt8>())
+        while p < to {
+            let count = min(64, to - p)
+            let classes = withUnsafeMutableBytes(of: &tail) { padded -> Classes in
+                if count == 64 { return HalfScanner.classify(base + p) }
+                let spaces = padded.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                spaces.initialize(repeating: 0x20, count: 64)
+                spaces.update(from: base + p, count: count)
+                return HalfScanner.classify(spaces)
+            }
+            if classes.backslashes == 0, !escaped {
+                var inside = classes.quotes
+                inside ^= inside << 1
+                inside ^= inside << 2
+                inside ^= inside << 4
+                inside ^= inside << 8
+                inside ^= inside << 16
+                inside ^= inside << 32
+                if inString { inside = ~inside }
+                inString = inside >> 63 != 0
+                let outside = ~inside
+                let closes = (classes.closes & outside).nonzeroBitCount
+                if depth - closes > 0 {
+                    // The depth stays above zero through the block: no comma or new low to
+                    // note, only the depth to carry.
+                    depth += (classes.opens & outside).nonzeroBitCount - closes
+                } else {
+                    structural((classes.opens | classes.closes | classes.commas) & outside, classes, at: p)
+                }
+            } else {
+                for k in 0..<count {
+                    let b = base[p + k]
+                    if inString {
+                        if escaped {
+                            escaped = false
+                        } else if b == UInt8(ascii: "\\") {
+                            escaped = true
+                        } else if b == UInt8(ascii: "\"") {
+                            inString = false
+                        }
+                    } else if b == UInt8(ascii: "\"") {
+                        inString = true
+                    } else {
+                        structural((classes.opens | classes.closes | classes.commas) & (1 << UInt64(k)), classes, at: p)
+                    }
                 }
             }
-            return true
+            p += count
         }
-        guard complete else { return nil }
+        guard !inString else { return nil }
         result.depth = depth
         return result
+    }
+
+    typealias Classes = (quotes: UInt64, backslashes: UInt64, opens: UInt64, closes: UInt64, commas: UInt64)
+
+    /// The masks of the 64 bytes at `p` (see ``scan(from:to:)``).
+    @inline(__always)
+    static func classify(_ p: UnsafePointer<UInt8>) -> Classes {
+        #if canImport(CLinux)
+        let c = fencesim_classify_json64(p)
+        return (c.quotes, c.backslashes, c.opens, c.closes, c.commas)
+        #else
+        var c: Classes = (0, 0, 0, 0, 0)
+        for k in 0..<64 {
+            let b = p[k]
+            let bit: UInt64 = 1 << UInt64(k)
+            if b == UInt8(ascii: "\"") { c.quotes |= bit }
+            if b == UInt8(ascii: "\\") { c.backslashes |= bit }
+            if b | 0x20 == UInt8(ascii: "{") { c.opens |= bit }
+            if b | 0x20 == UInt8(ascii: "}") { c.closes |= bit }
+            if b == UInt8(ascii: ",") { c.commas |= bit }
+        }
+        return c
+        #endif
     }
 }
 

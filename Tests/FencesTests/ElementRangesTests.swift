@@ -139,3 +139,104 @@ import Testing
         #expect(values == [9, 24])
     }
 }
+
+/// The block scan of one half (``HalfScanner/scan(from:to:)``: 64 bytes at a time as bit masks)
+/// against a byte-at-a-time scan written for the test.
+@Suite struct HalfScannerTests {
+    /// What the half scan reports, byte by byte: a quote opens a string that the first quote
+    /// not escaped (after an even number of backslashes) closes; outside strings, brackets move
+    /// the depth and commas at or below the start are noted, as are closing brackets that go
+    /// lower than before.
+    static func oracle(_ bytes: [UInt8], from: Int, to: Int) -> HalfScan? {
+        var result = HalfScan()
+        var depth = 0
+        var lowest = 0
+        var p = from
+        while p < to {
+            let b = bytes[p]
+            if b == UInt8(ascii: "\"") {
+                var q = p + 1
+                while true {
+                    guard q < to else { return nil }
+                    if bytes[q] == UInt8(ascii: "\\") {
+                        q += 2
+                        continue
+                    }
+                    if bytes[q] == UInt8(ascii: "\"") { break }
+                    q += 1
+                }
+                p = q + 1
+                continue
+            }
+            if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") { depth += 1 }
+            if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+                depth -= 1
+                if depth < lowest {
+                    lowest = depth
+                    result.lows.append((p, depth))
+                }
+            }
+            if b == UInt8(ascii: ","), depth <= 0 { result.commas.append((p, depth)) }
+            p += 1
+        }
+        result.depth = depth
+        return result
+    }
+
+    static func same(_ a: HalfScan?, _ b: HalfScan?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.depth == b.depth && a.commas.map(\.offset) == b.commas.map(\.offset) && a.commas.map(\.depth) == b.commas.map(\.depth)
+            && a.lows.map(\.offset) == b.lows.map(\.offset) && a.lows.map(\.depth) == b.lows.map(\.depth)
+    }
+
+    /// Random texts of brackets, commas, quotes, backslashes and filler (strings that cross the
+    /// 64-byte blocks, escapes at a block's first byte, runs of backslashes, unclosed strings,
+    /// depths that reach zero and below), each scanned from and to random offsets.
+    @Test func blocksScanAsBytesDo() throws {
+        var rng = SplitMix64(seed: 11)
+        let alphabet = Array("{}[],\"\\\\ a1:.-\n".utf8)
+        var compared = 0
+        var unclosed = 0
+        for round in 0..<3_000 {
+            let length = Int(rng.next() % 300)
+            var bytes = (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            if round % 3 == 0 {
+                // Mostly structure, few strings: long runs outside strings.
+                bytes = bytes.map { $0 == UInt8(ascii: "\"") && rng.next() % 4 != 0 ? UInt8(ascii: "1") : $0 }
+            }
+            let from = length == 0 ? 0 : Int(rng.next() % UInt64(length + 1))
+            let to = from + Int(rng.next() % UInt64(length - from + 1))
+            let expected = HalfScannerTests.oracle(bytes, from: from, to: to)
+            if expected == nil { unclosed += 1 }
+            let found = bytes.withUnsafeBufferPointer { HalfScanner(buffer: $0).scan(from: from, to: to) }
+            #expect(HalfScannerTests.same(found, expected), "\(String(decoding: bytes, as: UTF8.self)) \(from)..<\(to)")
+            compared += 1
+        }
+        #expect(compared == 3_000)
+        #expect(unclosed > 100 && unclosed < 2_900)
+    }
+
+    /// A long feature array: the blocks that only carry the depth and the ones read bit by bit
+    /// agree with the bytes at every split.
+    @Test func aFeatureArrayScansAsBytesDo() throws {
+        var rng = SplitMix64(seed: 5)
+        var text = "["
+        for k in 0..<400 {
+            let escape = rng.next() % 7 == 0 ? #"\"\\"# : ""
+            let ring = (0..<Int(3 + rng.next() % 20)).map { _ in "[\(rng.next() % 1000).\(rng.next() % 1000), -\(rng.next() % 90)]" }
+            text +=
+                (k > 0 ? ",\n" : "")
+                + #"{"type":"Feature","properties":{"id":"f\#(k)\#(escape)","n":[{"a":"]"}]},"geometry":{"type":"Polygon","coordinates":[[\#(ring.joined(separator: ","))]]}}"#
+        }
+        text += "]"
+        let bytes = Array(text.utf8)
+        for _ in 0..<200 {
+            let from = Int(rng.next() % UInt64(bytes.count))
+            let to = from + Int(rng.next() % UInt64(bytes.count - from + 1))
+            let found = bytes.withUnsafeBufferPointer { HalfScanner(buffer: $0).scan(from: from, to: to) }
+            #expect(HalfScannerTests.same(found, HalfScannerTests.oracle(bytes, from: from, to: to)), "\(from)..<\(to)")
+        }
+        let whole = bytes.withUnsafeBufferPointer { HalfScanner(buffer: $0).scan(from: 1, to: bytes.count - 1) }
+        #expect(whole?.commas.count == 399)
+    }
+}
