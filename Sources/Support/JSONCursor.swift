@@ -343,11 +343,13 @@ public struct JSONCursor {
             let n = stacked
             guard n > 0 else { return .object([]) }
             stacked = 0
-            return .object(
-                Array(unsafeUninitializedCapacity: n) { buffer, count in
-                    buffer.baseAddress!.moveInitialize(from: base, count: n)
-                    count = n
-                })
+            // Reserved, then appended (specialized for the element type): the generic
+            // `Array(unsafeUninitializedCapacity:)` looked up the storage class's metadata at
+            // run time on every call (360 instructions of an object's 4,500 in a fence file).
+            var exact: [JSONMember] = []
+            exact.reserveCapacity(n)
+            for k in 0..<n { exact.append((base + k).move()) }
+            return .object(exact)
         }
     }
 
