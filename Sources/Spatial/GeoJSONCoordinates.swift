@@ -3,7 +3,10 @@ import Support
 /// The `coordinates` of a GeoJSON geometry as read, before its `type` says how to interpret them
 /// (members may come in any order): positions, lists of positions, or deeper lists, each with the
 /// byte offset where it starts.
-public indirect enum GeoJSONCoordinates: Sendable {
+///
+/// Not `indirect`: a deeper list holds its children in an array already, and an indirect enum
+/// boxed every value (an allocation and a release for each circle's position and each ring).
+public enum GeoJSONCoordinates: Sendable {
     case position(XY, offset: Int)
     case positions([XY], offset: Int)
     case list([GeoJSONCoordinates], offset: Int)
@@ -38,6 +41,8 @@ public indirect enum GeoJSONCoordinates: Sendable {
         let start = c
         if let points = positionList(&c) { return .positions(points, offset: offset) }
         c = start
+        // A single position (a circle's centre), the same way.
+        if let (x, y) = c.readNumberPair() { return .position(XY(x, y), offset: offset) }
         guard c.peek() == UInt8(ascii: "[") else {
             let found = try c.parseValue()
             if problem == nil {

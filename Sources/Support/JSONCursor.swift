@@ -518,6 +518,38 @@ public struct JSONCursor {
         return true
     }
 
+    /// Reads one short number array, `[a, b]` to `[a, b, c, d]`, and returns its first two
+    /// numbers (a GeoJSON position), in one pass as ``readNumberPairs(_:)`` reads many.
+    ///
+    /// `nil` for anything else or anything this path does not handle, with the cursor left
+    /// where it was: read the value with the general methods, which report what is wrong. When
+    /// it returns a pair the numbers are those ``parseNumber()`` gives.
+    public mutating func readNumberPair() -> (x: Double, y: Double)? {
+        guard depth + 1 <= JSONParser.maximumDepth, let bytes = buffer.baseAddress else { return nil }
+        var p = position
+        let limit = end
+        typealias Fast = JSONCursor
+        Fast.skipSpace(bytes, limit, &p)
+        guard Fast.byte(bytes, limit, p) == UInt8(ascii: "[") else { return nil }
+        p &+= 1
+        var x = 0.0, y = 0.0
+        var count = 0
+        while true {
+            Fast.skipSpace(bytes, limit, &p)
+            guard let value = Fast.plainNumber(bytes, limit, &p) else { return nil }
+            if count == 0 { x = value } else if count == 1 { y = value }
+            count += 1
+            Fast.skipSpace(bytes, limit, &p)
+            let b = Fast.byte(bytes, limit, p)
+            p &+= 1
+            if b == UInt8(ascii: "]") { break }
+            guard b == UInt8(ascii: ","), count < 4 else { return nil }
+        }
+        guard count >= 2 else { return nil }
+        position = p
+        return (x, y)
+    }
+
     /// The byte at `i`, or 0 at or past `limit`.
     @inline(__always)
     static func byte(_ bytes: UnsafePointer<UInt8>, _ limit: Int, _ i: Int) -> UInt8 { i < limit ? bytes[i] : 0 }

@@ -167,6 +167,61 @@ import Testing
         #expect(result == nil || result! == nil, "\(text)")
     }
 
+    /// The position the one-number-array reader hands out, or `nil` when it declines (the
+    /// cursor then stands where it was).
+    func fastPosition(_ text: String) throws -> [Double]? {
+        try JSONParser.withCursor(SourceText(file: "t.json", bytes: Array(text.utf8))) {
+            (c: inout JSONCursor) throws(JSONCursor.Failure) -> [Double]? in
+            let start = c.position
+            guard let (x, y) = c.readNumberPair() else {
+                #expect(c.position == start)
+                return nil
+            }
+            try c.expectEnd()
+            return [x, y]
+        }
+    }
+
+    /// Random single positions (a circle's centre), whitespace anywhere, two to four numbers of
+    /// every shape: what the reader accepts it reads bit for bit as the grammar does, and it
+    /// declines exactly the positions holding a number it leaves to the general path.
+    @Test func singlePositionsReadAsTheGrammarReadsThem() throws {
+        var rng = SplitMix64(seed: 8)
+        let all = JSONFastPathTests.numberTexts(count: 2_000, seed: 12)
+        let cheap = all.filter(JSONFastPathTests.oneCheapConversion)
+        let other = all.filter { !JSONFastPathTests.oneCheapConversion($0) }
+        let spaces = ["", "", " ", "\n", " \t"]
+        func space() -> String { spaces[Int(rng.next() % UInt64(spaces.count))] }
+        var accepted = 0
+        var declined = 0
+        for _ in 0..<3_000 {
+            let numbers = (0..<(2 + Int(rng.next() % 3))).map { _ in
+                let pool = rng.next() % 8 == 0 ? other : cheap
+                return pool[Int(rng.next() % UInt64(pool.count))]
+            }
+            let text = space() + "[" + numbers.map { space() + $0 + space() }.joined(separator: ",") + "]" + space()
+            let fast = try fastPosition(text)
+            #expect((fast == nil) == numbers.contains { !JSONFastPathTests.oneCheapConversion($0) }, "\(text)")
+            guard let fast else {
+                declined += 1
+                continue
+            }
+            accepted += 1
+            let general = try value(text).elements?.prefix(2).map { $0.number ?? .nan } ?? []
+            #expect(fast.map(\.bitPattern) == general.map(\.bitPattern), "\(text)")
+        }
+        #expect(accepted > 300 && declined > 300)
+    }
+
+    /// Anything but one array of two to four numbers is declined, for the general reader.
+    @Test(arguments: [
+        "[]", "[1]", "[1,2,3,4,5]", "[[1,2]]", "[1,2,]", "[1 2]", "[1,2", "[1,\"2\"]", "[1,null]", "[01,2]", "[1.,2]", "[1e5,2]", "1", "{}",
+    ])
+    func otherPositionsAreDeclined(_ text: String) throws {
+        let result = try? fastPosition(text)
+        #expect(result == nil || result! == nil, "\(text)")
+    }
+
     /// The digit runs read eight bytes at a time, against a byte-by-byte reading, with bytes of
     /// 0xFA and more (whose carry the method must keep out of the run) around the digits.
     @Test func digitRunsMatchAByteByByteReading() {
