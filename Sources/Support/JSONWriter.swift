@@ -127,12 +127,12 @@ public enum JSONWriter {
     // swift-format-ignore
     @usableFromInline static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    /// Writes the two digits of `pair` (0 to 99) at `at`.
+    /// Writes the two digits of `pair` (0 to 99) at `place`.
     @inlinable @inline(__always)
-    static func writePair(_ pair: UInt64, at at: UnsafeMutablePointer<UInt8>) {
+    static func writePair(_ pair: UInt64, at place: UnsafeMutablePointer<UInt8>) {
         let from = digitPairs.utf8Start + 2 &* Int(truncatingIfNeeded: pair)
-        at[0] = from[0]
-        at[1] = from[1]
+        place[0] = from[0]
+        place[1] = from[1]
     }
 
     /// Writes the decimal digits of `value` (no leading zeros; "0" for 0) so that they end just

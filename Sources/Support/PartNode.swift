@@ -1,5 +1,3 @@
-import Support
-
 /// A value of a part's line, with its place for errors: typed accessors throw `.badData`
 /// located at the value (file, line, column).
 public struct PartNode {

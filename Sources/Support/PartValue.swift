@@ -1,5 +1,3 @@
-import Support
-
 /// How a part writes values that must come back exactly.
 public enum PartValue {
     /// A double as its 16 hexadecimal bits (every bit kept, -0 and NaN included).
