@@ -199,15 +199,23 @@ public final class GroundTruth {
                     box = BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
                 case .area:
                     let shape = fence.shape.mapPositions { frame.forward($0) }
-                    let geometry = try Geometry(shape, context: context)
-                    guard !geometry.isEmpty else { break }
                     let start = xs.count
                     let ends = PlanarPolygon.appendRings(of: shape, to: &xs, &ys) ?? []
-                    let planarBox = ends.isEmpty ? nil : BoundingBox(points: (start..<xs.count).lazy.map { XY(xs[$0], ys[$0]) })
-                    rings.append(Rings(vertexStart: start, ringStart: ringEnds.count, ringCount: planarBox == nil ? 0 : ends.count))
+                    if ends.isEmpty {
+                        // Not laid out flat (too many vertices, or nothing to lay out): GEOS
+                        // says whether it is empty, and gives its box. A polygon laid out has a
+                        // ring of vertices, so it is not empty: its GEOS objects wait for a test
+                        // that needs them (``area(_:)``; made here for 20,000 polygons they were
+                        // 69 M of this init's 821 M instructions, and memory of their own).
+                        let geometry = try Geometry(shape, context: context)
+                        guard !geometry.isEmpty else { break }
+                        box = geometry.boundingBox
+                    } else {
+                        box = BoundingBox(points: (start..<xs.count).lazy.map { XY(xs[$0], ys[$0]) })
+                    }
+                    rings.append(Rings(vertexStart: start, ringStart: ringEnds.count, ringCount: ends.count))
                     ringEnds += ends
                     region = .area(areas.count)
-                    box = planarBox ?? geometry.boundingBox
                     areas.append(nil)
                     shapes.append(shape)
                     boxes.append(box)
