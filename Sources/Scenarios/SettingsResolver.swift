@@ -34,7 +34,8 @@ public enum SettingsResolver {
                 let geotrigger = Self.geotrigger(all[k].properties)
                 if geotrigger == nil, all[k].bufferMeters == nil {
                     if let zone = all[k].zone {
-                        if let position = zonePosition[zone] {
+                        // No zones declared (a replay without a scenario): nothing to look up.
+                        if !zonePosition.isEmpty, let position = zonePosition[zone] {
                             builder.append(position: position)
                             continue
                         }
@@ -72,7 +73,8 @@ public enum SettingsResolver {
     /// The `geotrigger` property among a fence's properties (as ``Fences/Fence/property(_:)``
     /// finds it: the last member of that name), from the stored array, read in place.
     static func geotrigger(_ properties: [JSONMember]) -> JSONNode? {
-        properties.last(where: { $0.key == "geotrigger" })?.node
+        // The length first: most keys differ from it there, without a comparison of text.
+        properties.last(where: { $0.key.utf8.count == 10 && $0.key == "geotrigger" })?.node
     }
 
     /// One fence's settings from the fields they depend on (`fence` gives its id and location for
