@@ -490,23 +490,7 @@ public struct JSONCursor {
         Fast.skipSpace(bytes, limit, &p)
         guard Fast.byte(bytes, limit, p) != UInt8(ascii: "]") else { return false }
         while true {
-            Fast.skipSpace(bytes, limit, &p)
-            guard Fast.byte(bytes, limit, p) == UInt8(ascii: "[") else { return false }
-            p &+= 1
-            var x = 0.0, y = 0.0
-            var count = 0
-            while true {
-                Fast.skipSpace(bytes, limit, &p)
-                guard let value = Fast.plainNumber(bytes, limit, &p) else { return false }
-                if count == 0 { x = value } else if count == 1 { y = value }
-                count += 1
-                Fast.skipSpace(bytes, limit, &p)
-                let b = Fast.byte(bytes, limit, p)
-                p &+= 1
-                if b == UInt8(ascii: "]") { break }
-                guard b == UInt8(ascii: ",") else { return false }
-            }
-            guard count >= 2, count <= 4 else { return false }
+            guard let (x, y) = Fast.position(bytes, limit, &p) else { return false }
             body(x, y)
             Fast.skipSpace(bytes, limit, &p)
             let b = Fast.byte(bytes, limit, p)
@@ -527,27 +511,34 @@ public struct JSONCursor {
     public mutating func readNumberPair() -> (x: Double, y: Double)? {
         guard depth + 1 <= JSONParser.maximumDepth, let bytes = buffer.baseAddress else { return nil }
         var p = position
-        let limit = end
-        typealias Fast = JSONCursor
-        Fast.skipSpace(bytes, limit, &p)
-        guard Fast.byte(bytes, limit, p) == UInt8(ascii: "[") else { return nil }
+        guard let pair = JSONCursor.position(bytes, end, &p) else { return nil }
+        position = p
+        return pair
+    }
+
+    /// The position at `p` (whitespace first): `[a, b]` to `[a, b, c, d]` of numbers
+    /// ``plainNumber(_:_:_:)`` reads, its first two numbers, with `p` moved past its `]`; `nil`
+    /// (and `p` anywhere) for anything else. One position of ``readNumberPairs(_:)`` or
+    /// ``readNumberPair()``.
+    @inline(__always)
+    static func position(_ bytes: UnsafePointer<UInt8>, _ limit: Int, _ p: inout Int) -> (x: Double, y: Double)? {
+        skipSpace(bytes, limit, &p)
+        guard byte(bytes, limit, p) == UInt8(ascii: "[") else { return nil }
         p &+= 1
         var x = 0.0, y = 0.0
         var count = 0
         while true {
-            Fast.skipSpace(bytes, limit, &p)
-            guard let value = Fast.plainNumber(bytes, limit, &p) else { return nil }
+            skipSpace(bytes, limit, &p)
+            guard let value = plainNumber(bytes, limit, &p) else { return nil }
             if count == 0 { x = value } else if count == 1 { y = value }
             count += 1
-            Fast.skipSpace(bytes, limit, &p)
-            let b = Fast.byte(bytes, limit, p)
+            skipSpace(bytes, limit, &p)
+            let b = byte(bytes, limit, p)
             p &+= 1
             if b == UInt8(ascii: "]") { break }
             guard b == UInt8(ascii: ","), count < 4 else { return nil }
         }
-        guard count >= 2 else { return nil }
-        position = p
-        return (x, y)
+        return count >= 2 ? (x, y) : nil
     }
 
     /// The byte at `i`, or 0 at or past `limit`.
