@@ -199,6 +199,14 @@ extension GeotriggerEngine {
                 calendar.heads[place] = -1
                 while slot >= 0 {
                     let following = calendar.watches[Int(slot)].next
+                    if following >= 0 {
+                        // The next fence's record and watch are fetched while this one is
+                        // tested: a bucket's fences lie anywhere in the tables.
+                        Prefetch.read(at: calendar.records + Int(following))
+                        Prefetch.read(at: UnsafePointer(calendar.watches + Int(following)))
+                        Prefetch.read(at: calendar.rings + Int(following))
+                        Prefetch.read(at: calendar.runBoxStart + Int(following))
+                    }
                     if calendar.watches[Int(slot)].due >> Calendar.bucketShift > now {
                         // Due in a later lap of the calendar.
                         calendar.watches[Int(slot)].next = calendar.heads[place]
@@ -232,8 +240,13 @@ extension GeotriggerEngine {
             for column in range[0]...range[1] {
                 if rowBefore, column >= before[0], column <= before[1] { continue }
                 let cell = row * columns + column
-                for k in Int(starts[cell])..<Int(starts[cell + 1]) {
+                let last = Int(starts[cell + 1])
+                for k in Int(starts[cell])..<last {
                     let slot = Int(slots[k])
+                    if k + 1 < last {
+                        Prefetch.read(at: calendar.records + Int(slots[k + 1]))
+                        Prefetch.read(at: UnsafePointer(calendar.watches + Int(slots[k + 1])))
+                    }
                     if !calendar.watches[slot].watched { test(slot, probe) }
                 }
             }

@@ -45,6 +45,15 @@ public enum Prefetch {
         #endif
     }
 
+    /// Asks for the cache line holding the value at `place` (which must point into memory the
+    /// caller owns: a table entry known to exist).
+    @inlinable @inline(__always)
+    public static func read<Element>(at place: UnsafePointer<Element>) {
+        #if canImport(CLinux)
+        fencesim_prefetch(place)
+        #endif
+    }
+
     /// ``read(_:_:)-(UnsafeBufferPointer<Element>,_)`` of an array's element.
     @inlinable @inline(__always)
     public static func read<Element>(_ table: [Element], _ element: Int) {
