@@ -32,6 +32,10 @@ public final class MetricFrame {
     /// Held at an address of its own (owned, freed in `deinit`): a projection held as a stored
     /// value was copied, all 150 bytes, at every point it projected.
     private let native: UnsafeMutablePointer<TransverseMercator>?
+    /// The last position ``forward(_:)-(XY)`` projected natively and its projection (`nil`
+    /// before the first): a device standing still repeats its position fix after fix (a sixth of
+    /// the large bench trace's fixes), and the projection of the same bits is the same bits.
+    @exclusivity(unchecked) private var last: (lonLat: XY, xy: XY)?
 
     /// Builds the frame.
     ///
@@ -280,7 +284,12 @@ public final class MetricFrame {
     /// non-finite values when PROJ cannot project the point.
     public func forward(_ lonLat: XY) -> XY {
         if let native, let factor = radiansPerDegree {
-            return native.pointee.forward(longitude: lonLat.x * factor, latitude: lonLat.y * factor)
+            if let last, last.lonLat.x.bitPattern == lonLat.x.bitPattern, last.lonLat.y.bitPattern == lonLat.y.bitPattern {
+                return last.xy
+            }
+            let xy = native.pointee.forward(longitude: lonLat.x * factor, latitude: lonLat.y * factor)
+            last = (lonLat, xy)
+            return xy
         }
         return forwardThroughPROJ(lonLat)
     }

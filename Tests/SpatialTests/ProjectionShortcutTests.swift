@@ -32,4 +32,23 @@ import Testing
         }
         #expect(expectForwardIsPROJs(frame, at: points) > 1_000)
     }
+
+    /// The frame keeps the last position it projected: a repeat gets the same bits, and a
+    /// position that differs from the last in one coordinate only (by one bit of it) gets its
+    /// own projection, not the kept one. Signed zeros are in the sequence too (the kept
+    /// position is compared by its bits, so they are two positions).
+    @Test func aRepeatedPositionIsProjectedOnce() throws {
+        let frame = try MetricFrame(.projString("+proj=tmerc +lat_0=37.75 +lon_0=-122.20 +k=1 +x_0=0 +y_0=0 +ellps=WGS84"))
+        let a = XY(longitude: -122.2068750, latitude: 37.7726567)
+        let nextUp = XY(longitude: a.x, latitude: a.y.nextUp)
+        let nextEast = XY(longitude: a.x.nextUp, latitude: a.y)
+        let east = XY(longitude: a.x + 1e-7, latitude: a.y)
+        let zero = XY(longitude: -122.2, latitude: 0.0)
+        let negativeZero = XY(longitude: -122.2, latitude: -0.0)
+        let sequence = [a, a, a, nextUp, nextUp, a, nextEast, a, east, east, a, zero, negativeZero, zero, negativeZero, negativeZero]
+        #expect(expectForwardIsPROJs(frame, at: sequence) == sequence.count)
+        // The neighbours really are other points of the frame (a kept projection would be a's).
+        #expect(frame.forward(nextUp).y != frame.forward(a).y)
+        #expect(frame.forward(east).x != frame.forward(a).x)
+    }
 }
