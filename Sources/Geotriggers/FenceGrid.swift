@@ -50,33 +50,46 @@ public struct FenceGrid: Sendable {
         columns = Int(extent.width / cell) + 1
         rows = Int(extent.height / cell) + 1
 
+        // Counted, then filled, through plain pointers: every fence touches its cells twice, and
+        // the arrays' uniqueness and bounds checks at each touch cost a sixth of this init (73 →
+        // 61 M instructions for the large workload's 100,000 fences).
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
         var largeList: [Int32] = []
-        var ranges: [(Int, Int, Int, Int)?] = Array(repeating: nil, count: envelopes.count)
-        for (j, e) in envelopes.enumerated() {
-            guard let e else { continue }
-            let (c0, c1, r0, r1) = FenceGrid.cellRange(e, originX: originX, originY: originY, cellSize: cell, columns: columns, rows: rows)
-            if (c1 - c0 + 1) * (r1 - r0 + 1) > FenceGrid.maximumCellsPerFence {
-                largeList.append(Int32(j))
-                continue
-            }
-            ranges[j] = (c0, c1, r0, r1)
-            for r in r0...r1 {
-                for c in c0...c1 { counts[r * columns + c + 1] += 1 }
+        var ranges: [SIMD4<Int32>] = Array(repeating: SIMD4(repeating: -1), count: envelopes.count)
+        // Plain values for the closures (`self` is not whole yet).
+        let (gridColumns, gridRows, x0, y0) = (columns, rows, extent.minX, extent.minY)
+        counts.withUnsafeMutableBufferPointer { counts in
+            ranges.withUnsafeMutableBufferPointer { ranges in
+                for (j, e) in envelopes.enumerated() {
+                    guard let e else { continue }
+                    let (c0, c1, r0, r1) = FenceGrid.cellRange(
+                        e, originX: x0, originY: y0, cellSize: cell, columns: gridColumns, rows: gridRows)
+                    if (c1 - c0 + 1) * (r1 - r0 + 1) > FenceGrid.maximumCellsPerFence {
+                        largeList.append(Int32(j))
+                        continue
+                    }
+                    ranges[j] = SIMD4(Int32(c0), Int32(c1), Int32(r0), Int32(r1))
+                    for r in r0...r1 {
+                        for c in c0...c1 { counts[r * gridColumns + c + 1] += 1 }
+                    }
+                }
+                for k in 1..<counts.count { counts[k] += counts[k - 1] }
             }
         }
-        for k in 1..<counts.count { counts[k] += counts[k - 1] }
         var fill = counts
-        var itemsOut = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
-        for (j, range) in ranges.enumerated() {
-            guard let (c0, c1, r0, r1) = range else { continue }
-            for r in r0...r1 {
-                for c in c0...c1 {
-                    let cellIndex = r * columns + c
-                    itemsOut[Int(fill[cellIndex])] = Int32(j)
-                    fill[cellIndex] += 1
+        let itemsOut = [Int32](unsafeUninitializedCapacity: Int(counts[counts.count - 1])) { items, count in
+            fill.withUnsafeMutableBufferPointer { fill in
+                for (j, range) in ranges.enumerated() where range[0] >= 0 {
+                    for r in Int(range[2])...Int(range[3]) {
+                        for c in Int(range[0])...Int(range[1]) {
+                            let cellIndex = r * gridColumns + c
+                            (items.baseAddress! + Int(fill[cellIndex])).initialize(to: Int32(j))
+                            fill[cellIndex] += 1
+                        }
+                    }
                 }
             }
+            count = items.count
         }
         starts = counts
         items = itemsOut
