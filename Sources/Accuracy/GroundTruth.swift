@@ -185,20 +185,25 @@ public final class GroundTruth {
         var ringEnds: [Int] = []
         let frame = self.frame
         let context = self.context
-        for fence in fences.fences {
+        regions.reserveCapacity(fences.fences.count)
+        envelopes.reserveCapacity(fences.fences.count)
+        // Each fence's kind and shape read in place: a loop variable copied every fence whole
+        // and destroyed it (this init 747 → 696 M instructions for 100,000 fences).
+        let all = fences.fences
+        for j in all.indices {
             do throws(SpatialError) {
                 var region: Region?
                 var box: BoundingBox?
-                switch fence.kind {
+                switch all[j].kind {
                 case .line:
                     break
                 case .circle(let r), .beacon(let r, _):
-                    guard case .point(let p) = fence.shape else { break }
+                    guard case .point(let p) = all[j].shape else { break }
                     let c = frame.forward(p)
                     region = .circle(center: c, radius: r)
                     box = BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
                 case .area:
-                    let shape = fence.shape.mapPositions { frame.forward($0) }
+                    let shape = all[j].shape.mapPositions { frame.forward($0) }
                     let start = xs.count
                     let ends = PlanarPolygon.appendRings(of: shape, to: &xs, &ys) ?? []
                     if ends.isEmpty {
@@ -224,7 +229,7 @@ public final class GroundTruth {
                 regions.append(region)
                 envelopes.append(box)
             } catch {
-                throw FencesimError(.badData, "fence \"\(fence.id)\": \(error.message)", at: fence.location, cause: error)
+                throw FencesimError(.badData, "fence \"\(all[j].id)\": \(error.message)", at: all[j].location, cause: error)
             }
         }
         self.areas = areas

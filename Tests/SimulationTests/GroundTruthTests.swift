@@ -56,6 +56,24 @@ import Traces
         return abs(a.seconds(since: t0) - seconds) < 0.001
     }
 
+    /// A fence the truth cannot place is named, at its own line, whichever fence it is: the
+    /// truth reads each fence in place by its index, and its error must say which.
+    @Test func aFenceTheTruthCannotPlaceIsNamedAtItsLine() throws {
+        let good = try Self.fences().fences
+        let bad = Fence(
+            index: 3, id: "not-a-number", kind: .circle(radiusMeters: .nan), shape: good[0].shape,
+            location: SourceLocation(file: "f.geojson", line: 7))
+        let set = FenceSet(file: "f.geojson", fences: good + [bad])
+        do {
+            _ = try GroundTruth(fences: set, frame: Self.frame)
+            Issue.record("a fence without a box was accepted")
+        } catch {
+            #expect(error.code == .badData)
+            #expect(error.message.hasPrefix("fence \"not-a-number\": "), "\(error.message)")
+            #expect(error.location == SourceLocation(file: "f.geojson", line: 7))
+        }
+    }
+
     /// No path joins two fixes further apart than `maxGap` or of two segments (issue 22): the
     /// circle the straight line from −200 m to +200 m would cross is no truth visit when the two
     /// fixes are 300 s apart or of two segments, and is one when they are 40 s apart, under
