@@ -225,7 +225,15 @@ public final class GroundTruth {
                     shapes.append(shape)
                     boxes.append(box)
                 }
-                if let box { try GroundTruth.check(box) }
+                if let box {
+                    try GroundTruth.check(box)
+                    // A position the frame cannot take (a quarter turn from its meridian) is
+                    // infinite there: refused as the index refuses it, before the grid, which
+                    // cannot place it.
+                    guard box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite else {
+                        throw SpatialError(function: "proj_trans", message: "a vertex cannot be projected into the frame")
+                    }
+                }
                 regions.append(region)
                 envelopes.append(box)
             } catch {
