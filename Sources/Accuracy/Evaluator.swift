@@ -76,7 +76,15 @@ public struct Evaluator: Sendable {
         // to read), a few chunks ahead; the worker that takes it takes its stream.
         let first = Evaluator.stream(traces[0], configuration)
         let firstTaken = PthreadLock(false)
-        defer { if !firstTaken.withLock({ $0 }) { first.cancel() } }
+        // A stream no worker took is stopped and waited for: its reading thread, which owns a
+        // PROJ frame, must not be left running while the process exits on an error (PROJ's exit
+        // handlers crashed under it, about one failed report in twenty).
+        defer {
+            if !firstTaken.withLock({ $0 }) {
+                first.cancel()
+                _ = try? first.result()
+            }
+        }
         // One index for every worker; each worker has its own frame, GEOS context and truth.
         let replay = configuration.replay
         let makeTruth = { @Sendable () throws(FencesimError) -> GroundTruth in

@@ -35,6 +35,8 @@ struct Fencesim: ParsableCommand {
         }
         do {
             try command.run()
+            // Done: ended at once, as every path ends (``Terminal/exitNow(_:)``).
+            Terminal.exitNow(0)
         } catch let error as ValidationError {
             // A value refused once parsing is over (--crs, --columns, ...) is a usage error of
             // the command at hand, said as one refused while parsing is: with its usage line,
@@ -47,7 +49,14 @@ struct Fencesim: ParsableCommand {
             sayUsage(of: type(of: command))
             Terminal.exitNow(code.rawValue)
         } catch {
-            exit(withError: error)
+            // Said as the argument parser says it, then ended at once (``Terminal/exitNow(_:)``):
+            // a run that failed may have PROJ's frames still open.
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == .success { Terminal.write(message + "\n", to: 1) } else { Terminal.err(message) }
+            }
+            Terminal.exitNow(code.rawValue)
         }
     }
 
