@@ -164,9 +164,17 @@ public final class GroundTruth {
     ///
     /// - Throws: ``Support/FencesimError`` `.badData` when the frame cannot be built or GEOS
     ///   refuses a fence.
-    /// - Parameter maxGapSeconds: fixes further apart in time than this (like fixes of two
-    ///   segments) are not joined by path: see ``maxGapSeconds``.
-    public init(fences: FenceSet, frame definition: FrameDefinition, maxGapSeconds: Double = .infinity) throws(FencesimError) {
+    /// - Parameters:
+    ///   - maxGapSeconds: fixes further apart in time than this (like fixes of two segments) are
+    ///     not joined by path: see ``maxGapSeconds``.
+    ///   - projected: the fences as an index of the same frame projected them (its
+    ///     ``Geotriggers/FenceIndex/projected``): a fence it holds as drawn is taken from it
+    ///     instead of projected again (the same values: the frame's projection of the same
+    ///     positions), the others are projected here.
+    public init(
+        fences: FenceSet, frame definition: FrameDefinition, maxGapSeconds: Double = .infinity,
+        projected: FenceIndex.Projected? = nil
+    ) throws(FencesimError) {
         self.maxGapSeconds = maxGapSeconds
         do {
             frame = try MetricFrame(definition)
@@ -185,6 +193,8 @@ public final class GroundTruth {
         var ringEnds: [Int] = []
         let frame = self.frame
         let context = self.context
+        // Shapes projected into another frame are no use here.
+        let projected = projected?.definition == definition ? projected : nil
         regions.reserveCapacity(fences.fences.count)
         envelopes.reserveCapacity(fences.fences.count)
         // Each fence's kind and shape read in place: a loop variable copied every fence whole
@@ -199,11 +209,12 @@ public final class GroundTruth {
                     break
                 case .circle(let r), .beacon(let r, _):
                     guard case .point(let p) = all[j].shape else { break }
-                    let c = frame.forward(p)
+                    let c: XY
+                    if case .point(let known)? = projected?.shape(j) { c = known } else { c = frame.forward(p) }
                     region = .circle(center: c, radius: r)
                     box = BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
                 case .area:
-                    let shape = all[j].shape.mapPositions { frame.forward($0) }
+                    let shape = projected?.shape(j) ?? all[j].shape.mapPositions { frame.forward($0) }
                     let start = xs.count
                     let ends = PlanarPolygon.appendRings(of: shape, to: &xs, &ys) ?? []
                     if ends.isEmpty {

@@ -164,23 +164,61 @@ public final class FenceIndex: @unchecked Sendable {
     /// The number of fences.
     public var count: Int { shapes.count }
 
+    /// The fences as projected into the frame, before buffers: a circle's or beacon's centre,
+    /// and an area's shape when no buffer changed it — the very values of `frame.forward` on
+    /// the fence's own positions, which the index computed once.
+    public var projected: Projected { Projected(shapes: shapes, settings: settings, definition: definition) }
+
+    /// What the index holds of each fence's shape in the frame as drawn (see ``projected``).
+    public struct Projected: Sendable {
+        let shapes: [Shape]
+        let settings: FenceSettings
+        /// The frame they are in.
+        public let definition: FrameDefinition
+
+        /// Fence `j`'s shape in the frame as drawn — the centre of a circle or beacon, the
+        /// polygons of an area compiled without a buffer — or `nil` when the index holds only a
+        /// buffered or erased shape (or no fence `j`).
+        public func shape(_ j: Int) -> Spatial.Shape? {
+            guard shapes.indices.contains(j) else { return nil }
+            switch shapes[j] {
+            case .circle(let center, _), .beacon(let center, _, _):
+                return .point(center)
+            case .area(let area):
+                return settings[j].bufferMeters == 0 ? area.shape : nil
+            case .line, .empty:
+                return nil
+            }
+        }
+    }
+
     /// Projects, buffers and indexes `fenceSet`.
     ///
     /// - Parameters:
     ///   - settings: the resolved settings of each fence, in fence order (buffers are taken from
     ///     here).
     /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
-    public convenience init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: FenceSettings) throws(FencesimError) {
-        try self.init(fenceSet, frame: definition, settings: settings, workers: nil)
+    ///   - projected: handed the fences as projected (``Projected``) as soon as they are, before
+    ///     the rest of the index is built: another part of the run that needs them in the frame
+    ///     (a report's ground truth) takes them instead of projecting every vertex again.
+    public convenience init(
+        _ fenceSet: FenceSet, frame definition: FrameDefinition, settings: FenceSettings,
+        projected: ((Projected) -> Void)? = nil
+    ) throws(FencesimError) {
+        try self.init(fenceSet, frame: definition, settings: settings, workers: nil, projected: projected)
     }
 
     /// Compiles with `workers` threads for the projection (`nil`: as many as pay off).
-    init(_ fenceSet: FenceSet, frame definition: FrameDefinition, settings: FenceSettings, workers: Int?) throws(FencesimError) {
+    init(
+        _ fenceSet: FenceSet, frame definition: FrameDefinition, settings: FenceSettings, workers: Int?,
+        projected: ((Projected) -> Void)? = nil
+    ) throws(FencesimError) {
         precondition(settings.count == fenceSet.fences.count, "one settings value per fence")
         self.fenceSet = fenceSet
         self.settings = settings
         self.definition = definition
         let (shapes, envelopes, warnings) = try FenceIndex.compileAll(fenceSet, frame: definition, settings: settings, workers: workers)
+        projected?(Projected(shapes: shapes, settings: settings, definition: definition))
         self.shapes = shapes
         self.envelopes = envelopes
         self.warnings = warnings

@@ -1,5 +1,6 @@
 import Fences
 import Foundation
+import Geotriggers
 import Spatial
 import Support
 import Testing
@@ -202,6 +203,38 @@ import Traces
         let oracle = try Self.bruteForceVisits(fences, fixes)
         #expect(indexed.count > 20, "the scene should have visits to compare")
         Self.expectSame(indexed, oracle)
+    }
+
+    /// A truth that takes the fences as an index projected them (a report's: the vertices are
+    /// projected once) finds the visits of one that projects them itself, bit for bit: circles,
+    /// beacons, polygons with holes, multipolygons and lines, some buffered (the index then
+    /// holds a buffered shape, not the drawn one, and the truth projects that fence itself).
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func aTruthFromTheIndexProjectionFindsTheSameVisits(seed: UInt64) throws {
+        let fences = try Self.fences(count: 300, size: 2500, seed: seed)
+        let settings = FenceSettings(
+            fences.fences.indices.map { j in
+                var s = GeotriggerSettings()
+                s.bufferMeters = j % 5 == 0 ? 25 : j % 7 == 0 ? -4 : 0
+                return s
+            })
+        let index = try FenceIndex(fences, frame: Self.frame, settings: settings)
+        let projected = index.projected
+        // The test covers both paths: areas taken from the index, and buffered ones not.
+        let areas = fences.fences.indices.filter { if case .area = fences.fences[$0].kind { true } else { false } }
+        #expect(areas.contains { settings[$0].bufferMeters == 0 && projected.shape($0) != nil })
+        #expect(
+            areas.contains { settings[$0].bufferMeters != 0 }
+                && areas.allSatisfy { settings[$0].bufferMeters == 0 || projected.shape($0) == nil })
+        let fixes = try Self.path(count: 2500, size: 2500, seed: seed &+ 100)
+        let own = try GroundTruth(fences: fences, frame: Self.frame).visits(along: fixes)
+        let shared = try GroundTruth(fences: fences, frame: Self.frame, projected: projected).visits(along: fixes)
+        #expect(own.count > 20, "the scene should have visits to compare")
+        #expect(own == shared)
+        // Shapes of another frame are not taken.
+        let elsewhere = FrameDefinition.transverseMercator(latitudeOfOrigin: 37.75, centralMeridian: -122.1)
+        let other = try FenceIndex(fences, frame: elsewhere, settings: settings).projected
+        #expect(try GroundTruth(fences: fences, frame: Self.frame, projected: other).visits(along: fixes) == own)
     }
 
     @Test func pathStartingInsideAndOnBoundaries() throws {
