@@ -235,18 +235,20 @@ public struct AccuracySummary: Sendable {
         /// ``row(_:)`` for a key that is most likely new: added by one lookup, the row it had
         /// put back when it was not new (a second lookup, for a repeated key alone).
         mutating func rowAdding(_ key: String) -> Int {
-            let next = keys.count
-            if let k = index.updateValue(next, forKey: key) {
+            if let k = index.updateValue(keys.count, forKey: key) {
                 index[key] = k
                 return k
             }
-            keys.append(key)
-            metrics.append(AccuracyMetrics(hours: hours))
-            return next
+            return append(key)
         }
 
         private mutating func add(_ key: String) -> Int {
             index[key] = keys.count
+            return append(key)
+        }
+
+        /// A new row for `key`, which ``index`` already names.
+        private mutating func append(_ key: String) -> Int {
             keys.append(key)
             metrics.append(AccuracyMetrics(hours: hours))
             return keys.count - 1

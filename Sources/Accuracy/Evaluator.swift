@@ -97,7 +97,11 @@ public struct Evaluator: Sendable {
         // has projected the fences, while the index builds the rest (a serial stretch before the
         // first fix otherwise); the worker that comes first takes it, the others make theirs.
         let projection = Projection()
-        let early = EarlyTruth { () throws(FencesimError) in try makeTruth(projection.wait()) }
+        let early = EarlyTruth { () throws(FencesimError) in
+            // None: the index failed, and the run with it; nothing to make.
+            guard let projected = projection.wait() else { throw FencesimError(.internalError, "no fence index to take the truth from") }
+            return try makeTruth(projected)
+        }
         defer { early.wait() }
         // The ids scoring reads events by, made once for every trace, beside the index.
         let names = Background { Scoring.Reader.Names(replay.fences) }
@@ -105,7 +109,7 @@ public struct Evaluator: Sendable {
         do {
             index = try FenceIndex(replay.fences, frame: replay.frame, settings: replay.settings) { projection.give($0) }
         } catch {
-            // The early truth waits no more: it projects for itself (its result is not used).
+            // The early truth waits no more (and makes nothing).
             projection.give(nil)
             throw error
         }
@@ -144,7 +148,7 @@ public struct Evaluator: Sendable {
         private var isGiven = false
         private let given = DispatchSemaphore(value: 0)
 
-        /// Hands on `value` (`nil`: none; the index failed), once; from one thread.
+        /// Hands on `value` (`nil`: the index failed), once; from one thread.
         func give(_ value: FenceIndex.Projected?) {
             guard !isGiven else { return }
             isGiven = true

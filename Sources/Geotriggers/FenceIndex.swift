@@ -185,6 +185,8 @@ public final class FenceIndex: @unchecked Sendable {
             case .circle(let center, _), .beacon(let center, _, _):
                 return .point(center)
             case .area(let area):
+                // As ``compile(kind:shape:buffer:frame:context:)`` decides: a zero buffer keeps
+                // the projected shape itself.
                 return settings[j].bufferMeters == 0 ? area.shape : nil
             case .line, .empty:
                 return nil
@@ -197,10 +199,10 @@ public final class FenceIndex: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: the resolved settings of each fence, in fence order (buffers are taken from
     ///     here).
-    /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
     ///   - projected: handed the fences as projected (``Projected``) as soon as they are, before
     ///     the rest of the index is built: another part of the run that needs them in the frame
     ///     (a report's ground truth) takes them instead of projecting every vertex again.
+    /// - Throws: ``Support/FencesimError`` when the frame cannot be built or GEOS fails on a fence.
     public convenience init(
         _ fenceSet: FenceSet, frame definition: FrameDefinition, settings: FenceSettings,
         projected: ((Projected) -> Void)? = nil
