@@ -170,7 +170,9 @@ public final class GroundTruth {
     ///   - projected: the fences as an index of the same frame projected them (its
     ///     ``Geotriggers/FenceIndex/projected``): a fence it holds as drawn is taken from it
     ///     instead of projected again (the same values: the frame's projection of the same
-    ///     positions), the others are projected here.
+    ///     positions), the others are projected here. Fences are matched by place: `fences`
+    ///     must be the index's fence set or its ``Fences/FenceSet/watchedOnce`` prefix (a
+    ///     projection of another frame, or of fewer fences, is not used).
     public init(
         fences: FenceSet, frame definition: FrameDefinition, maxGapSeconds: Double = .infinity,
         projected: FenceIndex.Projected? = nil
@@ -193,8 +195,8 @@ public final class GroundTruth {
         var ringEnds: [Int] = []
         let frame = self.frame
         let context = self.context
-        // Shapes projected into another frame are no use here.
-        let projected = projected?.definition == definition ? projected : nil
+        // Shapes projected into another frame, or of fewer fences, are no use here.
+        let projected = projected.flatMap { $0.definition == definition && $0.count >= fences.fences.count ? $0 : nil }
         regions.reserveCapacity(fences.fences.count)
         envelopes.reserveCapacity(fences.fences.count)
         // Each fence's kind and shape read in place: a loop variable copied every fence whole

@@ -176,6 +176,9 @@ public final class FenceIndex: @unchecked Sendable {
         /// The frame they are in.
         public let definition: FrameDefinition
 
+        /// The number of fences (the index's fence set's).
+        public var count: Int { shapes.count }
+
         /// Fence `j`'s shape in the frame as drawn — the centre of a circle or beacon, the
         /// polygons of an area compiled without a buffer — or `nil` when the index holds only a
         /// buffered or erased shape (or no fence `j`).
